@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { berlinToInstant, berlinToday, formatDate, formatIsoDate, formatTime, isIsoDate } from "./dates";
+
+describe("berlinToInstant", () => {
+  it("uses CET in winter and CEST in summer", () => {
+    expect(berlinToInstant("2026-01-15", "10:00").toISOString()).toBe("2026-01-15T09:00:00.000Z");
+    expect(berlinToInstant("2026-07-15", "10:00").toISOString()).toBe("2026-07-15T08:00:00.000Z");
+  });
+
+  it("handles the spring change (29 March 2026, 02:00 → 03:00)", () => {
+    expect(berlinToInstant("2026-03-29", "01:59").toISOString()).toBe("2026-03-29T00:59:00.000Z");
+    // 02:30 does not exist that night: it moves forward by the gap, to 03:30 CEST.
+    expect(berlinToInstant("2026-03-29", "02:30").toISOString()).toBe("2026-03-29T01:30:00.000Z");
+    expect(berlinToInstant("2026-03-29", "03:00").toISOString()).toBe("2026-03-29T01:00:00.000Z");
+  });
+
+  it("handles the autumn change (25 October 2026, 03:00 → 02:00)", () => {
+    expect(berlinToInstant("2026-10-25", "01:30").toISOString()).toBe("2026-10-24T23:30:00.000Z");
+    // 02:30 happens twice: the first one (still CEST) counts.
+    expect(berlinToInstant("2026-10-25", "02:30").toISOString()).toBe("2026-10-25T00:30:00.000Z");
+    expect(berlinToInstant("2026-10-25", "03:30").toISOString()).toBe("2026-10-25T02:30:00.000Z");
+  });
+
+  it("refuses impossible dates and times", () => {
+    expect(() => berlinToInstant("2026-02-30", "10:00")).toThrow(RangeError);
+    expect(() => berlinToInstant("2026-01-01", "24:00")).toThrow(RangeError);
+    expect(isIsoDate("2028-02-29")).toBe(true);
+    expect(isIsoDate("2026-02-29")).toBe(false);
+  });
+});
+
+describe("formatting in de-DE, Europe/Berlin", () => {
+  it("shows day, month and year and 24-hour times with 'Uhr'", () => {
+    expect(formatIsoDate("2026-07-05")).toBe("05.07.2026");
+    expect(formatDate(new Date("2026-07-04T22:30:00Z"))).toBe("05.07.2026");
+    expect(formatTime(new Date("2026-07-04T22:30:00Z"))).toBe("00:30 Uhr");
+    expect(formatTime(new Date("2026-01-04T22:30:00Z"))).toBe("23:30 Uhr");
+  });
+
+  it("knows Berlin's today even when UTC is still on yesterday", () => {
+    expect(berlinToday(new Date("2026-06-30T22:30:00Z"))).toBe("2026-07-01");
+  });
+});

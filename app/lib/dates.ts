@@ -1,0 +1,94 @@
+// Dates and times of the association: shown and compared in Europe/Berlin, whatever the
+// server's own zone is.
+export const TIME_ZONE = "Europe/Berlin";
+
+const partsFormat = new Intl.DateTimeFormat("en-US", {
+  timeZone: TIME_ZONE,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+/** Minutes Berlin is ahead of UTC at `instant` (60 in winter, 120 in summer). */
+function berlinOffsetMinutes(instant: number) {
+  const parts = partsFormat.formatToParts(new Date(instant));
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+export function isIsoDate(value: string) {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [, y, m, d] = match.map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+export function isTime(value: string) {
+  return TIME.test(value);
+}
+
+/**
+ * The instant at which the Berlin wall-clock time `time` on `date` happens. A time that does not
+ * exist (skipped at the spring change) moves forward by the gap; a time that exists twice (the
+ * autumn change) is the first of the two.
+ */
+export function berlinToInstant(date: string, time = "00:00"): Date {
+  if (!isIsoDate(date) || !isTime(time)) throw new RangeError(`Ungültiges Datum oder Uhrzeit: ${date} ${time}`);
+  const [y, m, d] = date.split("-").map(Number);
+  const [hh, mm] = time.split(":").map(Number);
+  const wall = Date.UTC(y, m - 1, d, hh, mm);
+  // The offset two hours before the wall time, read as UTC, is the one in force at the
+  // moment sought — for the skipped hour it is the winter offset (moving the time forward),
+  // for the repeated hour the summer one (the first occurrence).
+  return new Date(wall - berlinOffsetMinutes(wall - 120 * 60_000) * 60_000);
+}
+
+const dateFormat = new Intl.DateTimeFormat("de-DE", {
+  timeZone: TIME_ZONE,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+});
+const timeFormat = new Intl.DateTimeFormat("de-DE", {
+  timeZone: TIME_ZONE,
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/** A calendar date (YYYY-MM-DD) as de-DE: 24.12.2026. */
+export function formatIsoDate(date: string) {
+  const [y, m, d] = date.split("-");
+  return `${d}.${m}.${y}`;
+}
+
+/** An instant's Berlin date, de-DE: 24.12.2026. */
+export function formatDate(instant: Date | number) {
+  return dateFormat.format(instant);
+}
+
+/** An instant's Berlin time, 24-hour with 'Uhr': 09:30 Uhr. */
+export function formatTime(instant: Date | number) {
+  return `${timeFormat.format(instant)} Uhr`;
+}
+
+/** A wall-clock time (HH:MM) with 'Uhr'. */
+export function formatClock(time: string) {
+  return `${time} Uhr`;
+}
+
+/** Today's date in Berlin as YYYY-MM-DD. */
+export function berlinToday(now: Date | number = Date.now()) {
+  const parts = partsFormat.formatToParts(new Date(now));
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}

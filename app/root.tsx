@@ -1,0 +1,224 @@
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useNonce } from "~/components/nonce";
+import { settings } from "~/services/env.server";
+import { takeFlash } from "~/services/flash.server";
+import { getUser } from "~/services/session.server";
+import styles from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Lagerfeuer – Freizeiten und Veranstaltungen" },
+  { name: "description", content: "Freizeiten und Veranstaltungen unseres Jugendverbands: ansehen und anmelden." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, pending] = await Promise.all([getUser(request), takeFlash(request)]);
+  return json(
+    { user, flash: pending?.flash ?? null, links: settings().links },
+    pending ? { headers: { "Set-Cookie": pending.setCookie } } : undefined,
+  );
+}
+
+export type RootData = ReturnType<typeof useRootData>;
+function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+/**
+ * A route that gains from JavaScript says so with `handle = { hydrate: true }`; every other
+ * page ships no script at all (it works as plain HTML, which is lighter on an old phone).
+ */
+export type RouteHandle = { hydrate?: boolean };
+
+function useHydrate() {
+  return useMatches().some((match) => (match.handle as RouteHandle | undefined)?.hydrate === true);
+}
+
+const HIDE_ACCOUNT_BUTTONS = new Set(["/login", "/signup"]);
+
+function CampfireIcon() {
+  return (
+    <svg viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <path d="M16 3c1 5 7 7 7 14a7 7 0 0 1-14 0c0-4 2-6 3-8 1 3 2 4 3 4-1-4 0-7 1-10z" fill="#b3400b" />
+      <path d="M16 14c1 3 4 4 4 7a4 4 0 0 1-8 0c0-2 1-3 2-4 0 1 1 2 1 2 0-2 0-3 1-5z" fill="#f2a33a" />
+      <path d="M5 27l22-4M5 23l22 4" stroke="#5b3a1e" strokeWidth="2.5" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function SiteHeader() {
+  const data = useRootData();
+  const { pathname } = useLocation();
+  const user = data?.user ?? null;
+  const showButtons = !HIDE_ACCOUNT_BUTTONS.has(pathname.replace(/\/+$/, "") || "/");
+  return (
+    <header className="site-header">
+      <div className="inner">
+        <Link to="/" className="logo" aria-label="Lagerfeuer – zur Startseite">
+          <CampfireIcon />
+          <span>Lagerfeuer</span>
+        </Link>
+        {showButtons ? (
+          <nav className="site-nav" aria-label="Benutzerkonto">
+            {user ? (
+              <>
+                {user.role === "admin" ? (
+                  <Link to="/gott" className="button secondary">
+                    Admin Panel
+                  </Link>
+                ) : null}
+                <Link to="/account" className="button secondary">
+                  Account
+                </Link>
+                <Form method="post" action="/logout">
+                  <button type="submit">Logout</button>
+                </Form>
+              </>
+            ) : (
+              <>
+                <Link to="/login" className="button secondary">
+                  Login
+                </Link>
+                <Link to="/signup" className="button">
+                  SignUp
+                </Link>
+              </>
+            )}
+          </nav>
+        ) : null}
+      </div>
+    </header>
+  );
+}
+
+function SiteFooter() {
+  const links = useRootData()?.links;
+  if (!links) return null;
+  const items: [string, string][] = [
+    ["Kontakt", links.contact],
+    ["Anfahrt", links.directions],
+    ["FAQ", links.faq],
+    ["Downloads", links.downloads],
+    ["Impressum", links.imprint],
+    ["Datenschutz", links.privacy],
+  ];
+  return (
+    <footer className="site-footer">
+      <div className="inner">
+        <nav aria-label="Verein">
+          <ul>
+            {items.map(([label, href]) => (
+              <li key={label}>
+                <a href={href}>{label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+    </footer>
+  );
+}
+
+function FlashRegion() {
+  const flash = useRootData()?.flash;
+  return (
+    <div role="status" aria-live="polite" className="flash-region">
+      {flash ? (
+        <div className={`flash flash-${flash.kind}`}>
+          <strong>{flash.title}</strong>
+          {flash.message ? <p>{flash.message}</p> : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const hydrate = useHydrate();
+  return (
+    <html lang="de">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#inhalt">
+          Zum Inhalt springen
+        </a>
+        <SiteHeader />
+        <FlashRegion />
+        <main id="inhalt">{children}</main>
+        <SiteFooter />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <ErrorPage title="Seite nicht gefunden">
+        Diese Seite gibt es nicht (mehr). Vielleicht hilft der Weg zurück zur Startseite.
+      </ErrorPage>
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    return (
+      <ErrorPage title="Das hat nicht geklappt">
+        {typeof error.data === "string" && error.data ? error.data : "Die Anfrage konnte nicht bearbeitet werden."}
+      </ErrorPage>
+    );
+  }
+  return (
+    <ErrorPage title="Da hat etwas nicht geklappt">
+      Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.
+    </ErrorPage>
+  );
+}
+
+function ErrorPage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="error-page" aria-labelledby="error-title">
+      <h1 id="error-title">{title}</h1>
+      <p>{children}</p>
+      <p>
+        <Link to="/" className="button">
+          Zur Startseite
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+// What the server does once at start, before it accepts requests.
+import { ensureInitialAdmin } from "~/models/user.server";
+import { closeDatabase, db } from "./db.server";
+import { settings } from "./env.server";
+import { startMailWorker, stopMailWorker } from "./mail.server";
+import { deleteExpiredSessions } from "./session.server";
+
+let maintenance: NodeJS.Timeout | undefined;
+
+export async function boot() {
+  const config = settings(); // throws a SettingsError naming every bad setting
+  db.run("select 1"); // opens and migrates the database
+  const admin = await ensureInitialAdmin({ email: config.adminEmail, password: config.adminPassword });
+  if (admin) {
+    console.log(`Erster Admin angelegt: ${admin.email}`);
+    if (admin.generatedPassword) {
+      console.log(`Passwort (wird nur dieses eine Mal angezeigt): ${admin.generatedPassword}`);
+    }
+  }
+  startMailWorker();
+  deleteExpiredSessions();
+  maintenance ??= setInterval(() => deleteExpiredSessions(), 3600_000);
+  maintenance.unref();
+  return config;
+}
+
+export async function shutdown() {
+  if (maintenance) clearInterval(maintenance);
+  maintenance = undefined;
+  await stopMailWorker();
+  closeDatabase();
+}

@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseSettings, resolveSessionSecret, SettingsError } from "./env.server";
+
+describe("settings", () => {
+  it("has a default for everything, so a fresh install needs no configuration", () => {
+    const s = parseSettings({});
+    expect(s.port).toBe(3000);
+    expect(s.databasePath).toBe(path.resolve("data/lagerfeuer.db"));
+    expect(s.uploadsDir).toBe(path.resolve("uploads"));
+    expect(s.mailDir).toBe(path.resolve("data/mail"));
+    expect(s.smtpUrl).toBeUndefined();
+    expect(s.appUrl).toBe("http://localhost:3000");
+    expect(s.sessionTtlHours).toBe(168);
+    expect(s.bank.iban).toBe("DE02120300000000202051");
+    expect(Object.keys(s.links)).toEqual(["contact", "directions", "faq", "downloads", "imprint", "privacy"]);
+  });
+
+  it("reads values and treats an empty variable as unset", () => {
+    const s = parseSettings({ PORT: "8080", SMTP_URL: "", APP_URL: "https://lager.example.org/", BANK_IBAN: "de89 3704 0044 0532 0130 00" });
+    expect(s.port).toBe(8080);
+    expect(s.smtpUrl).toBeUndefined();
+    expect(s.appUrl).toBe("https://lager.example.org");
+    expect(s.bank.iban).toBe("DE89370400440532013000");
+  });
+
+  it.each([
+    ["PORT", "achtzig"],
+    ["PORT", "70000"],
+    ["APP_URL", "lager.example.org"],
+    ["SMTP_URL", "http://mail.example.org"],
+    ["SESSION_SECRET", "kurz"],
+    ["SESSION_TTL_HOURS", "0"],
+    ["ADMIN_EMAIL", "kein-at-zeichen"],
+    ["ADMIN_PASSWORD", "kurz"],
+    ["LINK_IMPRINT", "ftp://example.org/impressum"],
+    ["BANK_IBAN", "DE00370400440532013000"],
+    ["BANK_BIC", "XYZ"],
+  ])("stops on a bad %s with a message naming it", (name, value) => {
+    let error: unknown;
+    try {
+      parseSettings({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SettingsError);
+    expect((error as SettingsError).message).toContain(name);
+  });
+
+  it("names every bad setting at once", () => {
+    expect(() => parseSettings({ PORT: "x", APP_URL: "y" })).toThrow(/PORT[\s\S]*APP_URL|APP_URL[\s\S]*PORT/);
+  });
+
+  it("generates a session secret once and keeps it in the data folder", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "lf-secret-"));
+    const databasePath = path.join(dir, "data", "lagerfeuer.db");
+    const first = resolveSessionSecret(undefined, databasePath);
+    const second = resolveSessionSecret(undefined, databasePath);
+    expect(first).toHaveLength(43);
+    expect(second).toBe(first);
+    const file = path.join(dir, "data", "session-secret");
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(resolveSessionSecret("ein-gesetztes-geheimnis-mit-genug-zeichen", databasePath)).toBe(
+      "ein-gesetztes-geheimnis-mit-genug-zeichen",
+    );
+  });
+});

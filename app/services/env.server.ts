@@ -1,0 +1,154 @@
+// Settings: read from the environment once, checked with zod, each with a default so that a
+// fresh install runs with nothing configured. A bad value stops the start with a message that
+// names the setting.
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { isValidBIC, isValidIBAN, electronicFormatIBAN } from "ibantools";
+import { z } from "zod";
+
+const url = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .url("muss eine vollständige URL sein, z. B. https://example.org/seite")
+    .refine((value) => /^https?:\/\//.test(value), "muss mit http:// oder https:// beginnen")
+    .default(fallback);
+
+const nonEmpty = (fallback: string) => z.string().trim().min(1, "darf nicht leer sein").default(fallback);
+
+const optional = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const integerSetting = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "muss eine ganze Zahl sein")
+    .transform(Number)
+    .pipe(z.number().min(min, `muss mindestens ${min} sein`).max(max, `darf höchstens ${max} sein`))
+    .default(String(fallback));
+
+const settingsSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: integerSetting(3000, 1, 65535),
+    DATABASE_PATH: nonEmpty("data/lagerfeuer.db"),
+    UPLOADS_DIR: nonEmpty("uploads"),
+    MAIL_DIR: nonEmpty("data/mail"),
+    SMTP_URL: optional.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s]+$/, "muss mit smtp:// oder smtps:// beginnen, z. B. smtp://benutzer:passwort@mail.example.org:587")
+        .optional(),
+    ),
+    MAIL_FROM: nonEmpty("Lagerfeuer <noreply@localhost>"),
+    APP_URL: url("http://localhost:3000").transform((value) => value.replace(/\/+$/, "")),
+    SESSION_SECRET: optional.pipe(z.string().min(32, "muss mindestens 32 Zeichen lang sein").optional()),
+    SESSION_TTL_HOURS: integerSetting(168, 1, 24 * 365),
+    ADMIN_EMAIL: nonEmpty("admin@example.org").pipe(
+      z.string().email("muss eine E-Mail-Adresse sein").transform((value) => value.toLowerCase()),
+    ),
+    ADMIN_PASSWORD: optional.pipe(
+      z.string().min(8, "muss mindestens 8 Zeichen lang sein").max(72, "darf höchstens 72 Zeichen lang sein").optional(),
+    ),
+    LINK_CONTACT: url("https://www.example.org/kontakt"),
+    LINK_DIRECTIONS: url("https://www.example.org/anfahrt"),
+    LINK_FAQ: url("https://www.example.org/faq"),
+    LINK_DOWNLOADS: url("https://www.example.org/downloads"),
+    LINK_IMPRINT: url("https://www.example.org/impressum"),
+    LINK_PRIVACY: url("https://www.example.org/datenschutz"),
+    BANK_ACCOUNT_HOLDER: nonEmpty("Jugendverband e.V."),
+    BANK_IBAN: nonEmpty("DE02 1203 0000 0000 2020 51")
+      .transform((value) => electronicFormatIBAN(value) ?? value)
+      .refine((value) => isValidIBAN(value), "ist keine gültige IBAN"),
+    BANK_BIC: nonEmpty("BYLADEM1001").refine((value) => isValidBIC(value), "ist keine gültige BIC"),
+    BANK_NAME: nonEmpty("Deutsche Kreditbank Berlin"),
+  })
+  .transform((raw) => ({
+    nodeEnv: raw.NODE_ENV,
+    port: raw.PORT,
+    databasePath: path.resolve(raw.DATABASE_PATH),
+    uploadsDir: path.resolve(raw.UPLOADS_DIR),
+    mailDir: path.resolve(raw.MAIL_DIR),
+    smtpUrl: raw.SMTP_URL,
+    mailFrom: raw.MAIL_FROM,
+    appUrl: raw.APP_URL,
+    configuredSessionSecret: raw.SESSION_SECRET,
+    sessionTtlHours: raw.SESSION_TTL_HOURS,
+    adminEmail: raw.ADMIN_EMAIL,
+    adminPassword: raw.ADMIN_PASSWORD,
+    links: {
+      contact: raw.LINK_CONTACT,
+      directions: raw.LINK_DIRECTIONS,
+      faq: raw.LINK_FAQ,
+      downloads: raw.LINK_DOWNLOADS,
+      imprint: raw.LINK_IMPRINT,
+      privacy: raw.LINK_PRIVACY,
+    },
+    bank: {
+      accountHolder: raw.BANK_ACCOUNT_HOLDER,
+      iban: raw.BANK_IBAN,
+      bic: raw.BANK_BIC,
+      name: raw.BANK_NAME,
+    },
+  }));
+
+export type Settings = z.infer<typeof settingsSchema> & { sessionSecret: string };
+export type FooterLinks = Settings["links"];
+
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Ungültige Einstellungen:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "SettingsError";
+  }
+}
+
+/** Checks the given environment; throws a SettingsError naming every bad setting. */
+export function parseSettings(env: Record<string, string | undefined>) {
+  // An empty variable counts as unset, so that `FOO=` in a compose file keeps the default.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const result = settingsSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new SettingsError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "?"}: ${issue.message}`),
+    );
+  }
+  return result.data;
+}
+
+/**
+ * The secret that signs the session cookie: SESSION_SECRET, or one generated at the first start
+ * and kept beside the database so that sessions survive a restart.
+ */
+export function resolveSessionSecret(configured: string | undefined, databasePath: string) {
+  if (configured) return configured;
+  const dir = path.dirname(databasePath);
+  const file = path.join(dir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  try {
+    writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+    chmodSync(file, 0o600);
+    return secret;
+  } catch (error) {
+    // Another process started at the same moment and wrote it first.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return readFileSync(file, "utf8").trim();
+    throw error;
+  }
+}
+
+let cached: Settings | undefined;
+
+/** The settings of this process, checked on first use (the server touches them at start). */
+export function settings(): Settings {
+  if (!cached) {
+    const parsed = parseSettings(process.env);
+    cached = { ...parsed, sessionSecret: resolveSessionSecret(parsed.configuredSessionSecret, parsed.databasePath) };
+  }
+  return cached;
+}

@@ -1,0 +1,219 @@
+// The mail outbox. A mail is written to mail_outbox inside the transaction of the change that
+// causes it (queueMail), so it is sent exactly when the change is committed. A worker in the
+// server process delivers it: over SMTP when SMTP_URL is set, otherwise as an .eml file in
+// MAIL_DIR. Failures are retried with growing pauses; a restart picks up where it stopped.
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
+import { mailOutbox } from "../../db/schema";
+import { db, writeTransaction, type Queryable } from "./db.server";
+import { settings } from "./env.server";
+
+export type MailAttachment = {
+  filename: string;
+  /** Path relative to UPLOADS_DIR. */
+  path: string;
+  contentType?: string;
+};
+
+export type MailMessage = {
+  to: string | string[];
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: MailAttachment[];
+};
+
+export const MAX_ATTEMPTS = 12;
+/** How long a claimed mail stays with one worker before another may try it again. */
+const CLAIM_MS = 2 * 60_000;
+const BATCH_SIZE = 20;
+
+/** Pause before the next try after `attempts` failed tries: 30 s, 1 min, 2 min … at most 1 h. */
+export function retryDelayMs(attempts: number) {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3600_000);
+}
+
+/** Writes a mail to the outbox; call it inside the transaction of the change it reports. */
+export function queueMail(tx: Queryable, message: MailMessage) {
+  const recipients = (Array.isArray(message.to) ? message.to : [message.to]).map((a) => a.trim()).filter(Boolean);
+  if (recipients.length === 0) throw new Error("queueMail: no recipient");
+  const row = tx
+    .insert(mailOutbox)
+    .values({
+      recipients: JSON.stringify(recipients),
+      subject: message.subject,
+      text: message.text,
+      html: message.html ?? null,
+      attachments: message.attachments?.length ? JSON.stringify(message.attachments) : null,
+      nextAttemptAt: new Date(),
+    })
+    .returning({ id: mailOutbox.id })
+    .get();
+  // Deliver soon after the surrounding transaction commits, not at the next poll.
+  setTimeout(() => kickMailWorker(), 0);
+  return row.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery
+
+export type Deliver = (mail: {
+  id: number;
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: { filename: string; path: string; contentType?: string }[];
+}) => Promise<void>;
+
+/** The delivery of this process: SMTP when configured, otherwise files in MAIL_DIR. */
+export function createDelivery(options: { smtpUrl?: string; mailDir: string }): Deliver {
+  if (options.smtpUrl) {
+    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+    return async (mail) => {
+      await transport.sendMail({ ...mail, messageId: undefined });
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return async (mail) => {
+    const info = await transport.sendMail(mail);
+    mkdirSync(options.mailDir, { recursive: true });
+    const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${String(mail.id).padStart(6, "0")}.eml`;
+    const target = path.join(options.mailDir, name);
+    // Written under a temporary name first: whoever reads MAIL_DIR never sees half a mail.
+    writeFileSync(`${target}.tmp`, info.message as Buffer);
+    renameSync(`${target}.tmp`, target);
+  };
+}
+
+type Claimed = typeof mailOutbox.$inferSelect;
+
+/** Takes due mails for this worker: pending ones whose time has come, and abandoned claims. */
+function claimDueMails(now: Date, limit: number): Claimed[] {
+  return writeTransaction((tx) => {
+    const due = tx
+      .select()
+      .from(mailOutbox)
+      .where(
+        or(
+          and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, now)),
+          and(eq(mailOutbox.status, "sending"), lte(mailOutbox.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+      .limit(limit)
+      .all();
+    if (due.length === 0) return [];
+    tx.update(mailOutbox)
+      .set({ status: "sending", lockedUntil: new Date(now.getTime() + CLAIM_MS) })
+      .where(inArray(mailOutbox.id, due.map((m) => m.id)))
+      .run();
+    return due;
+  });
+}
+
+/**
+ * Delivers every mail that is due at `now`. Returns how many went out and how many failed.
+ * Safe to call from several places: a mail is claimed before it is sent.
+ */
+export async function deliverDueMails(deliver: Deliver, now = new Date()) {
+  const from = settings().mailFrom;
+  const uploadsDir = settings().uploadsDir;
+  let sent = 0;
+  let failed = 0;
+  for (;;) {
+    const batch = claimDueMails(now, BATCH_SIZE);
+    if (batch.length === 0) break;
+    for (const mail of batch) {
+      const attempts = mail.attempts + 1;
+      try {
+        const attachments = mail.attachments
+          ? (JSON.parse(mail.attachments) as MailAttachment[]).map((a) => ({
+              ...a,
+              path: path.join(uploadsDir, a.path),
+            }))
+          : undefined;
+        await deliver({
+          id: mail.id,
+          from,
+          to: JSON.parse(mail.recipients) as string[],
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html ?? undefined,
+          attachments,
+        });
+        db.update(mailOutbox)
+          .set({ status: "sent", attempts, sentAt: new Date(), lockedUntil: null, lastError: null })
+          .where(eq(mailOutbox.id, mail.id))
+          .run();
+        sent++;
+      } catch (error) {
+        const gaveUp = attempts >= MAX_ATTEMPTS;
+        db.update(mailOutbox)
+          .set({
+            status: gaveUp ? "failed" : "pending",
+            attempts,
+            lockedUntil: null,
+            nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+            lastError: String(error instanceof Error ? error.message : error).slice(0, 1000),
+          })
+          .where(eq(mailOutbox.id, mail.id))
+          .run();
+        failed++;
+        if (gaveUp) console.error(`Mail ${mail.id} nach ${attempts} Versuchen aufgegeben: ${String(error)}`);
+      }
+    }
+    if (batch.length < BATCH_SIZE) break;
+  }
+  return { sent, failed };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker of the server process
+
+type WorkerState = { timer?: NodeJS.Timeout; running?: Promise<unknown>; again?: boolean; deliver?: Deliver };
+const worker = ((globalThis as unknown as { __lagerfeuerMailWorker?: WorkerState }).__lagerfeuerMailWorker ??= {});
+
+const POLL_MS = 2_000;
+
+function runOnce() {
+  if (!worker.deliver) return;
+  if (worker.running) {
+    worker.again = true;
+    return;
+  }
+  worker.running = deliverDueMails(worker.deliver)
+    .catch((error) => console.error("Mail-Versand fehlgeschlagen:", error))
+    .finally(() => {
+      worker.running = undefined;
+      if (worker.again) {
+        worker.again = false;
+        runOnce();
+      }
+    });
+}
+
+/** Delivers now rather than at the next poll (called after a mail is queued). */
+export function kickMailWorker() {
+  runOnce();
+}
+
+export function startMailWorker(deliver: Deliver = createDelivery(settings())) {
+  if (worker.timer) return;
+  worker.deliver = deliver;
+  worker.timer = setInterval(runOnce, POLL_MS);
+  worker.timer.unref();
+  runOnce();
+}
+
+/** Stops polling and waits for a delivery under way (graceful shutdown). */
+export async function stopMailWorker() {
+  if (worker.timer) clearInterval(worker.timer);
+  worker.timer = undefined;
+  worker.deliver = undefined;
+  await worker.running;
+}

@@ -1,0 +1,102 @@
+// Sessions live in the database; the cookie holds only a random id (signed). The server can end
+// a session at any time: logout, ban, password change, account deletion.
+import { createCookie, redirect } from "@remix-run/node";
+import { and, eq, gt, lt, ne } from "drizzle-orm";
+import { sessions, users } from "../../db/schema";
+import { sessionUserColumns, type SessionUser } from "~/models/user.server";
+import { db, type Queryable } from "./db.server";
+import { settings } from "./env.server";
+import { hashToken, randomToken } from "./tokens.server";
+
+const COOKIE_NAME = "lf_session";
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+function sessionCookie() {
+  cookie ??= createCookie(COOKIE_NAME, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secrets: [settings().sessionSecret],
+  });
+  return cookie;
+}
+
+/** Secure cookies whenever the site is reached over HTTPS (directly or behind a proxy). */
+export function isHttps(request: Request) {
+  return new URL(request.url).protocol === "https:" || settings().appUrl.startsWith("https://");
+}
+
+async function readSessionId(request: Request): Promise<string | null> {
+  const header = request.headers.get("Cookie");
+  if (!header || !header.includes(COOKIE_NAME)) return null;
+  const value = await sessionCookie().parse(header);
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/** Creates a session row and answers with the Set-Cookie header that carries its id. */
+export async function createUserSession(userId: number, request: Request, database: Queryable = db) {
+  const id = randomToken();
+  const ttlMs = settings().sessionTtlHours * 3600_000;
+  const expiresAt = new Date(Date.now() + ttlMs);
+  database.insert(sessions).values({ idHash: hashToken(id), userId, expiresAt }).run();
+  // Tidy up this user's expired sessions while we are here; the worker does the rest.
+  database.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, new Date()))).run();
+  return sessionCookie().serialize(id, {
+    expires: expiresAt,
+    maxAge: Math.floor(ttlMs / 1000),
+    secure: isHttps(request),
+  });
+}
+
+/** The signed-in user, or null when there is no valid session (expired, deleted, banned). */
+export async function getUser(request: Request): Promise<SessionUser | null> {
+  const id = await readSessionId(request);
+  if (!id) return null;
+  const row = db
+    .select(sessionUserColumns)
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, hashToken(id)), gt(sessions.expiresAt, new Date()), eq(users.banned, false)))
+    .get();
+  return row ?? null;
+}
+
+function loginRedirect(request: Request) {
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  return redirect(`/login?${new URLSearchParams({ redirectTo })}`);
+}
+
+/** The signed-in user; otherwise throws a redirect to /login that returns here afterwards. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getUser(request);
+  if (!user) throw loginRedirect(request);
+  return user;
+}
+
+/** The signed-in admin; a signed-in non-admin is sent to / (the spec's admin guard). */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.role !== "admin") throw redirect("/");
+  return user;
+}
+
+/** Ends the session of this request and answers with the header that clears the cookie. */
+export async function endSession(request: Request) {
+  const id = await readSessionId(request);
+  if (id) db.delete(sessions).where(eq(sessions.idHash, hashToken(id))).run();
+  return sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure: isHttps(request) });
+}
+
+/** Ends every session of a user except the one of `request` (after a password change). */
+export async function endOtherSessions(userId: number, request: Request | null, database: Queryable = db) {
+  const id = request ? await readSessionId(request) : null;
+  const condition = id
+    ? and(eq(sessions.userId, userId), ne(sessions.idHash, hashToken(id)))
+    : eq(sessions.userId, userId);
+  database.delete(sessions).where(condition).run();
+}
+
+export function deleteExpiredSessions(database: Queryable = db) {
+  return database.delete(sessions).where(lt(sessions.expiresAt, new Date())).run().changes;
+}

@@ -1,0 +1,647 @@
+// The whole data model of Lagerfeuer. Names follow DECISIONS.md: English in the code, the
+// spec's German terms in comments where the mapping is not obvious.
+import { relations, sql } from "drizzle-orm";
+import {
+  check,
+  foreignKey,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+export const ROLES = ["user", "admin"] as const;
+export const HELPER_STATUSES = ["pending", "accepted", "declined"] as const;
+export const APPLICATION_STATUSES = ["open", "accepted", "rejected"] as const;
+export const PAYMENT_METHODS = ["transfer", "sepa"] as const;
+export const TSHIRT_SIZES = ["S", "M", "L", "XL", "XXL"] as const;
+export const SWIM_BADGES = ["Seepferdchen", "Bronze", "Silber", "Gold"] as const;
+export const TOKEN_PURPOSES = ["confirm_email", "reset_password", "change_email"] as const;
+export const FILE_KINDS = ["preview", "attachment", "legal", "mail_attachment"] as const;
+export const LEGAL_DOCUMENT_TYPES = ["privacy", "participation_terms", "general_terms"] as const;
+export const MAIL_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+export const REGISTRATION_ACTIONS = [
+  "created",
+  "accepted",
+  "rejected",
+  "cancelled",
+  "rejection_revoked",
+  "moved_from_waiting_list",
+  "payment_confirmed",
+  "payment_revoked",
+] as const;
+
+export type Role = (typeof ROLES)[number];
+export type HelperStatus = (typeof HELPER_STATUSES)[number];
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type TshirtSize = (typeof TSHIRT_SIZES)[number];
+export type SwimBadge = (typeof SWIM_BADGES)[number];
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+export type FileKind = (typeof FILE_KINDS)[number];
+export type LegalDocumentType = (typeof LEGAL_DOCUMENT_TYPES)[number];
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+export type RegistrationAction = (typeof REGISTRATION_ACTIONS)[number];
+
+/** `column IN ('a','b')` for a CHECK constraint built from one of the enumerations above. */
+function oneOf(column: string, values: readonly string[]) {
+  return sql.raw(`${column} IN (${values.map((v) => `'${v}'`).join(", ")})`);
+}
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(CAST(unixepoch('subsecond') * 1000 AS INTEGER))`);
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(CAST(unixepoch('subsecond') * 1000 AS INTEGER))`)
+    .$onUpdate(() => new Date());
+const bool = (name: string) => integer(name, { mode: "boolean" });
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Stored lower-case: addresses are compared case-insensitively, one account per address. */
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ROLES }).notNull().default("user"),
+    banned: bool("banned").notNull().default(false),
+    emailConfirmedAt: integer("email_confirmed_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    index("users_role_last_name_idx").on(t.role, t.lastName),
+    check("users_role_check", oneOf("role", ROLES)),
+    check("users_email_lower_check", sql`email = lower(email)`),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** SHA-256 of the random id kept in the cookie: a leaked database holds no usable session. */
+    idHash: text("id_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/** Single-use links: e-mail confirmation, password reset and e-mail change. */
+export const userTokens = sqliteTable(
+  "user_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: TOKEN_PURPOSES }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** The address an e-mail change switches to once the link is opened. */
+    newEmail: text("new_email"),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("user_tokens_hash_unique").on(t.tokenHash),
+    index("user_tokens_user_idx").on(t.userId, t.purpose),
+    check("user_tokens_purpose_check", oneOf("purpose", TOKEN_PURPOSES)),
+  ],
+);
+
+/** Failed and successful sign-ins, kept so that brute-force limits survive a restart. */
+export const loginAttempts = sqliteTable(
+  "login_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    clientKey: text("client_key").notNull(),
+    succeeded: bool("succeeded").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("login_attempts_email_idx").on(t.email, t.createdAt),
+    index("login_attempts_client_idx").on(t.clientKey, t.createdAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Events (Freizeit / Veranstaltung)
+
+export const events = sqliteTable(
+  "events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    /** Local calendar date (Europe/Berlin), YYYY-MM-DD. */
+    dateFrom: text("date_from").notNull(),
+    dateTo: text("date_to"),
+    /** Local wall-clock time, HH:MM. */
+    timeFrom: text("time_from").notNull(),
+    timeTo: text("time_to"),
+    /** acceptAnmeldungenTo: last day for registrations, YYYY-MM-DD. */
+    registrationDeadline: text("registration_deadline"),
+    /** dateFrom + timeFrom in Europe/Berlin as an instant; 'past' and sorting use it. */
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
+    location: text("location").notNull(),
+    priceCents: integer("price_cents").notNull().default(0),
+    /** geschwisterRabatt */
+    siblingDiscount: text("sibling_discount").notNull().default(""),
+    /** memberRules: who may take part. */
+    memberRules: text("member_rules").notNull().default(""),
+    /** isOnlyMAVisible */
+    onlyStaffVisible: bool("only_staff_visible").notNull().default(false),
+    requiresApplication: bool("requires_application").notNull().default(true),
+    tshirtSizeRequired: bool("tshirt_size_required").notNull().default(false),
+    swimBadgeRequired: bool("swim_badge_required").notNull().default(false),
+    permitsRequired: bool("permits_required").notNull().default(false),
+    /** Places; null means unlimited (DECISIONS.md, capacity and waiting list). */
+    capacity: integer("capacity"),
+    createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("events_starts_at_idx").on(t.startsAt),
+    index("events_date_title_idx").on(t.dateFrom, t.title),
+    check("events_capacity_check", sql`capacity IS NULL OR capacity > 0`),
+    check("events_price_check", sql`price_cents >= 0`),
+    check("events_date_order_check", sql`date_to IS NULL OR date_to >= date_from`),
+  ],
+);
+
+/** Leitung: the lead persons of an event. */
+export const eventOwners = sqliteTable(
+  "event_owners",
+  {
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index("event_owners_user_idx").on(t.userId)],
+);
+
+/** Helfer*innen / Mitarbeiter*innen and their application status. */
+export const eventHelpers = sqliteTable(
+  "event_helpers",
+  {
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: HELPER_STATUSES }).notNull().default("pending"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.userId] }),
+    index("event_helpers_user_idx").on(t.userId, t.status),
+    index("event_helpers_event_status_idx").on(t.eventId, t.status),
+    check("event_helpers_status_check", oneOf("status", HELPER_STATUSES)),
+  ],
+);
+
+/** Uploaded files: preview pictures, attachments, legal documents, e-mail attachments. */
+export const files = sqliteTable(
+  "files",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Generated name on disk below UPLOADS_DIR; used in URLs. */
+    key: text("key").notNull(),
+    /** The name people see and download under. */
+    displayName: text("display_name").notNull(),
+    mimeType: text("mime_type").notNull(),
+    size: integer("size").notNull(),
+    kind: text("kind", { enum: FILE_KINDS }).notNull(),
+    eventId: integer("event_id").references(() => events.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("files_key_unique").on(t.key),
+    index("files_event_kind_idx").on(t.eventId, t.kind, t.position),
+    uniqueIndex("files_one_preview_per_event").on(t.eventId).where(sql`kind = 'preview'`),
+    check("files_kind_check", oneOf("kind", FILE_KINDS)),
+    check("files_size_check", sql`size >= 0`),
+  ],
+);
+
+export const legalDocuments = sqliteTable(
+  "legal_documents",
+  {
+    type: text("type", { enum: LEGAL_DOCUMENT_TYPES }).primaryKey(),
+    fileId: integer("file_id")
+      .notNull()
+      .references(() => files.id, { onDelete: "restrict" }),
+    uploadedById: integer("uploaded_by_id").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("legal_documents_type_check", oneOf("type", LEGAL_DOCUMENT_TYPES))],
+);
+
+/** Gruppen of an event; participants and helpers are sorted into them. */
+export const eventGroups = sqliteTable(
+  "event_groups",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("event_groups_event_name_unique").on(t.eventId, t.name),
+    // Target of the composite keys in group_members: a group can only hold people of its event.
+    uniqueIndex("event_groups_event_id_unique").on(t.eventId, t.id),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Families: participants (Teilnehmer*innen) and guardians (Erziehungsberechtigte) of an account
+
+export const participants = sqliteTable(
+  "participants",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    street: text("street").notNull(),
+    postalCode: text("postal_code"),
+    city: text("city").notNull(),
+    /** YYYY-MM-DD */
+    birthDate: text("birth_date").notNull(),
+    /** muncipality (Kreis) */
+    municipality: text("municipality").notNull().default(""),
+    amtsverwaltung: text("amtsverwaltung").notNull().default(""),
+    tshirtSize: text("tshirt_size", { enum: TSHIRT_SIZES }),
+    swimBadge: text("swim_badge", { enum: SWIM_BADGES }),
+    specialNeeds: text("special_needs").notNull().default(""),
+    nameOfInsured: text("name_of_insured").notNull().default(""),
+    birthdateOfInsured: text("birthdate_of_insured"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("participants_user_idx").on(t.userId, t.lastName, t.firstName),
+    check("participants_tshirt_check", sql`tshirt_size IS NULL OR ${oneOf("tshirt_size", TSHIRT_SIZES)}`),
+    check("participants_swim_check", sql`swim_badge IS NULL OR ${oneOf("swim_badge", SWIM_BADGES)}`),
+  ],
+);
+
+export const guardians = sqliteTable(
+  "guardians",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    street: text("street").notNull().default(""),
+    postalCode: text("postal_code").notNull().default(""),
+    city: text("city").notNull().default(""),
+    email: text("email").notNull().default(""),
+    mobilePhone: text("mobile_phone").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("guardians_user_idx").on(t.userId, t.lastName, t.firstName)],
+);
+
+/** Comments of leaders on a participant, in the context of an event. */
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id, { onDelete: "cascade" }),
+    eventId: integer("event_id").references(() => events.id, { onDelete: "set null" }),
+    authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("comments_participant_idx").on(t.participantId, t.createdAt)],
+);
+
+/** SEPA-Lastschriftmandat for a one-time debit: one per account and event. */
+export const sepaMandates = sqliteTable(
+  "sepa_mandates",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    street: text("street").notNull(),
+    postalCode: text("postal_code").notNull(),
+    city: text("city").notNull(),
+    /** Electronic format: upper case, no spaces. */
+    iban: text("iban").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("sepa_mandates_user_event_unique").on(t.userId, t.eventId),
+    index("sepa_mandates_event_idx").on(t.eventId),
+  ],
+);
+
+/** Anmeldung: one participant enrolled for one event. */
+export const registrations = sqliteTable(
+  "registrations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id, { onDelete: "cascade" }),
+    /** The account that enrolled the participant. */
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    guardianId: integer("guardian_id").references(() => guardians.id, { onDelete: "set null" }),
+    /** howHaveYouHeardOfUs */
+    referral: text("referral").notNull().default(""),
+    paymentMethod: text("payment_method", { enum: PAYMENT_METHODS }).notNull(),
+    sepaMandateId: integer("sepa_mandate_id").references(() => sepaMandates.id, { onDelete: "set null" }),
+    paid: bool("paid").notNull().default(false),
+    applicationStatus: text("application_status", { enum: APPLICATION_STATUSES }).notNull().default("open"),
+    /** Null: holds a place. A number: on the waiting list, in order of arrival. */
+    waitingListPosition: integer("waiting_list_position"),
+    /** The four permission answers given for this event (null: not asked or not answered). */
+    allowedToWander: bool("allowed_to_wander"),
+    allowedToSwim: bool("allowed_to_swim"),
+    canSwim: bool("can_swim"),
+    allowedToCanoe: bool("allowed_to_canoe"),
+    /** Idempotency key of the enrolment form submission that created it. */
+    submissionKey: text("submission_key"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("registrations_event_participant_unique").on(t.eventId, t.participantId),
+    uniqueIndex("registrations_event_waiting_unique")
+      .on(t.eventId, t.waitingListPosition)
+      .where(sql`waiting_list_position IS NOT NULL`),
+    // Target of the composite key in group_members.
+    uniqueIndex("registrations_event_id_unique").on(t.eventId, t.id),
+    index("registrations_event_status_idx").on(t.eventId, t.applicationStatus),
+    index("registrations_user_idx").on(t.userId, t.eventId),
+    index("registrations_participant_idx").on(t.participantId),
+    index("registrations_sepa_idx").on(t.sepaMandateId),
+    index("registrations_submission_idx").on(t.submissionKey),
+    check("registrations_status_check", oneOf("application_status", APPLICATION_STATUSES)),
+    check("registrations_payment_method_check", oneOf("payment_method", PAYMENT_METHODS)),
+    check(
+      "registrations_sepa_check",
+      sql`payment_method = 'sepa' OR sepa_mandate_id IS NULL`,
+    ),
+    check("registrations_waiting_check", sql`waiting_list_position IS NULL OR waiting_list_position > 0`),
+  ],
+);
+
+/** The history of a registration: each status change with who did it and the reason given. */
+export const registrationHistory = sqliteTable(
+  "registration_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    registrationId: integer("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action", { enum: REGISTRATION_ACTIONS }).notNull(),
+    reason: text("reason").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("registration_history_registration_idx").on(t.registrationId, t.createdAt),
+    check("registration_history_action_check", oneOf("action", REGISTRATION_ACTIONS)),
+  ],
+);
+
+/**
+ * Who is in which group. A person is in at most one group per event, and the database makes
+ * sure group, registration and helper all belong to the same event.
+ */
+export const groupMembers = sqliteTable(
+  "group_members",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    groupId: integer("group_id").notNull(),
+    registrationId: integer("registration_id"),
+    helperUserId: integer("helper_user_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    foreignKey({
+      name: "group_members_group_fk",
+      columns: [t.eventId, t.groupId],
+      foreignColumns: [eventGroups.eventId, eventGroups.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "group_members_registration_fk",
+      columns: [t.eventId, t.registrationId],
+      foreignColumns: [registrations.eventId, registrations.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "group_members_helper_fk",
+      columns: [t.eventId, t.helperUserId],
+      foreignColumns: [eventHelpers.eventId, eventHelpers.userId],
+    }).onDelete("cascade"),
+    uniqueIndex("group_members_registration_unique").on(t.eventId, t.registrationId),
+    uniqueIndex("group_members_helper_unique").on(t.eventId, t.helperUserId),
+    index("group_members_group_idx").on(t.groupId),
+    check(
+      "group_members_one_member_check",
+      sql`(registration_id IS NULL) <> (helper_user_id IS NULL)`,
+    ),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Infrastructure
+
+/** Every mail is written here first, in the transaction of the change that causes it. */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** JSON array of addresses. */
+    recipients: text("recipients").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html"),
+    /** JSON array of { filename, path, contentType } below UPLOADS_DIR, or null. */
+    attachments: text("attachments"),
+    status: text("status", { enum: MAIL_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+    /** While 'sending': when a worker that died mid-delivery gives the mail up for another try. */
+    lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
+    lastError: text("last_error"),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    check("mail_outbox_status_check", oneOf("status", MAIL_STATUSES)),
+  ],
+);
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: integer("entity_id"),
+    /** JSON */
+    details: text("details"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("audit_log_created_idx").on(t.createdAt),
+    index("audit_log_entity_idx").on(t.entityType, t.entityId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Relations (for drizzle's relational queries)
+
+export const usersRelations = relations(users, ({ many }) => ({
+  sessions: many(sessions),
+  participants: many(participants),
+  guardians: many(guardians),
+  ownedEvents: many(eventOwners),
+  helperEntries: many(eventHelpers),
+  registrations: many(registrations),
+}));
+
+export const eventsRelations = relations(events, ({ many }) => ({
+  owners: many(eventOwners),
+  helpers: many(eventHelpers),
+  files: many(files),
+  groups: many(eventGroups),
+  registrations: many(registrations),
+}));
+
+export const eventOwnersRelations = relations(eventOwners, ({ one }) => ({
+  event: one(events, { fields: [eventOwners.eventId], references: [events.id] }),
+  user: one(users, { fields: [eventOwners.userId], references: [users.id] }),
+}));
+
+export const eventHelpersRelations = relations(eventHelpers, ({ one }) => ({
+  event: one(events, { fields: [eventHelpers.eventId], references: [events.id] }),
+  user: one(users, { fields: [eventHelpers.userId], references: [users.id] }),
+}));
+
+export const filesRelations = relations(files, ({ one }) => ({
+  event: one(events, { fields: [files.eventId], references: [events.id] }),
+}));
+
+export const eventGroupsRelations = relations(eventGroups, ({ one, many }) => ({
+  event: one(events, { fields: [eventGroups.eventId], references: [events.id] }),
+  members: many(groupMembers),
+}));
+
+export const groupMembersRelations = relations(groupMembers, ({ one }) => ({
+  group: one(eventGroups, { fields: [groupMembers.groupId], references: [eventGroups.id] }),
+  registration: one(registrations, {
+    fields: [groupMembers.registrationId],
+    references: [registrations.id],
+  }),
+}));
+
+export const participantsRelations = relations(participants, ({ one, many }) => ({
+  user: one(users, { fields: [participants.userId], references: [users.id] }),
+  comments: many(comments),
+  registrations: many(registrations),
+}));
+
+export const guardiansRelations = relations(guardians, ({ one }) => ({
+  user: one(users, { fields: [guardians.userId], references: [users.id] }),
+}));
+
+export const commentsRelations = relations(comments, ({ one }) => ({
+  participant: one(participants, { fields: [comments.participantId], references: [participants.id] }),
+  author: one(users, { fields: [comments.authorId], references: [users.id] }),
+}));
+
+export const sepaMandatesRelations = relations(sepaMandates, ({ one, many }) => ({
+  user: one(users, { fields: [sepaMandates.userId], references: [users.id] }),
+  event: one(events, { fields: [sepaMandates.eventId], references: [events.id] }),
+  registrations: many(registrations),
+}));
+
+export const registrationsRelations = relations(registrations, ({ one, many }) => ({
+  event: one(events, { fields: [registrations.eventId], references: [events.id] }),
+  participant: one(participants, {
+    fields: [registrations.participantId],
+    references: [participants.id],
+  }),
+  guardian: one(guardians, { fields: [registrations.guardianId], references: [guardians.id] }),
+  user: one(users, { fields: [registrations.userId], references: [users.id] }),
+  sepaMandate: one(sepaMandates, {
+    fields: [registrations.sepaMandateId],
+    references: [sepaMandates.id],
+  }),
+  history: many(registrationHistory),
+}));
+
+export const registrationHistoryRelations = relations(registrationHistory, ({ one }) => ({
+  registration: one(registrations, {
+    fields: [registrationHistory.registrationId],
+    references: [registrations.id],
+  }),
+  actor: one(users, { fields: [registrationHistory.actorId], references: [users.id] }),
+}));
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Event = typeof events.$inferSelect;
+export type NewEvent = typeof events.$inferInsert;
+export type Participant = typeof participants.$inferSelect;
+export type Guardian = typeof guardians.$inferSelect;
+export type Registration = typeof registrations.$inferSelect;
+export type SepaMandate = typeof sepaMandates.$inferSelect;
+export type MailOutboxRow = typeof mailOutbox.$inferSelect;
+export type FileRow = typeof files.$inferSelect;

@@ -1,0 +1,186 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import {
+  eventGroups,
+  eventHelpers,
+  events,
+  groupMembers,
+  guardians,
+  participants,
+  registrations,
+  users,
+} from "../../db/schema";
+import { berlinToInstant } from "~/lib/dates";
+import { db, rawSqlite, writeTransaction } from "~/services/db.server";
+import { createUser } from "../support/fixtures";
+
+/** Runs `work` and returns the database's own error text (drizzle wraps some errors). */
+function failure(work: () => unknown) {
+  try {
+    work();
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return `${String((error as Error).message)} ${cause instanceof Error ? cause.message : ""}`;
+  }
+  return "no error";
+}
+
+function insertEvent(title = "Sommerfreizeit") {
+  return db
+    .insert(events)
+    .values({
+      title,
+      description: "Zwei Wochen Zeltlager am See.",
+      dateFrom: "2027-07-10",
+      timeFrom: "10:00",
+      startsAt: berlinToInstant("2027-07-10", "10:00"),
+      location: "Zeltplatz am See",
+    })
+    .returning()
+    .get();
+}
+
+function insertParticipant(userId: number) {
+  return db
+    .insert(participants)
+    .values({ userId, firstName: "Mia", lastName: "Muster", street: "Hauptstr. 1", city: "Kiel", birthDate: "2015-05-01" })
+    .returning()
+    .get();
+}
+
+describe("database", () => {
+  it("opens with the pragmas the app relies on", () => {
+    const sqlite = rawSqlite();
+    expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(sqlite.pragma("synchronous", { simple: true })).toBe(2); // FULL
+    expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
+  });
+
+  it("refuses a registration for an event that does not exist", async () => {
+    const parent = await createUser();
+    const child = insertParticipant(parent.id);
+    expect(() =>
+      db.insert(registrations).values({ eventId: 999_999, participantId: child.id, userId: parent.id, paymentMethod: "transfer" }).run(),
+    ).toThrow(/FOREIGN KEY constraint failed/);
+    expect(db.select().from(registrations).all()).toHaveLength(0);
+  });
+
+  it("refuses values outside the enumerations", async () => {
+    const parent = await createUser();
+    const event = insertEvent();
+    const child = insertParticipant(parent.id);
+    expect(failure(() => db.run(sql`update users set role = 'superuser' where id = ${parent.id}`))).toMatch(
+      /CHECK constraint failed: users_role_check/,
+    );
+    expect(
+      failure(() =>
+        db.run(
+          sql`insert into registrations (event_id, participant_id, user_id, payment_method, application_status) values (${event.id}, ${child.id}, ${parent.id}, 'bar', 'open')`,
+        ),
+      ),
+    ).toMatch(/CHECK constraint failed: registrations_payment_method_check/);
+    expect(
+      failure(() =>
+        db.run(
+          sql`insert into registrations (event_id, participant_id, user_id, payment_method, application_status) values (${event.id}, ${child.id}, ${parent.id}, 'transfer', 'vielleicht')`,
+        ),
+      ),
+    ).toMatch(/CHECK constraint failed: registrations_status_check/);
+    expect(failure(() => db.run(sql`update participants set tshirt_size = 'XS' where id = ${child.id}`))).toMatch(
+      /CHECK constraint failed: participants_tshirt_check/,
+    );
+    expect(failure(() => db.run(sql`update events set capacity = 0 where id = ${event.id}`))).toMatch(
+      /CHECK constraint failed: events_capacity_check/,
+    );
+    expect(db.select().from(registrations).all()).toHaveLength(0);
+  });
+
+  it("keeps one account per e-mail address, stored in lower case", async () => {
+    await createUser({ email: "eltern@example.org" });
+    await expect(createUser({ email: "eltern@example.org" })).rejects.toThrow(/UNIQUE constraint failed/);
+    expect(() =>
+      db.insert(users).values({ email: "Gross@Example.org", firstName: "A", lastName: "B", passwordHash: "x" }).run(),
+    ).toThrow(/CHECK constraint failed/);
+  });
+
+  it("registers a child only once per event", async () => {
+    const parent = await createUser();
+    const event = insertEvent();
+    const child = insertParticipant(parent.id);
+    const values = { eventId: event.id, participantId: child.id, userId: parent.id, paymentMethod: "transfer" as const };
+    db.insert(registrations).values(values).run();
+    expect(() => db.insert(registrations).values(values).run()).toThrow(/UNIQUE constraint failed/);
+  });
+
+  it("only puts people of an event into that event's groups, one group each", async () => {
+    const parent = await createUser();
+    const helper = await createUser();
+    const camp = insertEvent("Zeltlager");
+    const other = insertEvent("Skifreizeit");
+    const child = insertParticipant(parent.id);
+    const registration = db
+      .insert(registrations)
+      .values({ eventId: camp.id, participantId: child.id, userId: parent.id, paymentMethod: "transfer" })
+      .returning()
+      .get();
+    db.insert(eventHelpers).values({ eventId: camp.id, userId: helper.id, status: "accepted" }).run();
+    const foxes = db.insert(eventGroups).values({ eventId: camp.id, name: "Füchse" }).returning().get();
+    const owls = db.insert(eventGroups).values({ eventId: camp.id, name: "Eulen" }).returning().get();
+    const foreign = db.insert(eventGroups).values({ eventId: other.id, name: "Füchse" }).returning().get();
+
+    db.insert(groupMembers).values({ eventId: camp.id, groupId: foxes.id, registrationId: registration.id }).run();
+    db.insert(groupMembers).values({ eventId: camp.id, groupId: foxes.id, helperUserId: helper.id }).run();
+    // A second group for the same child, a group of another event, or a helper who is not one:
+    expect(() => db.insert(groupMembers).values({ eventId: camp.id, groupId: owls.id, registrationId: registration.id }).run()).toThrow(
+      /UNIQUE constraint failed/,
+    );
+    const sibling = insertParticipant(parent.id);
+    const second = db
+      .insert(registrations)
+      .values({ eventId: camp.id, participantId: sibling.id, userId: parent.id, paymentMethod: "transfer" })
+      .returning()
+      .get();
+    expect(() => db.insert(groupMembers).values({ eventId: camp.id, groupId: foreign.id, registrationId: second.id }).run()).toThrow(
+      /FOREIGN KEY constraint failed/,
+    );
+    expect(() => db.insert(groupMembers).values({ eventId: other.id, groupId: foreign.id, helperUserId: helper.id }).run()).toThrow(
+      /FOREIGN KEY constraint failed/,
+    );
+    expect(() => db.insert(groupMembers).values({ eventId: camp.id, groupId: owls.id }).run()).toThrow(/CHECK constraint failed/);
+
+    // Deleting the event removes its groups and memberships with it.
+    db.delete(events).where(eq(events.id, camp.id)).run();
+    expect(db.select().from(groupMembers).all()).toHaveLength(0);
+    expect(db.select().from(eventGroups).where(eq(eventGroups.eventId, camp.id)).all()).toHaveLength(0);
+  });
+
+  it("removes an account's family data with the account", async () => {
+    const parent = await createUser();
+    const event = insertEvent();
+    const child = insertParticipant(parent.id);
+    db.insert(guardians).values({ userId: parent.id, firstName: "Eva", lastName: "Muster" }).run();
+    db.insert(registrations).values({ eventId: event.id, participantId: child.id, userId: parent.id, paymentMethod: "transfer" }).run();
+    db.delete(users).where(eq(users.id, parent.id)).run();
+    expect(db.select().from(participants).where(eq(participants.userId, parent.id)).all()).toHaveLength(0);
+    expect(db.select().from(guardians).where(eq(guardians.userId, parent.id)).all()).toHaveLength(0);
+    expect(db.select().from(registrations).where(eq(registrations.eventId, event.id)).all()).toHaveLength(0);
+  });
+
+  it("rolls a write transaction back completely when it fails", async () => {
+    const before = db.select().from(events).all().length;
+    expect(() =>
+      writeTransaction((tx) => {
+        tx.insert(events)
+          .values({ title: "Halb", description: "-", dateFrom: "2027-01-01", timeFrom: "10:00", startsAt: new Date(), location: "X" })
+          .run();
+        tx.insert(registrations).values({ eventId: 999_999, participantId: 1, userId: 1, paymentMethod: "transfer" }).run();
+      }),
+    ).toThrow();
+    expect(db.select().from(events).all()).toHaveLength(before);
+  });
+
+  it("refuses an async callback, which would commit at its first await", () => {
+    expect(() => writeTransaction(async () => 1)).toThrow(/synchronous/);
+  });
+});

@@ -1,0 +1,98 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sessions } from "../../db/schema";
+import { db } from "~/services/db.server";
+import { endOtherSessions, endSession, getUser, requireAdmin, requireUser } from "~/services/session.server";
+import { banUser, createUser, sessionCookieFor } from "../support/fixtures";
+
+function requestWith(cookie: string | null, url = "http://localhost/account") {
+  return new Request(url, { headers: cookie ? { Cookie: cookie } : {} });
+}
+
+async function thrown(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Response;
+  }
+  throw new Error("expected a thrown response");
+}
+
+describe("sessions", () => {
+  it("knows the signed-in user from the cookie", async () => {
+    const user = await createUser({ firstName: "Jonas" });
+    const cookie = await sessionCookieFor(user.id);
+    expect(cookie).toMatch(/^lf_session=/);
+    const found = await getUser(requestWith(cookie));
+    expect(found).toMatchObject({ id: user.id, firstName: "Jonas", role: "user" });
+    expect(found).not.toHaveProperty("passwordHash");
+  });
+
+  it("sets an httpOnly, SameSite=Lax cookie, Secure only over HTTPS", async () => {
+    const { createUserSession } = await import("~/services/session.server");
+    const user = await createUser();
+    const plain = await createUserSession(user.id, new Request("http://localhost/login"));
+    expect(plain).toMatch(/HttpOnly/);
+    expect(plain).toMatch(/SameSite=Lax/);
+    expect(plain).not.toMatch(/Secure/);
+    const secure = await createUserSession(user.id, new Request("https://lager.example.org/login"));
+    expect(secure).toMatch(/Secure/);
+  });
+
+  it("stores only a hash of the session id", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const rows = db.select().from(sessions).where(eq(sessions.userId, user.id)).all();
+    expect(rows).toHaveLength(1);
+    expect(cookie).not.toContain(rows[0].idHash);
+  });
+
+  it("treats no, forged, expired and deleted sessions as signed out", async () => {
+    const user = await createUser();
+    expect(await getUser(requestWith(null))).toBeNull();
+    expect(await getUser(requestWith("lf_session=erfunden"))).toBeNull();
+
+    const expired = await sessionCookieFor(user.id);
+    db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id)).run();
+    expect(await getUser(requestWith(expired))).toBeNull();
+
+    const ended = await sessionCookieFor(user.id);
+    expect(await getUser(requestWith(ended))).not.toBeNull();
+    const clearing = await endSession(requestWith(ended));
+    expect(clearing).toMatch(/lf_session=;/);
+    expect(await getUser(requestWith(ended))).toBeNull();
+  });
+
+  it("signs a banned user out", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    banUser(user.id);
+    expect(await getUser(requestWith(cookie))).toBeNull();
+  });
+
+  it("ends a user's other sessions and keeps the current one", async () => {
+    const user = await createUser();
+    const current = await sessionCookieFor(user.id);
+    const other = await sessionCookieFor(user.id);
+    await endOtherSessions(user.id, requestWith(current));
+    expect(await getUser(requestWith(current))).not.toBeNull();
+    expect(await getUser(requestWith(other))).toBeNull();
+  });
+
+  it("sends a signed-out visitor to /login and back to where they wanted to go", async () => {
+    const response = await thrown(requireUser(requestWith(null, "http://localhost/account?tab=teilnehmer")));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Faccount%3Ftab%3Dteilnehmer");
+  });
+
+  it("lets only admins past the admin guard and sends others to /", async () => {
+    const user = await createUser();
+    const admin = await createUser({ role: "admin" });
+    const denied = await thrown(requireAdmin(requestWith(await sessionCookieFor(user.id), "http://localhost/gott")));
+    expect(denied.headers.get("Location")).toBe("/");
+    const signedOut = await thrown(requireAdmin(requestWith(null, "http://localhost/gott")));
+    expect(signedOut.headers.get("Location")).toBe("/login?redirectTo=%2Fgott");
+    const allowed = await requireAdmin(requestWith(await sessionCookieFor(admin.id), "http://localhost/gott"));
+    expect(allowed.id).toBe(admin.id);
+  });
+});

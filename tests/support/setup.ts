@@ -1,0 +1,58 @@
+// Runs before every test file, in that file's own process: a fresh temporary data folder
+// (database, uploads, mails) and settings that point to it. A console.error fails the test.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
+
+const e2e = inject("e2e");
+let dir: string | undefined;
+
+if (e2e) {
+  // Browser tests share the running server's files: fixtures write users and sessions there.
+  process.env.DATABASE_PATH = e2e.databasePath;
+  process.env.UPLOADS_DIR = e2e.uploadsDir;
+  process.env.MAIL_DIR = e2e.mailDir;
+  process.env.SESSION_SECRET = e2e.sessionSecret;
+} else {
+  dir = mkdtempSync(path.join(tmpdir(), "lagerfeuer-test-"));
+  process.env.DATABASE_PATH = path.join(dir, "test.db");
+  process.env.UPLOADS_DIR = path.join(dir, "uploads");
+  process.env.MAIL_DIR = path.join(dir, "mail");
+  process.env.SESSION_SECRET = "test-secret-test-secret-test-secret-0123";
+}
+process.env.NODE_ENV = "test";
+process.env.ADMIN_PASSWORD ??= "Admin-Passwort-1";
+process.env.APP_URL ??= "http://localhost:3000";
+
+let errorSpy: ReturnType<typeof vi.spyOn> | undefined;
+const consoleState = globalThis as unknown as { __allowConsoleErrors?: boolean };
+beforeEach(() => {
+  consoleState.__allowConsoleErrors = false;
+  errorSpy = vi.spyOn(console, "error");
+});
+afterEach(() => {
+  const calls = errorSpy?.mock.calls ?? [];
+  errorSpy?.mockRestore();
+  if (calls.length > 0 && !consoleState.__allowConsoleErrors) {
+    throw new Error(`console.error was called during the test:\n${calls.map((c) => c.map(String).join(" ")).join("\n")}`);
+  }
+});
+
+afterAll(async () => {
+  const { closeDatabase } = await import("~/services/db.server");
+  closeDatabase();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    e2e?: {
+      baseUrl: string;
+      databasePath: string;
+      uploadsDir: string;
+      mailDir: string;
+      sessionSecret: string;
+    };
+  }
+}
