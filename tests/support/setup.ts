@@ -1,6 +1,6 @@
 // Runs before every test file, in that file's own process: a fresh temporary data folder
 // (database, uploads, mails) and settings that point to it. A console.error fails the test.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
@@ -25,13 +25,24 @@ process.env.NODE_ENV = "test";
 process.env.ADMIN_PASSWORD ??= "Admin-Passwort-1";
 process.env.APP_URL ??= "http://localhost:3000";
 
+// In browser tests, what the server wrote to its error log during a test fails that test too.
+let serverLogSize = 0;
+const serverLog = e2e?.serverErrorLog;
+const logSize = () => (serverLog && existsSync(serverLog) ? statSync(serverLog).size : 0);
+
 let errorSpy: ReturnType<typeof vi.spyOn> | undefined;
 const consoleState = globalThis as unknown as { __allowConsoleErrors?: boolean };
 beforeEach(() => {
   consoleState.__allowConsoleErrors = false;
   errorSpy = vi.spyOn(console, "error");
+  serverLogSize = logSize();
 });
 afterEach(() => {
+  if (serverLog && logSize() > serverLogSize) {
+    const written = readFileSync(serverLog).subarray(serverLogSize).toString("utf8");
+    serverLogSize = logSize();
+    throw new Error(`The server logged an error during the test:\n${written}`);
+  }
   const calls = errorSpy?.mock.calls ?? [];
   errorSpy?.mockRestore();
   if (calls.length > 0 && !consoleState.__allowConsoleErrors) {
@@ -53,6 +64,7 @@ declare module "vitest" {
       uploadsDir: string;
       mailDir: string;
       sessionSecret: string;
+      serverErrorLog: string;
     };
   }
 }

@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# Lagerfeuer: build with the dev tools, run with production dependencies only, as a non-root user.
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+# better-sqlite3 compiles its native module when no prebuilt binary can be fetched.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim AS run
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATABASE_PATH=/data/lagerfeuer.db \
+    MAIL_DIR=/data/mail \
+    UPLOADS_DIR=/app/uploads
+WORKDIR /app
+RUN groupadd --system lagerfeuer && useradd --system --gid lagerfeuer --home-dir /app lagerfeuer \
+    && mkdir -p /data /app/uploads && chown lagerfeuer:lagerfeuer /data /app/uploads
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY --from=build /app/public ./public
+COPY --from=build /app/db/migrations ./db/migrations
+COPY --from=build /app/package.json /app/server.mjs ./
+USER lagerfeuer
+VOLUME ["/data", "/app/uploads"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# server.mjs checks the settings, migrates the database and starts the mail worker before it listens.
+CMD ["node", "server.mjs"]

@@ -1,0 +1,63 @@
+// Starts the built server once for all browser tests, on a temporary database, upload folder
+// and mail folder, and hands their paths to the tests.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { freePort } from "../support/smtp";
+
+export default async function setup(project: TestProject) {
+  if (!existsSync("build/index.js")) {
+    const built = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "build"], { stdio: "inherit" });
+    if (built.status !== 0) throw new Error("remix build failed");
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "lagerfeuer-e2e-"));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const paths = {
+    baseUrl,
+    databasePath: path.join(dir, "data", "e2e.db"),
+    uploadsDir: path.join(dir, "uploads"),
+    mailDir: path.join(dir, "mail"),
+    sessionSecret: "e2e-secret-e2e-secret-e2e-secret-e2e-0123",
+    serverErrorLog: path.join(dir, "server.err"),
+  };
+  const server = spawn(process.execPath, ["server.mjs"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      APP_URL: baseUrl,
+      DATABASE_PATH: paths.databasePath,
+      UPLOADS_DIR: paths.uploadsDir,
+      MAIL_DIR: paths.mailDir,
+      SESSION_SECRET: paths.sessionSecret,
+      ADMIN_EMAIL: "admin@example.org",
+      ADMIN_PASSWORD: "Admin-Passwort-1",
+    },
+    stdio: ["ignore", "ignore", openSync(paths.serverErrorLog, "a")],
+  });
+  const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`The server stopped at start (exit ${server.exitCode}); see ${paths.serverErrorLog}`);
+    try {
+      const response = await fetch(`${baseUrl}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error("The server did not answer /healthz within 30 s");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  project.provide("e2e", paths);
+
+  return async () => {
+    server.kill("SIGTERM");
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

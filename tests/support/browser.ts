@@ -1,0 +1,41 @@
+// Real Chromium (Debian's /usr/bin/chromium) through playwright-core.
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** The two ways every flow is tested: with JavaScript and without. */
+export const JS_MODES = [
+  { name: "mit JavaScript", javaScriptEnabled: true },
+  { name: "ohne JavaScript", javaScriptEnabled: false },
+] as const;
+
+export type Tab = { context: BrowserContext; page: Page; problems: string[] };
+
+/** A fresh browser context and page that records every console error and page error. */
+export async function openTab(browser: Browser, options: { javaScriptEnabled: boolean; baseURL: string }): Promise<Tab> {
+  const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled, baseURL: options.baseURL, locale: "de-DE" });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console.error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  return { context, page, problems };
+}
