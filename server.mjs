@@ -12,6 +12,8 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 
+// Production unless told otherwise: React and Remix pick their fast builds from this.
+process.env.NODE_ENV ??= "production";
 const development = process.env.NODE_ENV === "development";
 const BUILD_PATH = path.resolve("build/index.js");
 const VERSION_PATH = path.resolve("build/version.txt");

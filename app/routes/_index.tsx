@@ -9,15 +9,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ events: listUpcomingEvents(user) });
 }
 
-function PlaceholderIcon() {
-  return (
-    <svg viewBox="0 0 48 48" aria-hidden="true" focusable="false">
-      <path d="M6 40 20 14l8 14 5-8 9 20z" fill="none" stroke="currentColor" strokeWidth="3" strokeLinejoin="round" />
-      <circle cx="35" cy="12" r="4" fill="currentColor" />
-    </svg>
-  );
-}
-
 export default function Home() {
   const { events } = useLoaderData<typeof loader>();
   return (
@@ -29,9 +20,7 @@ export default function Home() {
         <ul className="tiles">
           {events.map((event) => (
             <li key={event.id} className="tile">
-              <div className="picture">
-                <PlaceholderIcon />
-              </div>
+              <div className="picture placeholder" />
               <div className="body">
                 <h2>{event.title}</h2>
                 <p className="meta">
