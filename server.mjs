@@ -57,7 +57,7 @@ app.use((req, res, next) => {
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", etag: false }));
 app.use(express.static("public", { maxAge: "1h" }));
 
-const getLoadContext = (_req, res) => ({ cspNonce: res.locals.cspNonce });
+const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip });
 const makeHandler = (currentBuild) => createRequestHandler({ build: currentBuild, mode: currentBuild.mode, getLoadContext });
 let remixHandler = makeHandler(build);
 let loadedVersion = development ? statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs : undefined;

@@ -1,8 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { count, eq } from "drizzle-orm";
-import { users, type Role } from "../../db/schema";
+import { and, asc, count, eq, gt, inArray, ne } from "drizzle-orm";
+import { eventOwners, events, participants, registrations, users, type Role } from "../../db/schema";
+import { formatIsoDate } from "~/lib/dates";
+import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
-import { hashPassword } from "~/services/password.server";
+import { settings } from "~/services/env.server";
+import { queueMail } from "~/services/mail.server";
+import { hashPassword, verifyPassword } from "~/services/password.server";
+import { endOtherSessions } from "~/services/session.server";
+import { consumeToken, issueToken } from "./user-token.server";
 
 export type SessionUser = {
   id: number;
@@ -19,10 +25,6 @@ export const sessionUserColumns = {
   lastName: users.lastName,
   role: users.role,
 } as const;
-
-export function normalizeEmail(email: string) {
-  return email.trim().toLowerCase();
-}
 
 export function findUserByEmail(email: string, database: Queryable = db) {
   return database
@@ -64,4 +66,158 @@ export async function ensureInitialAdmin(options: { email: string; password?: st
 /** A password that meets the spec's rules: upper, lower, digit and special character. */
 function generatePassword() {
   return `Lf-${randomBytes(12).toString("base64url")}-7a`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The account page
+
+export function getAccount(userId: number) {
+  return db.select(sessionUserColumns).from(users).where(eq(users.id, userId)).get() ?? null;
+}
+
+export function updateNames(userId: number, names: { firstName: string; lastName: string }) {
+  return db.update(users).set(names).where(eq(users.id, userId)).run().changes === 1;
+}
+
+function appLink(path: string) {
+  return `${settings().appUrl}${path}`;
+}
+
+/**
+ * An e-mail change takes effect when the link mailed to the current address is opened: whoever
+ * took over a session cannot move the account to their own address.
+ */
+export function requestEmailChange(userId: number, newEmailInput: string): { ok: true } | { ok: false; reason: "taken" | "same" } {
+  const newEmail = normalizeEmail(newEmailInput);
+  return writeTransaction((tx) => {
+    const user = tx.select({ id: users.id, email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId)).get();
+    if (!user) throw new Error(`no user ${userId}`);
+    if (user.email === newEmail) return { ok: false as const, reason: "same" as const };
+    const taken = tx.select({ id: users.id }).from(users).where(eq(users.email, newEmail)).get();
+    if (taken) return { ok: false as const, reason: "taken" as const };
+    const token = issueToken(tx, user.id, "change_email", newEmail);
+    queueMail(tx, {
+      to: user.email,
+      subject: "Änderung deiner E-Mail-Adresse bestätigen",
+      text: [
+        `Hallo ${user.firstName},`,
+        "",
+        `für dein Lagerfeuer-Konto wurde eine neue E-Mail-Adresse angegeben: ${newEmail}`,
+        "Mit diesem Link bestätigst du die Änderung:",
+        "",
+        appLink(`/email-bestaetigen/${token}`),
+        "",
+        "Der Link ist 24 Stunden gültig. Bis dahin bleibt deine bisherige Adresse gültig. Wenn du die Änderung nicht veranlasst hast, ignoriere diese E-Mail und ändere am besten dein Passwort.",
+      ].join("\n"),
+    });
+    return { ok: true as const };
+  });
+}
+
+/** Applies a confirmed e-mail change. */
+export function confirmEmailChange(token: string): "changed" | "invalid" | "taken" {
+  return writeTransaction((tx) => {
+    const row = consumeToken(tx, token, "change_email");
+    if (!row?.newEmail) return "invalid";
+    const taken = tx.select({ id: users.id }).from(users).where(eq(users.email, row.newEmail)).get();
+    if (taken) return "taken";
+    tx.update(users).set({ email: row.newEmail, emailConfirmedAt: new Date() }).where(eq(users.id, row.userId)).run();
+    return "changed";
+  });
+}
+
+/** An admin sets another user's address directly; both addresses are told. */
+export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok: true } | { ok: false; reason: "taken" | "same" } {
+  const newEmail = normalizeEmail(newEmailInput);
+  return writeTransaction((tx) => {
+    const user = tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId)).get();
+    if (!user) throw new Error(`no user ${userId}`);
+    if (user.email === newEmail) return { ok: false as const, reason: "same" as const };
+    if (tx.select({ id: users.id }).from(users).where(eq(users.email, newEmail)).get()) {
+      return { ok: false as const, reason: "taken" as const };
+    }
+    tx.update(users).set({ email: newEmail, emailConfirmedAt: new Date() }).where(eq(users.id, userId)).run();
+    queueMail(tx, {
+      to: [user.email, newEmail],
+      subject: "Deine E-Mail-Adresse wurde geändert",
+      text: [
+        `Hallo ${user.firstName},`,
+        "",
+        `ein Admin hat die E-Mail-Adresse deines Lagerfeuer-Kontos von ${user.email} in ${newEmail} geändert.`,
+        "Ab jetzt meldest du dich mit der neuen Adresse an. Wenn das nicht richtig ist, antworte bitte auf diese E-Mail.",
+      ].join("\n"),
+    });
+    return { ok: true as const };
+  });
+}
+
+/** Changes the password after checking the current one; the user's other sessions end. */
+export async function changePassword(userId: number, current: string, next: string, keepSessionHash: string | null) {
+  const row = db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+  if (!row || !(await verifyPassword(row.passwordHash, current))) return false;
+  const passwordHash = await hashPassword(next);
+  writeTransaction((tx) => {
+    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    endOtherSessions(userId, keepSessionHash, tx);
+  });
+  return true;
+}
+
+/**
+ * Deletes an account with its participants, guardians, SEPA mandates and registrations (the
+ * foreign keys cascade) in one transaction. The leaders of upcoming events a child of the
+ * account was registered for are told that the registration was withdrawn.
+ */
+export function deleteAccount(userId: number, now = new Date()): { ok: true } | { ok: false; reason: "last_admin" } {
+  return writeTransaction((tx) => {
+    const user = tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).get();
+    if (!user) return { ok: true as const };
+    if (user.role === "admin") {
+      const admins = tx.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), eq(users.banned, false))).get()!.n;
+      if (admins <= 1) return { ok: false as const, reason: "last_admin" as const };
+    }
+    const withdrawn = tx
+      .select({
+        ownerEmail: users.email,
+        ownerFirstName: users.firstName,
+        eventTitle: events.title,
+        eventDate: events.dateFrom,
+        childFirstName: participants.firstName,
+        childLastName: participants.lastName,
+      })
+      .from(registrations)
+      .innerJoin(events, eq(events.id, registrations.eventId))
+      .innerJoin(participants, eq(participants.id, registrations.participantId))
+      .innerJoin(eventOwners, eq(eventOwners.eventId, events.id))
+      .innerJoin(users, eq(users.id, eventOwners.userId))
+      .where(
+        and(
+          eq(registrations.userId, userId),
+          gt(events.startsAt, now),
+          inArray(registrations.applicationStatus, ["open", "accepted"]),
+          ne(users.id, userId),
+        ),
+      )
+      .orderBy(asc(users.email), asc(events.dateFrom), asc(participants.lastName))
+      .all();
+    const byOwner = new Map<string, typeof withdrawn>();
+    for (const row of withdrawn) byOwner.set(row.ownerEmail, [...(byOwner.get(row.ownerEmail) ?? []), row]);
+    for (const [ownerEmail, rows] of byOwner) {
+      queueMail(tx, {
+        to: ownerEmail,
+        subject: "Anmeldung zurückgezogen",
+        text: [
+          `Hallo ${rows[0].ownerFirstName},`,
+          "",
+          "ein Konto wurde gelöscht. Damit sind diese Anmeldungen zu deinen Veranstaltungen zurückgezogen:",
+          "",
+          ...rows.map((r) => `- ${r.childFirstName} ${r.childLastName}: ${r.eventTitle} (ab ${formatIsoDate(r.eventDate)})`),
+          "",
+          "Die Plätze sind wieder frei.",
+        ].join("\n"),
+      });
+    }
+    tx.delete(users).where(eq(users.id, userId)).run();
+    return { ok: true as const };
+  });
 }

@@ -1,4 +1,5 @@
 // What the server does once at start, before it accepts requests.
+import { deleteOldLoginAttempts } from "~/models/auth.server";
 import { ensureInitialAdmin } from "~/models/user.server";
 import { closeDatabase, db } from "./db.server";
 import { settings } from "./env.server";
@@ -18,8 +19,12 @@ export async function boot() {
     }
   }
   startMailWorker();
-  deleteExpiredSessions();
-  maintenance ??= setInterval(() => deleteExpiredSessions(), 3600_000);
+  const tidyUp = () => {
+    deleteExpiredSessions();
+    deleteOldLoginAttempts();
+  };
+  tidyUp();
+  maintenance ??= setInterval(tidyUp, 3600_000);
   maintenance.unref();
   return config;
 }

@@ -88,13 +88,21 @@ export async function endSession(request: Request) {
   return sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure: isHttps(request) });
 }
 
-/** Ends every session of a user except the one of `request` (after a password change). */
-export async function endOtherSessions(userId: number, request: Request | null, database: Queryable = db) {
-  const id = request ? await readSessionId(request) : null;
-  const condition = id
-    ? and(eq(sessions.userId, userId), ne(sessions.idHash, hashToken(id)))
-    : eq(sessions.userId, userId);
+/** The hash of this request's session id, to keep that one when ending the others. */
+export async function currentSessionHash(request: Request) {
+  const id = await readSessionId(request);
+  return id ? hashToken(id) : null;
+}
+
+/** Ends every session of a user except `keepHash` (after a password change). Synchronous, so it
+ * can run inside a write transaction. */
+export function endOtherSessions(userId: number, keepHash: string | null, database: Queryable = db) {
+  const condition = keepHash ? and(eq(sessions.userId, userId), ne(sessions.idHash, keepHash)) : eq(sessions.userId, userId);
   database.delete(sessions).where(condition).run();
+}
+
+export function endAllSessions(userId: number, database: Queryable = db) {
+  endOtherSessions(userId, null, database);
 }
 
 export function deleteExpiredSessions(database: Queryable = db) {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { endOtherSessions, endSession, getUser, requireAdmin, requireUser } from "~/services/session.server";
+import { currentSessionHash, endOtherSessions, endSession, getUser, requireAdmin, requireUser } from "~/services/session.server";
 import { banUser, createUser, sessionCookieFor } from "../support/fixtures";
 
 function requestWith(cookie: string | null, url = "http://localhost/account") {
@@ -74,7 +74,7 @@ describe("sessions", () => {
     const user = await createUser();
     const current = await sessionCookieFor(user.id);
     const other = await sessionCookieFor(user.id);
-    await endOtherSessions(user.id, requestWith(current));
+    endOtherSessions(user.id, await currentSessionHash(requestWith(current)));
     expect(await getUser(requestWith(current))).not.toBeNull();
     expect(await getUser(requestWith(other))).toBeNull();
   });

@@ -1,5 +1,5 @@
 // Test fixtures: people and sessions written straight into the database under test.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { users, type Role } from "../../db/schema";
 import { db } from "~/services/db.server";
 import { hashPassword } from "~/services/password.server";
@@ -48,4 +48,17 @@ export function banUser(userId: number) {
 /** Lets the running test call console.error (for tests that provoke a logged failure). */
 export function allowConsoleErrors() {
   (globalThis as unknown as { __allowConsoleErrors?: boolean }).__allowConsoleErrors = true;
+}
+
+/** Empties every table (in an order the foreign keys allow), for tests that start from nothing. */
+export function resetDatabase() {
+  db.transaction((tx) => {
+    for (const table of [
+      "group_members", "event_groups", "registration_history", "registrations", "sepa_mandates", "comments",
+      "legal_documents", "files", "event_helpers", "event_owners", "events", "participants", "guardians",
+      "sessions", "user_tokens", "login_attempts", "mail_outbox", "audit_log", "users",
+    ]) {
+      tx.run(sql.raw(`delete from ${table}`));
+    }
+  });
 }

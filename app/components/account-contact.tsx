@@ -1,0 +1,128 @@
+// Tab 'Deine Kontaktdaten' of the account page: names, e-mail, password, deleting the account.
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "./forms";
+
+export type AccountActionData = { intent: string | null; result: unknown; alert: Alert } | undefined;
+
+type Props = {
+  account: { id: number; firstName: string; lastName: string; email: string };
+  self: boolean;
+  confirmDelete: boolean;
+  actionData: AccountActionData;
+};
+
+function resultFor(data: AccountActionData, intent: string) {
+  return data?.intent === intent ? (data.result as SubmissionResult<string[]>) : undefined;
+}
+
+export function AccountContact({ account, self, confirmDelete, actionData }: Props) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const alertFor = (intent: string) => (actionData?.intent === intent ? actionData.alert : null);
+  const [namesForm, names] = useForm({
+    id: "names",
+    lastResult: resultFor(actionData, "names"),
+    defaultValue: { firstName: account.firstName, lastName: account.lastName },
+    shouldValidate: "onSubmit",
+  });
+  const [emailForm, email] = useForm({
+    id: "email",
+    lastResult: resultFor(actionData, "email"),
+    defaultValue: { email: account.email },
+    shouldValidate: "onSubmit",
+  });
+  const [passwordForm, password] = useForm({ id: "password", lastResult: resultFor(actionData, "password"), shouldValidate: "onSubmit" });
+  const [newPassword, setNewPassword] = useState<string | null>(null);
+  const [newRepeat, setNewRepeat] = useState<string | null>(null);
+
+  return (
+    <>
+      <section className="panel" aria-labelledby="names-title">
+        <h2 id="names-title">Name</h2>
+        <Form method="post" {...getFormProps(namesForm)} noValidate>
+          <FormAlert alert={alertFor("names")} />
+          <input type="hidden" name="intent" value="names" />
+          <Field label="Vorname" meta={names.firstName} inputProps={{ autoComplete: self ? "given-name" : "off", maxLength: 50 }} />
+          <Field label="Nachname" meta={names.lastName} inputProps={{ autoComplete: self ? "family-name" : "off", maxLength: 50 }} />
+          <button type="submit" disabled={busy}>
+            Name speichern
+          </button>
+        </Form>
+      </section>
+
+      <section className="panel" aria-labelledby="email-title">
+        <h2 id="email-title">E-Mail</h2>
+        <Form method="post" {...getFormProps(emailForm)} noValidate>
+          <FormAlert alert={alertFor("email")} />
+          <input type="hidden" name="intent" value="email" />
+          <Field
+            label="E-Mail"
+            meta={email.email}
+            type="email"
+            hint={self ? "Die neue Adresse gilt, sobald du den Link bestätigst, den wir an deine bisherige Adresse schicken." : undefined}
+            inputProps={{ autoComplete: self ? "email" : "off", maxLength: 50 }}
+          />
+          <button type="submit" disabled={busy}>
+            E-Mail ändern
+          </button>
+        </Form>
+      </section>
+
+      {self ? (
+        <section className="panel" aria-labelledby="password-title">
+          <h2 id="password-title">Passwort ändern</h2>
+          <Form method="post" {...getFormProps(passwordForm)} noValidate>
+            <FormAlert alert={alertFor("password")} />
+            <input type="hidden" name="intent" value="password" />
+            <PasswordField label="Aktuelles Passwort" meta={password.currentPassword} autoComplete="current-password" />
+            <PasswordField
+              label="Neues Passwort"
+              meta={password.newPassword}
+              autoComplete="new-password"
+              onValue={setNewPassword}
+              describedBy="account-password-rules"
+            />
+            <PasswordField label="Neues Passwort wiederholen" meta={password.newPasswordRepeat} autoComplete="new-password" onValue={setNewRepeat} />
+            <PasswordChecklist id="account-password-rules" password={newPassword} repeat={newRepeat} />
+            <button type="submit" disabled={busy}>
+              Passwort ändern
+            </button>
+          </Form>
+        </section>
+      ) : null}
+
+      {self ? (
+        <section className="panel danger-zone" aria-labelledby="delete-title">
+          <h2 id="delete-title">Konto löschen</h2>
+          <FormAlert alert={alertFor("delete")} />
+          {confirmDelete ? (
+            <Form method="post" action="/account">
+              <input type="hidden" name="intent" value="delete" />
+              <input type="hidden" name="confirm" value="ja" />
+              <p id="delete-warning">
+                Möchtest du dein Konto wirklich löschen? Deine Teilnehmer*innen, Erziehungsberechtigten, SEPA-Mandate und
+                Anmeldungen werden ebenfalls gelöscht. Diese Aktion kann nicht rückgängig gemacht werden.
+              </p>
+              <div className="actions">
+                <button type="submit" className="danger" aria-describedby="delete-warning" disabled={busy}>
+                  Konto endgültig löschen
+                </button>
+                <Link to="/account" className="button secondary">
+                  Abbrechen
+                </Link>
+              </div>
+            </Form>
+          ) : (
+            <p>
+              <Link to="/account?loeschen=1#delete-title" className="button danger">
+                Konto löschen
+              </Link>
+            </p>
+          )}
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,158 @@
+// Form pieces shared by the screens: labelled fields with their errors linked
+// (aria-describedby), the spec's toasts as alerts inside the form, the password checklist.
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { checkPassword, PASSWORD_CHECK_LABELS, passwordStrength, type PasswordCheck } from "~/lib/password-rules";
+
+/** True once React runs in the browser: controls that need JavaScript show only then. */
+export function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- conform infers field types from the form's schema
+type AnyField = FieldMetadata<any, any, string[]>;
+
+export type Alert = { title: string; message?: string };
+
+/** The spec's toast as a message at the top of the form (announced to screen readers). */
+export function FormAlert({ alert, kind = "danger" }: { alert: Alert | null | undefined; kind?: "danger" | "info" | "success" }) {
+  if (!alert) return null;
+  return (
+    <div role="alert" className={`flash flash-${kind} form-alert`}>
+      <strong>{alert.title}</strong>
+      {alert.message ? <p>{alert.message}</p> : null}
+    </div>
+  );
+}
+
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="field-errors">
+      {errors.map((error) => (
+        <li key={error}>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
+type FieldProps = {
+  label: ReactNode;
+  meta: AnyField;
+  type?: "text" | "email" | "password" | "date" | "tel" | "number";
+  hint?: ReactNode;
+  /** The value to show, overriding conform's (e.g. an empty password after a failure). */
+  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+};
+
+/** A labelled input with its errors, linked for screen readers. */
+export function Field({ label, meta, type = "text", hint, inputProps }: FieldProps) {
+  const hintId = `${meta.id}-hint`;
+  const props = getInputProps(meta, { type, ariaDescribedBy: hint ? hintId : undefined });
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      <input {...props} key={props.key} {...inputProps} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/** A password input; with JavaScript a button shows and hides what was typed. */
+export function PasswordField({
+  label,
+  meta,
+  autoComplete,
+  onValue,
+  describedBy,
+}: {
+  label: ReactNode;
+  meta: AnyField;
+  autoComplete: "current-password" | "new-password";
+  onValue?: (value: string) => void;
+  describedBy?: string;
+}) {
+  const hydrated = useHydrated();
+  const [visible, setVisible] = useState(false);
+  const props = getInputProps(meta, { type: "password" });
+  const describedByIds = [props["aria-describedby"], describedBy].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      <div className="password-input">
+        <input
+          {...props}
+          key={props.key}
+          type={visible ? "text" : "password"}
+          autoComplete={autoComplete}
+          aria-describedby={describedByIds}
+          onInput={(event) => onValue?.(event.currentTarget.value)}
+        />
+        {hydrated ? (
+          <button
+            type="button"
+            className="secondary toggle"
+            aria-controls={meta.id}
+            aria-pressed={visible}
+            onClick={() => setVisible((v) => !v)}
+          >
+            {visible ? "Verbergen" : "Anzeigen"}
+          </button>
+        ) : null}
+      </div>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/**
+ * The live list of password rules. Without JavaScript it shows the state the server answered
+ * with (`serverCheck`), or the plain rules before the first try.
+ */
+export function PasswordChecklist({
+  password,
+  repeat,
+  serverCheck,
+  showStrength = false,
+  id,
+}: {
+  password: string | null;
+  repeat: string | null;
+  serverCheck?: PasswordCheck | null;
+  showStrength?: boolean;
+  id?: string;
+}) {
+  const check = password !== null ? checkPassword(password, repeat ?? "") : serverCheck ?? null;
+  const headingId = useId();
+  return (
+    <div className="password-checklist" id={id}>
+      <p id={headingId} className="hint">
+        Das Passwort braucht:
+      </p>
+      <ul aria-labelledby={headingId}>
+        {(Object.keys(PASSWORD_CHECK_LABELS) as (keyof PasswordCheck)[]).map((key) => {
+          const state = check ? (check[key] ? "ok" : "missing") : "open";
+          return (
+            <li key={key} className={`check-${state}`}>
+              <span aria-hidden="true">{state === "ok" ? "✓" : state === "missing" ? "✗" : "•"}</span>{" "}
+              {PASSWORD_CHECK_LABELS[key]}
+              {state !== "open" ? <span className="visually-hidden">{state === "ok" ? " (erfüllt)" : " (nicht erfüllt)"}</span> : null}
+            </li>
+          );
+        })}
+      </ul>
+      {showStrength && password !== null ? (
+        <p className="strength" aria-live="polite">
+          Stärke: <strong className={`strength-${passwordStrength(password)}`}>{passwordStrength(password)}</strong>
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+// Single-use links mailed to people: e-mail confirmation, password reset, e-mail change.
+// Only a hash of the token is stored; a token works once and only until it expires.
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { userTokens, type TokenPurpose } from "../../db/schema";
+import type { Queryable } from "~/services/db.server";
+import { hashToken, randomToken } from "~/services/tokens.server";
+
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+  confirm_email: 24 * 3600_000,
+  reset_password: 3600_000,
+  change_email: 24 * 3600_000,
+};
+
+/** A new token for `purpose`; earlier unused ones of the same purpose stop working. */
+export function issueToken(tx: Queryable, userId: number, purpose: TokenPurpose, newEmail: string | null = null) {
+  const now = new Date();
+  tx.update(userTokens)
+    .set({ usedAt: now })
+    .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)))
+    .run();
+  const token = randomToken();
+  tx.insert(userTokens)
+    .values({
+      userId,
+      purpose,
+      tokenHash: hashToken(token),
+      newEmail,
+      expiresAt: new Date(now.getTime() + TOKEN_TTL_MS[purpose]),
+    })
+    .run();
+  return token;
+}
+
+/** Uses up a valid token; null when it is unknown, expired, already used or of another kind. */
+export function consumeToken(tx: Queryable, token: string, purpose: TokenPurpose) {
+  const now = new Date();
+  const row = tx
+    .select({ id: userTokens.id, userId: userTokens.userId, newEmail: userTokens.newEmail })
+    .from(userTokens)
+    .where(
+      and(
+        eq(userTokens.tokenHash, hashToken(token)),
+        eq(userTokens.purpose, purpose),
+        isNull(userTokens.usedAt),
+        gt(userTokens.expiresAt, now),
+      ),
+    )
+    .get();
+  if (!row) return null;
+  tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id)).run();
+  return row;
+}
+
+/** Whether a token could still be used (for showing a form before it is submitted). */
+export function isTokenUsable(tx: Queryable, token: string, purpose: TokenPurpose) {
+  return (
+    tx
+      .select({ id: userTokens.id })
+      .from(userTokens)
+      .where(
+        and(
+          eq(userTokens.tokenHash, hashToken(token)),
+          eq(userTokens.purpose, purpose),
+          isNull(userTokens.usedAt),
+          gt(userTokens.expiresAt, new Date()),
+        ),
+      )
+      .get() !== undefined
+  );
+}

@@ -1,0 +1,45 @@
+// An admin views and edits another user's account.
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AccountContact, type AccountActionData } from "~/components/account-contact";
+import { getAccount } from "~/models/user.server";
+import { handleAccountForm } from "~/services/account-form.server";
+import { requireAdmin } from "~/services/session.server";
+
+export const handle = { hydrate: true };
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.account.firstName} ${data.account.lastName} – Lagerfeuer` : "Konto – Lagerfeuer" },
+];
+
+async function loadTarget(request: Request, idParam: string | undefined) {
+  const admin = await requireAdmin(request);
+  const id = Number(idParam);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Nicht gefunden", { status: 404 });
+  if (id === admin.id) throw redirect("/account");
+  const account = getAccount(id);
+  if (!account) throw new Response("Nicht gefunden", { status: 404 });
+  return account;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return json({ account: await loadTarget(request, params.id) });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const account = await loadTarget(request, params.id);
+  return handleAccountForm(request, account, false, `/account/${account.id}`);
+}
+
+export default function AdminAccount() {
+  const { account } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as AccountActionData;
+  return (
+    <>
+      <h1>
+        {account.firstName} {account.lastName}
+      </h1>
+      <p>{account.email}</p>
+      <AccountContact account={account} self={false} confirmDelete={false} actionData={actionData} />
+    </>
+  );
+}

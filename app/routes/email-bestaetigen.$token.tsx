@@ -1,0 +1,57 @@
+// The link mailed to the old address confirms an e-mail change (POST, so that link scanners
+// do not use it up).
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormAlert } from "~/components/forms";
+import { isTokenUsable } from "~/models/user-token.server";
+import { confirmEmailChange } from "~/models/user.server";
+import { SIGNUP_TAKEN } from "~/schemas/auth";
+import { db } from "~/services/db.server";
+import { redirectWithFlash } from "~/services/flash.server";
+
+export const meta: MetaFunction = () => [{ title: "E-Mail-Änderung bestätigen – Lagerfeuer" }];
+
+export function loader({ params }: LoaderFunctionArgs) {
+  return json({ usable: isTokenUsable(db, params.token ?? "", "change_email") });
+}
+
+export async function action({ params }: ActionFunctionArgs) {
+  const outcome = confirmEmailChange(params.token ?? "");
+  if (outcome === "changed") {
+    return redirectWithFlash("/account", {
+      kind: "success",
+      title: "Erfolgreiche Änderung",
+      message: "Deine neue E-Mail-Adresse gilt ab jetzt.",
+    });
+  }
+  return json(
+    { alert: outcome === "taken" ? { title: "Fehler beim Ändern", message: SIGNUP_TAKEN.message } : null },
+    { status: outcome === "taken" ? 409 : 410 },
+  );
+}
+
+export default function ConfirmEmailChange() {
+  const { usable } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  return (
+    <section className="panel narrow" aria-labelledby="change-title">
+      <h1 id="change-title">E-Mail-Änderung bestätigen</h1>
+      <FormAlert alert={data?.alert} />
+      {usable ? (
+        <Form method="post">
+          <p>Bitte bestätige, dass dein Konto ab jetzt die neue E-Mail-Adresse verwendet.</p>
+          <button type="submit">Änderung bestätigen</button>
+        </Form>
+      ) : (
+        <>
+          <p>Dieser Link ist abgelaufen oder wurde bereits verwendet.</p>
+          <p>
+            <Link to="/account" className="button">
+              Zum Konto
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Field, FormAlert, PasswordField, type Alert } from "~/components/forms";
+import { logIn } from "~/models/auth.server";
+import { LOGIN_FAILED, loginSchema, safeRedirect } from "~/schemas/auth";
+import { clientKey } from "~/services/request.server";
+import { createUserSession, getUser } from "~/services/session.server";
+
+export const handle = { hydrate: true };
+export const meta: MetaFunction = () => [{ title: "Anmelden – Lagerfeuer" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getUser(request)) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")));
+  return null;
+}
+
+const THROTTLED: Alert = {
+  title: "Zu viele Anmeldeversuche",
+  message: "Bitte warten Sie 15 Minuten und versuchen Sie es dann erneut.",
+};
+const BANNED: Alert = {
+  title: "Da hat etwas nicht geklappt",
+  message: "Dieses Konto ist deaktiviert. Bitte wenden Sie sich an den Verein.",
+};
+const UNCONFIRMED: Alert = {
+  title: "E-Mail-Adresse noch nicht bestätigt",
+  message: "Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse über den Link, den wir Ihnen geschickt haben.",
+};
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  const fail = (alert: Alert, status: number, unconfirmedEmail: string | null = null) =>
+    json(
+      { result: submission.reply({ hideFields: ["email", "password"] }), alert, unconfirmedEmail, attempt: Date.now() },
+      { status },
+    );
+  if (submission.status !== "success") return fail(LOGIN_FAILED, 400);
+  const { email, password, redirectTo } = submission.value;
+  const outcome = await logIn(email, password, clientKey(context));
+  if (!outcome.ok) {
+    switch (outcome.reason) {
+      case "throttled":
+        return fail(THROTTLED, 429);
+      case "banned":
+        return fail(BANNED, 403);
+      case "unconfirmed":
+        return fail(UNCONFIRMED, 403, outcome.email);
+      default:
+        return fail(LOGIN_FAILED, 401);
+    }
+  }
+  const cookie = await createUserSession(outcome.user.id, request);
+  return redirect(safeRedirect(redirectTo), { headers: { "Set-Cookie": cookie } });
+}
+
+export default function Login() {
+  const data = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const [form, fields] = useForm({ id: "login", lastResult: data?.result, shouldValidate: "onSubmit" });
+  return (
+    <section className="panel narrow" aria-labelledby="login-title">
+      <h1 id="login-title">Anmelden</h1>
+      <Form method="post" {...getFormProps(form)} key={data?.attempt ?? "login"} noValidate>
+        <FormAlert alert={data?.alert} />
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <Field label="E-Mail" meta={fields.email} type="email" inputProps={{ autoComplete: "username", defaultValue: "" }} />
+        <PasswordField label="Passwort" meta={fields.password} autoComplete="current-password" />
+        <div className="actions">
+          <button type="submit" disabled={navigation.state === "submitting"}>
+            Anmelden
+          </button>
+        </div>
+      </Form>
+      {data?.unconfirmedEmail ? (
+        <Form method="post" action="/konto-bestaetigen" className="inline-form">
+          <input type="hidden" name="email" value={data.unconfirmedEmail} />
+          <p>Keine Mail bekommen oder der Link ist abgelaufen?</p>
+          <button type="submit" className="secondary">
+            Bestätigungsmail erneut senden
+          </button>
+        </Form>
+      ) : null}
+      <ul className="link-list">
+        <li>
+          <Link to="/forgot">Passwort vergessen?</Link>
+        </li>
+        <li>
+          <Link to="/signup">Benutzerkonto anlegen</Link>
+        </li>
+        <li>
+          <Link to="/">Abbrechen</Link>
+        </li>
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
+import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
+import { signUp } from "~/models/auth.server";
+import { SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
+import { getUser } from "~/services/session.server";
+
+export const handle = { hydrate: true };
+export const meta: MetaFunction = () => [{ title: "Registrierung – Lagerfeuer" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getUser(request)) throw redirect("/");
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: signupSchema });
+  const password = String(formData.get("password") ?? "");
+  const repeat = String(formData.get("passwordRepeat") ?? "");
+  const text = (name: string) => String(formData.get(name) ?? "").slice(0, 200);
+  // What the form shows again after a failed try (never the passwords).
+  const values = { firstName: text("firstName"), lastName: text("lastName"), email: text("email") };
+  if (submission.status !== "success") {
+    const invalidEmail = Boolean(submission.error?.email);
+    const mismatch = !invalidEmail && password !== repeat;
+    const alert: Alert | null = invalidEmail ? SIGNUP_INVALID_EMAIL : mismatch ? SIGNUP_MISMATCH : null;
+    return json(
+      {
+        // Passwords are never sent back into the page; after an invalid address the address goes too.
+        result: submission.reply({ hideFields: invalidEmail ? ["email", "password", "passwordRepeat"] : ["password", "passwordRepeat"] }),
+        alert,
+        check: invalidEmail ? null : checkPassword(password, repeat),
+        values: invalidEmail ? { ...values, email: "" } : values,
+        attempt: Date.now(),
+        done: null,
+      },
+      { status: 400 },
+    );
+  }
+  try {
+    const outcome = await signUp(submission.value);
+    if (!outcome.ok) {
+      return json(
+        { result: submission.reply(), alert: SIGNUP_TAKEN as Alert, check: null, values, attempt: Date.now(), done: null },
+        { status: 409 },
+      );
+    }
+    return json({ result: null, alert: null, check: null, values, attempt: Date.now(), done: { email: outcome.email } });
+  } catch (error) {
+    console.error(error);
+    return json(
+      { result: submission.reply(), alert: SIGNUP_FAILED as Alert, check: null, values, attempt: Date.now(), done: null },
+      { status: 500 },
+    );
+  }
+}
+
+export default function Signup() {
+  const data = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [password, setPassword] = useState<string | null>(null);
+  const [repeat, setRepeat] = useState<string | null>(null);
+  useEffect(() => {
+    // After each answer the password fields start empty again.
+    setPassword(null);
+    setRepeat(null);
+  }, [data?.attempt]);
+  const [form, fields] = useForm({
+    id: "signup",
+    lastResult: data?.result,
+    shouldValidate: "onSubmit",
+  });
+
+  if (data?.done) {
+    return (
+      <section className="panel" aria-labelledby="thanks">
+        <h1 id="thanks">Vielen Dank für Ihre Registrierung!</h1>
+        <p role="status">
+          Wir haben eine Bestätigungsmail an <strong>{data.done.email}</strong> gesendet. Bitte bestätigen Sie Ihre
+          E-Mail-Adresse über den Link in dieser Mail. Der Link ist 24 Stunden gültig.
+        </p>
+        <p>Keine Mail bekommen? Bitte schauen Sie auch in Ihrem Spam-Ordner nach.</p>
+        <p>
+          <Link to="/login" className="button">
+            Zur Anmeldung
+          </Link>
+        </p>
+      </section>
+    );
+  }
+
+  const values = data?.values;
+  return (
+    <section className="panel narrow" aria-labelledby="signup-title">
+      <h1 id="signup-title">Registrierung</h1>
+      {/* A new key after each try: the inputs start again from what the server sent back. */}
+      <Form method="post" {...getFormProps(form)} key={data?.attempt ?? "signup"} noValidate>
+        <FormAlert alert={data?.alert} />
+        <Field label="Vorname*" meta={fields.firstName} inputProps={{ autoComplete: "given-name", maxLength: 50, defaultValue: values?.firstName }} />
+        <Field label="Nachname*" meta={fields.lastName} inputProps={{ autoComplete: "family-name", maxLength: 50, defaultValue: values?.lastName }} />
+        <Field label="E-Mail*" meta={fields.email} type="email" inputProps={{ autoComplete: "email", maxLength: 50, defaultValue: values?.email }} />
+        <PasswordField
+          label="Passwort"
+          meta={fields.password}
+          autoComplete="new-password"
+          onValue={setPassword}
+          describedBy="signup-rules"
+        />
+        <PasswordField label="Passwort wiederholen" meta={fields.passwordRepeat} autoComplete="new-password" onValue={setRepeat} />
+        <PasswordChecklist
+          id="signup-rules"
+          password={password}
+          repeat={repeat}
+          serverCheck={data?.check as PasswordCheck | null | undefined}
+        />
+        <div className="actions">
+          <button type="submit" disabled={navigation.state === "submitting"}>
+            Account erstellen
+          </button>
+          <Link to="/" className="button secondary">
+            Abbrechen
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+// Forms of signing up, signing in and resetting a password. Used by the browser (live
+// feedback, when JavaScript runs) and by the actions (always).
+import { z } from "zod";
+import { EMAIL_PATTERN } from "~/lib/email";
+import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
+
+export const NAME_MAX = 50;
+
+/** A text field: trimmed, required with `required`, at most `max` characters. */
+export const requiredText = (required: string, max: number, tooLong = `Höchstens ${max} Zeichen`) =>
+  z.preprocess(
+    (value) => (typeof value === "string" ? value.trim() : value),
+    z.string({ required_error: required, invalid_type_error: required }).min(1, required).max(max, tooLong),
+  );
+
+export const SIGNUP_INVALID_EMAIL = { title: "Ungültige E-Mail-Adresse", message: "Bitte überprüfen Sie Ihre Eingabe." };
+export const SIGNUP_MISMATCH = { title: "Passwort stimmt nicht überein", message: "Bitte überprüfen Sie Ihre Eingabe." };
+export const SIGNUP_TAKEN = {
+  title: "Registrierung fehlgeschlagen",
+  message: "Diese Email wird bereits verwendet. Bitte nutzen Sie eine andere Email-Adresse",
+};
+export const SIGNUP_FAILED = { title: "Registrierung fehlgeschlagen", message: "Bitte versuchen Sie es erneut." };
+export const LOGIN_FAILED = { title: "Da hat etwas nicht geklappt", message: "Nutzername oder Passwort falsch." };
+
+export const signupSchema = z
+  .object({
+    firstName: requiredText("Bitte geben Sie Ihren Vornamen an.", NAME_MAX),
+    lastName: requiredText("Bitte geben Sie Ihren Nachnamen an.", NAME_MAX),
+    email: requiredText(SIGNUP_INVALID_EMAIL.title, NAME_MAX).pipe(z.string().regex(EMAIL_PATTERN, SIGNUP_INVALID_EMAIL.title)),
+    password: z
+      .string({ required_error: "Bitte geben Sie ein Passwort ein." })
+      .max(PASSWORD_MAX, `Höchstens ${PASSWORD_MAX} Zeichen`)
+      .refine(meetsPasswordRules, "Das Passwort erfüllt noch nicht alle Regeln."),
+    passwordRepeat: z.string({ required_error: SIGNUP_MISMATCH.title }),
+  })
+  .refine((value) => value.password === value.passwordRepeat, {
+    message: SIGNUP_MISMATCH.title,
+    path: ["passwordRepeat"],
+  });
+
+export const loginSchema = z.object({
+  email: z.string({ required_error: "Bitte geben Sie Ihre E-Mail-Adresse ein." }).trim().max(254),
+  password: z.string({ required_error: "Bitte geben Sie Ihr Passwort ein." }).max(1000),
+  redirectTo: z.string().optional(),
+});
+
+export const FORGOT_INVALID_EMAIL = "Bitte geben Sie eine gültige eMail-Adresse ein";
+
+export const forgotSchema = z.object({
+  email: z.string({ required_error: FORGOT_INVALID_EMAIL }).trim().max(254, FORGOT_INVALID_EMAIL).regex(EMAIL_PATTERN, FORGOT_INVALID_EMAIL),
+});
+
+export const RESET_MISMATCH = "Die Passwörter stimmen nicht überein!";
+
+export const resetPasswordSchema = z
+  .object({
+    password: z
+      .string({ required_error: "Bitte geben Sie ein neues Passwort ein." })
+      .refine(meetsPasswordRules, "Das Passwort erfüllt noch nicht alle Kriterien."),
+    confirmPassword: z.string({ required_error: RESET_MISMATCH }),
+  })
+  .refine((value) => value.password === value.confirmPassword, { message: RESET_MISMATCH, path: ["confirmPassword"] });
+
+export const resendSchema = z.object({
+  email: z.string({ required_error: FORGOT_INVALID_EMAIL }).trim().max(254).regex(EMAIL_PATTERN, FORGOT_INVALID_EMAIL),
+});
+
+/** Only paths of this site: no scheme, no host, no protocol-relative `//`, no backslash tricks. */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/") {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.includes("\\")) return fallback;
+  try {
+    const url = new URL(to, "http://lagerfeuer.invalid");
+    if (url.origin !== "http://lagerfeuer.invalid") return fallback;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+}

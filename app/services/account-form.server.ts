@@ -1,0 +1,95 @@
+// The actions of the account page, shared by /account (one's own) and /account/{id} (an admin
+// editing someone else). The routes guard; this parses, calls the model and answers.
+import { parseWithZod } from "@conform-to/zod";
+import { json } from "@remix-run/node";
+import {
+  changeEmailByAdmin,
+  changePassword,
+  deleteAccount,
+  requestEmailChange,
+  updateNames,
+  type SessionUser,
+} from "~/models/user.server";
+import { deleteSchema, emailSchema, namesSchema, passwordSchema, type AccountIntent } from "~/schemas/account";
+import { SIGNUP_TAKEN } from "~/schemas/auth";
+import { redirectWithFlash } from "./flash.server";
+import { currentSessionHash, endSession } from "./session.server";
+
+const CHANGED = "Erfolgreiche Änderung";
+const CHANGE_FAILED = "Fehler beim Ändern";
+
+function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400) {
+  return json({ intent, result, alert: { title, message } }, { status });
+}
+
+/**
+ * Handles one form of the account page for `target`. `self` is true on /account; an admin on
+ * /account/{id} may change names and the address, not the password, and not delete.
+ */
+export async function handleAccountForm(request: Request, target: SessionUser, self: boolean, backTo: string) {
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+
+  if (intent === "names") {
+    const submission = parseWithZod(formData, { schema: namesSchema });
+    if (submission.status !== "success") return failure("names", submission.reply(), CHANGE_FAILED, "Bitte überprüfe deine Eingabe.");
+    updateNames(target.id, { firstName: submission.value.firstName, lastName: submission.value.lastName });
+    return redirectWithFlash(backTo, { kind: "success", title: CHANGED, message: "Der Name wurde geändert." });
+  }
+
+  if (intent === "email") {
+    const submission = parseWithZod(formData, { schema: emailSchema });
+    if (submission.status !== "success") return failure("email", submission.reply(), CHANGE_FAILED, "E-Mail-Format nicht korrekt");
+    const outcome = self ? requestEmailChange(target.id, submission.value.email) : changeEmailByAdmin(target.id, submission.value.email);
+    if (!outcome.ok) {
+      const message = outcome.reason === "taken" ? SIGNUP_TAKEN.message : "Das ist bereits die aktuelle E-Mail-Adresse.";
+      return failure("email", submission.reply({ fieldErrors: { email: [message] } }), CHANGE_FAILED, message, outcome.reason === "taken" ? 409 : 400);
+    }
+    return redirectWithFlash(backTo, {
+      kind: "success",
+      title: CHANGED,
+      message: self
+        ? "Bitte bestätige die Änderung über den Link, den wir an deine bisherige E-Mail-Adresse geschickt haben. Bis dahin gilt die bisherige Adresse."
+        : "Die E-Mail-Adresse wurde geändert.",
+    });
+  }
+
+  if (intent === "password" && self) {
+    const submission = parseWithZod(formData, { schema: passwordSchema });
+    const hidden = { hideFields: ["currentPassword", "newPassword", "newPasswordRepeat"] };
+    if (submission.status !== "success") {
+      return failure("password", submission.reply(hidden), CHANGE_FAILED, "Passwort entspricht nicht den Anforderungen");
+    }
+    const changed = await changePassword(
+      target.id,
+      submission.value.currentPassword,
+      submission.value.newPassword,
+      await currentSessionHash(request),
+    );
+    if (!changed) {
+      const message = "Das aktuelle Passwort ist nicht korrekt.";
+      return failure("password", submission.reply({ ...hidden, fieldErrors: { currentPassword: [message] } }), CHANGE_FAILED, message);
+    }
+    return redirectWithFlash(backTo, {
+      kind: "success",
+      title: CHANGED,
+      message: "Dein Passwort wurde geändert. Auf anderen Geräten bist du jetzt abgemeldet.",
+    });
+  }
+
+  if (intent === "delete" && self) {
+    const submission = parseWithZod(formData, { schema: deleteSchema });
+    if (submission.status !== "success") return failure("delete", submission.reply(), "Fehler beim Löschen", "Bitte bestätige das Löschen.");
+    const outcome = deleteAccount(target.id);
+    if (!outcome.ok) {
+      return failure("delete", submission.reply(), "Fehler beim Löschen", "Das letzte Admin-Konto kann nicht gelöscht werden.", 409);
+    }
+    return redirectWithFlash(
+      "/login",
+      { kind: "success", title: "Konto gelöscht", message: "Dein Konto und alle zugehörigen Daten wurden gelöscht." },
+      { setCookie: [await endSession(request)] },
+    );
+  }
+
+  return json({ intent: null, result: null, alert: { title: CHANGE_FAILED, message: "Unbekannte Aktion." } }, { status: 400 });
+}

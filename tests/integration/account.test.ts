@@ -1,0 +1,194 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { eventOwners, events, guardians, participants, registrations, users } from "../../db/schema";
+import { berlinToInstant } from "~/lib/dates";
+import { action as emailConfirmAction } from "~/routes/email-bestaetigen.$token";
+import { action as adminAction, loader as adminLoader } from "~/routes/account.$id";
+import { action as accountAction, loader as accountLoader } from "~/routes/account._index";
+import { db } from "~/services/db.server";
+import { verifyPassword } from "~/services/password.server";
+import { getUser } from "~/services/session.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { body, cookieFrom, get, linkIn, outbox, post, run } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+type Failure = { intent: string; alert: { title: string; message?: string }; result: { error?: Record<string, string[]> } };
+
+async function signedIn(options: Parameters<typeof createUser>[0] = {}) {
+  const user = await createUser(options);
+  return { user, cookie: await sessionCookieFor(user.id) };
+}
+
+function fresh(id: number) {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+describe("/account guards", () => {
+  it("sends a signed-out visitor to /login and back", async () => {
+    const loaded = await run(accountLoader, get("/account"));
+    expect(loaded.headers.get("Location")).toBe("/login?redirectTo=%2Faccount");
+    const posted = await run(accountAction, post("/account", { intent: "names", firstName: "X", lastName: "Y" }));
+    expect(posted.headers.get("Location")).toBe("/login?redirectTo=%2Faccount");
+  });
+});
+
+describe("names", () => {
+  it("changes first and last name", async () => {
+    const { user, cookie } = await signedIn();
+    const response = await run(accountAction, post("/account", { intent: "names", firstName: " Greta ", lastName: "Lindgren" }, { cookie }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/account");
+    expect(cookieFrom(response, "lf_flash")).toBeDefined();
+    expect(fresh(user.id)).toMatchObject({ firstName: "Greta", lastName: "Lindgren" });
+  });
+
+  it("refuses more than 50 characters and changes nothing", async () => {
+    const { user, cookie } = await signedIn({ firstName: "Erika" });
+    const response = await run(accountAction, post("/account", { intent: "names", firstName: "G".repeat(51), lastName: "L" }, { cookie }));
+    expect(response.status).toBe(400);
+    const answer = await body<Failure>(response);
+    expect(answer.alert.title).toBe("Fehler beim Ändern");
+    expect(answer.result.error?.firstName).toEqual(["Höchstens 50 Zeichen"]);
+    expect(fresh(user.id)!.firstName).toBe("Erika");
+  });
+});
+
+describe("e-mail change", () => {
+  it("takes effect only when the link mailed to the old address is opened", async () => {
+    const { user, cookie } = await signedIn({ email: "alt@example.org" });
+    const response = await run(accountAction, post("/account", { intent: "email", email: "Neu@Example.org" }, { cookie }));
+    expect(response.status).toBe(302);
+    expect(fresh(user.id)!.email).toBe("alt@example.org");
+    const [mail] = outbox();
+    expect(mail.to).toEqual(["alt@example.org"]);
+    expect(mail.text).toContain("neu@example.org");
+    const link = linkIn(mail.text);
+    const confirmed = await run(emailConfirmAction, post(link, {}, { params: { token: link.split("/").pop()! } }));
+    expect(confirmed.status).toBe(302);
+    expect(fresh(user.id)!.email).toBe("neu@example.org");
+    // Used up.
+    expect((await run(emailConfirmAction, post(link, {}, { params: { token: link.split("/").pop()! } }))).status).toBe(410);
+  });
+
+  it("refuses a malformed address and one that is taken", async () => {
+    await createUser({ email: "vergeben@example.org" });
+    const { user, cookie } = await signedIn({ email: "alt@example.org" });
+    const malformed = await run(accountAction, post("/account", { intent: "email", email: "neu@example" }, { cookie }));
+    expect(malformed.status).toBe(400);
+    expect((await body<Failure>(malformed)).result.error?.email).toEqual(["E-Mail-Format nicht korrekt"]);
+    const taken = await run(accountAction, post("/account", { intent: "email", email: "VERGEBEN@example.org" }, { cookie }));
+    expect(taken.status).toBe(409);
+    expect(outbox()).toHaveLength(0);
+    expect(fresh(user.id)!.email).toBe("alt@example.org");
+  });
+});
+
+describe("password change", () => {
+  it("needs the current password, follows the rules and ends the other sessions", async () => {
+    const { user, cookie } = await signedIn({ password: "Alt-Passwort-1" });
+    const other = await sessionCookieFor(user.id);
+    const form = { intent: "password", currentPassword: "Falsch-1!", newPassword: "Neu-Passwort-2", newPasswordRepeat: "Neu-Passwort-2" };
+
+    const wrong = await run(accountAction, post("/account", form, { cookie }));
+    expect(wrong.status).toBe(400);
+    expect((await body<Failure>(wrong)).result.error?.currentPassword).toEqual(["Das aktuelle Passwort ist nicht korrekt."]);
+
+    const weak = await run(accountAction, post("/account", { ...form, currentPassword: "Alt-Passwort-1", newPassword: "schwach", newPasswordRepeat: "schwach" }, { cookie }));
+    expect(weak.status).toBe(400);
+    expect((await body<Failure>(weak)).alert.message).toBe("Passwort entspricht nicht den Anforderungen");
+
+    const ok = await run(accountAction, post("/account", { ...form, currentPassword: "Alt-Passwort-1" }, { cookie }));
+    expect(ok.status).toBe(302);
+    expect(await verifyPassword(fresh(user.id)!.passwordHash, "Neu-Passwort-2")).toBe(true);
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).not.toBeNull();
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: other } }))).toBeNull();
+  });
+});
+
+describe("deleting the account", () => {
+  it("needs a confirmation", async () => {
+    const { user, cookie } = await signedIn();
+    const response = await run(accountAction, post("/account", { intent: "delete" }, { cookie }));
+    expect(response.status).toBe(400);
+    expect(fresh(user.id)).toBeDefined();
+  });
+
+  it("removes the account with its family data, tells the leaders and signs out", async () => {
+    const leader = await createUser({ role: "admin", email: "leitung@example.org", firstName: "Lena" });
+    const { user, cookie } = await signedIn({ email: "familie@example.org" });
+    const dateFrom = "2099-07-01";
+    const camp = db
+      .insert(events)
+      .values({ title: "Zeltlager 2099", description: "-", dateFrom, timeFrom: "10:00", startsAt: berlinToInstant(dateFrom, "10:00"), location: "Plön" })
+      .returning()
+      .get();
+    db.insert(eventOwners).values({ eventId: camp.id, userId: leader.id }).run();
+    const child = db
+      .insert(participants)
+      .values({ userId: user.id, firstName: "Mia", lastName: "Muster", street: "Weg 1", city: "Kiel", birthDate: "2015-01-01" })
+      .returning()
+      .get();
+    db.insert(guardians).values({ userId: user.id, firstName: "Eva", lastName: "Muster" }).run();
+    db.insert(registrations).values({ eventId: camp.id, participantId: child.id, userId: user.id, paymentMethod: "transfer" }).run();
+
+    const response = await run(accountAction, post("/account", { intent: "delete", confirm: "ja" }, { cookie }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+    expect(cookieFrom(response, "lf_session")).toBe("lf_session=");
+    expect(fresh(user.id)).toBeUndefined();
+    expect(db.select().from(participants).all()).toHaveLength(0);
+    expect(db.select().from(guardians).all()).toHaveLength(0);
+    expect(db.select().from(registrations).all()).toHaveLength(0);
+    const [mail] = outbox();
+    expect(mail.to).toEqual(["leitung@example.org"]);
+    expect(mail.subject).toBe("Anmeldung zurückgezogen");
+    expect(mail.text).toContain("Mia Muster: Zeltlager 2099 (ab 01.07.2099)");
+  });
+
+  it("does not delete the last admin", async () => {
+    const { user, cookie } = await signedIn({ role: "admin" });
+    const response = await run(accountAction, post("/account", { intent: "delete", confirm: "ja" }, { cookie }));
+    expect(response.status).toBe(409);
+    expect((await body<Failure>(response)).alert.title).toBe("Fehler beim Löschen");
+    expect(fresh(user.id)).toBeDefined();
+  });
+});
+
+describe("/account/{id} for admins", () => {
+  it("sends non-admins to / and refuses their posts", async () => {
+    const target = await createUser({ firstName: "Ziel" });
+    const { cookie } = await signedIn();
+    const params = { id: String(target.id) };
+    expect((await run(adminLoader, get(`/account/${target.id}`, { cookie, params }))).headers.get("Location")).toBe("/");
+    const posted = await run(adminAction, post(`/account/${target.id}`, { intent: "names", firstName: "Gehackt", lastName: "X" }, { cookie, params }));
+    expect(posted.headers.get("Location")).toBe("/");
+    expect(fresh(target.id)!.firstName).toBe("Ziel");
+  });
+
+  it("lets an admin see and change another user's names and address", async () => {
+    const target = await createUser({ firstName: "Jonas", lastName: "Berg", email: "jonas@example.org" });
+    const { cookie } = await signedIn({ role: "admin" });
+    const params = { id: String(target.id) };
+    const loaded = await body<{ account: { firstName: string } }>(await run(adminLoader, get(`/account/${target.id}`, { cookie, params })));
+    expect(loaded.account.firstName).toBe("Jonas");
+
+    expect((await run(adminAction, post(`/account/${target.id}`, { intent: "names", firstName: "Jonah", lastName: "Berg" }, { cookie, params }))).status).toBe(302);
+    expect((await run(adminAction, post(`/account/${target.id}`, { intent: "email", email: "jonah@example.org" }, { cookie, params }))).status).toBe(302);
+    expect(fresh(target.id)).toMatchObject({ firstName: "Jonah", email: "jonah@example.org" });
+    expect(outbox()[0].to).toEqual(["jonas@example.org", "jonah@example.org"]);
+
+    // Password and deletion are the user's own business.
+    const password = await run(adminAction, post(`/account/${target.id}`, { intent: "password", currentPassword: "x", newPassword: "Neu-Passwort-2", newPasswordRepeat: "Neu-Passwort-2" }, { cookie, params }));
+    expect(password.status).toBe(400);
+    const deletion = await run(adminAction, post(`/account/${target.id}`, { intent: "delete", confirm: "ja" }, { cookie, params }));
+    expect(deletion.status).toBe(400);
+    expect(fresh(target.id)).toBeDefined();
+  });
+
+  it("answers 404 for an unknown or malformed id", async () => {
+    const { cookie } = await signedIn({ role: "admin" });
+    expect((await run(adminLoader, get("/account/99999", { cookie, params: { id: "99999" } }))).status).toBe(404);
+    expect((await run(adminLoader, get("/account/abc", { cookie, params: { id: "abc" } }))).status).toBe(404);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it, beforeEach } from "vitest";
+import { closeDatabase } from "~/services/db.server";
+import { MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_EMAIL } from "~/models/auth.server";
+import { action as loginAction } from "~/routes/login";
+import { getUser } from "~/services/session.server";
+import { createUser, resetDatabase } from "../support/fixtures";
+import { body, cookieFrom, post, run } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+type LoginAnswer = { alert: { title: string; message: string }; unconfirmedEmail: string | null; result: { initialValue?: Record<string, unknown> } };
+
+const PASSWORD = "Lagerfeuer-2026!";
+let client = 0;
+/** Each test signs in from its own address unless it says otherwise. */
+const from = (ip = `10.0.0.${++client}`) => ({ context: { clientIp: ip } });
+
+function login(email: string, password: string, extra: Record<string, string> = {}, ip?: string) {
+  return run(loginAction, post("/login", { email, password, ...extra }, from(ip)));
+}
+
+describe("signing in", () => {
+  it("signs in with the right password, in any letter case of the address, and returns to redirectTo", async () => {
+    const user = await createUser({ email: "eltern@example.org", password: PASSWORD });
+    const response = await login("Eltern@Example.org", PASSWORD, { redirectTo: "/account?tab=teilnehmer" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/account?tab=teilnehmer");
+    const cookie = cookieFrom(response, "lf_session")!;
+    expect((await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } })))?.id).toBe(user.id);
+  });
+
+  it.each(["https://evil.example", "//evil.example/account", "/\\evil.example", "javascript:alert(1)", ""])(
+    "ignores a forged redirectTo %j and goes to /",
+    async (redirectTo) => {
+      await createUser({ email: "eltern@example.org", password: PASSWORD });
+      const response = await login("eltern@example.org", PASSWORD, { redirectTo });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/");
+    },
+  );
+
+  it("answers a wrong password and an unknown address alike, and clears both fields", async () => {
+    await createUser({ email: "eltern@example.org", password: PASSWORD });
+    const wrong = await login("eltern@example.org", "Falsch-2026!");
+    const unknown = await login("niemand@example.org", PASSWORD);
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const a = await body<LoginAnswer>(wrong);
+    const b = await body<LoginAnswer>(unknown);
+    expect(a.alert).toEqual({ title: "Da hat etwas nicht geklappt", message: "Nutzername oder Passwort falsch." });
+    expect(b.alert).toEqual(a.alert);
+    expect(a.result.initialValue ?? {}).not.toHaveProperty("email");
+    expect(a.result.initialValue ?? {}).not.toHaveProperty("password");
+    expect(cookieFrom(wrong, "lf_session")).toBeUndefined();
+  });
+
+  it("takes about as long for an unknown address as for a wrong password", async () => {
+    await createUser({ email: "eltern@example.org", password: PASSWORD });
+    await login("niemand@example.org", PASSWORD); // warms the dummy hash up
+    const time = async (email: string) => {
+      let total = 0;
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        await login(email, "Falsch-2026!");
+        total += performance.now() - started;
+      }
+      return total / 3;
+    };
+    const known = await time("eltern@example.org");
+    const unknown = await time("niemand@example.org");
+    // Both verify an argon2id hash; without the dummy hash an unknown address would answer in ~1 ms.
+    expect(unknown).toBeGreaterThan(known * 0.3);
+    expect(unknown).toBeLessThan(known * 3 + 30);
+  });
+
+  it("does not let a banned user in", async () => {
+    await createUser({ email: "gesperrt@example.org", password: PASSWORD, banned: true });
+    const response = await login("gesperrt@example.org", PASSWORD);
+    expect(response.status).toBe(403);
+    expect((await body<LoginAnswer>(response)).alert.message).toBe("Dieses Konto ist deaktiviert. Bitte wenden Sie sich an den Verein.");
+    expect(cookieFrom(response, "lf_session")).toBeUndefined();
+  });
+
+  it("tells an unconfirmed user why and offers the mail again", async () => {
+    await createUser({ email: "neu@example.org", password: PASSWORD, confirmed: false });
+    const response = await login("neu@example.org", PASSWORD);
+    expect(response.status).toBe(403);
+    const answer = await body<LoginAnswer>(response);
+    expect(answer.alert.title).toBe("E-Mail-Adresse noch nicht bestätigt");
+    expect(answer.unconfirmedEmail).toBe("neu@example.org");
+    expect(cookieFrom(response, "lf_session")).toBeUndefined();
+  });
+
+  it(`refuses an address after ${MAX_FAILURES_PER_EMAIL} failures in 15 minutes, even with the right password, also after a restart`, async () => {
+    await createUser({ email: "eltern@example.org", password: PASSWORD });
+    for (let i = 0; i < MAX_FAILURES_PER_EMAIL; i++) {
+      expect((await login("eltern@example.org", `Falsch-${i}!`, {}, `10.1.0.${i}`)).status).toBe(401);
+    }
+    closeDatabase(); // a restart: the count lives in the database
+    const blocked = await login("eltern@example.org", PASSWORD, {}, "10.1.1.1");
+    expect(blocked.status).toBe(429);
+    expect((await body<LoginAnswer>(blocked)).alert).toEqual({
+      title: "Zu viele Anmeldeversuche",
+      message: "Bitte warten Sie 15 Minuten und versuchen Sie es dann erneut.",
+    });
+    // Another address from the same client is not affected.
+    await createUser({ email: "andere@example.org", password: PASSWORD });
+    expect((await login("andere@example.org", PASSWORD, {}, "10.1.1.1")).status).toBe(302);
+  });
+
+  it(`refuses a client after ${MAX_FAILURES_PER_CLIENT} failures in 15 minutes`, async () => {
+    await createUser({ email: "eltern@example.org", password: PASSWORD });
+    for (let i = 0; i < MAX_FAILURES_PER_CLIENT; i++) {
+      expect((await login(`versuch${i}@example.org`, "Falsch-1!", {}, "10.2.0.1")).status).toBe(401);
+    }
+    expect((await login("eltern@example.org", PASSWORD, {}, "10.2.0.1")).status).toBe(429);
+    expect((await login("eltern@example.org", PASSWORD, {}, "10.2.0.2")).status).toBe(302);
+  });
+});

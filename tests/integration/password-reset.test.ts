@@ -1,0 +1,97 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { userTokens, users } from "../../db/schema";
+import { action as forgotAction } from "~/routes/forgot";
+import { action as resetAction, loader as resetLoader } from "~/routes/resetPassword.$token";
+import { db } from "~/services/db.server";
+import { verifyPassword } from "~/services/password.server";
+import { getUser } from "~/services/session.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { body, get, linkIn, outbox, post, run } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+const NEW = "Neues-Passwort-2026!";
+
+async function requestLink(email = "eltern@example.org") {
+  const response = await run(forgotAction, post("/forgot", { email }));
+  expect(response.status).toBe(200);
+  return linkIn(outbox()[0].text);
+}
+
+describe("forgot password", () => {
+  it("mails a reset link to an account, and answers the same for an unknown address", async () => {
+    await createUser({ email: "eltern@example.org" });
+    const known = await run(forgotAction, post("/forgot", { email: "Eltern@example.org" }));
+    const mails = outbox();
+    expect(mails).toHaveLength(1);
+    expect(mails[0].to).toEqual(["eltern@example.org"]);
+    expect(mails[0].subject).toBe("Passwort zurücksetzen");
+    expect(linkIn(mails[0].text)).toMatch(/^\/resetPassword\/[\w-]{43}$/);
+
+    const unknown = await run(forgotAction, post("/forgot", { email: "niemand@example.org" }));
+    expect(unknown.status).toBe(known.status);
+    expect(await body(unknown)).toEqual(await body(known));
+    expect(outbox()).toHaveLength(1);
+  });
+
+  it("refuses an invalid address with the spec's message", async () => {
+    const response = await run(forgotAction, post("/forgot", { email: "eltern@example" }));
+    expect(response.status).toBe(400);
+    expect((await body<{ result: { error: Record<string, string[]> } }>(response)).result.error.email).toEqual([
+      "Bitte geben Sie eine gültige eMail-Adresse ein",
+    ]);
+  });
+});
+
+describe("reset password", () => {
+  it("sets the new password once, confirms the address and ends every session", async () => {
+    const user = await createUser({ email: "eltern@example.org", confirmed: false });
+    const cookie = await sessionCookieFor(user.id);
+    const link = await requestLink();
+    const token = link.split("/").pop()!;
+    expect(await body(await run(resetLoader, get(link, { params: { token } })))).toEqual({ usable: true });
+
+    const response = await run(resetAction, post(link, { password: NEW, confirmPassword: NEW }, { params: { token } }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+    const after = db.select().from(users).where(eq(users.id, user.id)).get()!;
+    expect(await verifyPassword(after.passwordHash, NEW)).toBe(true);
+    expect(after.emailConfirmedAt).not.toBeNull();
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).toBeNull();
+
+    const again = await run(resetAction, post(link, { password: "Noch-Eins-2026!", confirmPassword: "Noch-Eins-2026!" }, { params: { token } }));
+    expect(again.status).toBe(410);
+    expect((await body<{ alert: { title: string } }>(again)).alert.title).toBe("Ungültiger Reset-Token.");
+    expect(await verifyPassword(db.select().from(users).where(eq(users.id, user.id)).get()!.passwordHash, NEW)).toBe(true);
+  });
+
+  it("refuses a link older than an hour", async () => {
+    await createUser({ email: "eltern@example.org" });
+    const link = await requestLink();
+    db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1) }).run();
+    const response = await run(resetAction, post(link, { password: NEW, confirmPassword: NEW }, { params: { token: link.split("/").pop()! } }));
+    expect(response.status).toBe(410);
+  });
+
+  it("enforces the rules and the repeat on the server", async () => {
+    await createUser({ email: "eltern@example.org" });
+    const link = await requestLink();
+    const params = { token: link.split("/").pop()! };
+    const weak = await run(resetAction, post(link, { password: "kurz1!", confirmPassword: "kurz1!" }, { params }));
+    expect(weak.status).toBe(400);
+    expect((await body<{ check: { minLength: boolean } }>(weak)).check.minLength).toBe(false);
+    const mismatch = await run(resetAction, post(link, { password: NEW, confirmPassword: `${NEW}x` }, { params }));
+    expect(mismatch.status).toBe(400);
+    expect((await body<{ result: { error: Record<string, string[]> } }>(mismatch)).result.error.confirmPassword).toEqual([
+      "Die Passwörter stimmen nicht überein!",
+    ]);
+    // The link still works after refused tries.
+    expect((await run(resetAction, post(link, { password: NEW, confirmPassword: NEW }, { params }))).status).toBe(302);
+  });
+
+  it("answers an unknown token with the spec's text", async () => {
+    const response = await run(resetAction, post("/resetPassword/erfunden", { password: NEW, confirmPassword: NEW }, { params: { token: "erfunden" } }));
+    expect(response.status).toBe(410);
+  });
+});

@@ -1,0 +1,146 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { userTokens, users } from "../../db/schema";
+import { action as resendAction } from "~/routes/konto-bestaetigen._index";
+import { action as confirmAction, loader as confirmLoader } from "~/routes/konto-bestaetigen.$token";
+import { action as signupAction } from "~/routes/signup";
+import { db } from "~/services/db.server";
+import { createUser, resetDatabase } from "../support/fixtures";
+import { body, linkIn, outbox, post, run, get } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+const valid = {
+  firstName: "Erika",
+  lastName: "Mustermann",
+  email: "Erika.Mustermann@Example.org",
+  password: "Zeltlager-2026!",
+  passwordRepeat: "Zeltlager-2026!",
+};
+
+function userByEmail(email: string) {
+  return db.select().from(users).where(eq(users.email, email)).get();
+}
+
+type SignupAnswer = {
+  alert: { title: string; message: string } | null;
+  values: Record<string, string>;
+  check: Record<string, boolean> | null;
+  done: { email: string } | null;
+  result: { initialValue?: Record<string, unknown>; error?: Record<string, string[]> } | null;
+};
+
+describe("sign-up", () => {
+  it("creates an unconfirmed account with role 'user' and mails the confirmation link", async () => {
+    const response = await run(signupAction, post("/signup", valid));
+    expect(response.status).toBe(200);
+    expect((await body<SignupAnswer>(response)).done).toEqual({ email: "erika.mustermann@example.org" });
+    const user = userByEmail("erika.mustermann@example.org")!;
+    expect(user).toMatchObject({ firstName: "Erika", lastName: "Mustermann", role: "user", emailConfirmedAt: null, banned: false });
+    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+    const [mail] = outbox();
+    expect(mail.to).toEqual(["erika.mustermann@example.org"]);
+    expect(mail.subject).toBe("Bitte bestätige deine E-Mail-Adresse");
+    expect(linkIn(mail.text)).toMatch(/^\/konto-bestaetigen\/[\w-]{43}$/);
+    expect(mail.text).toContain("24 Stunden");
+  });
+
+  it("refuses an address already in use, in any letter case, with the 409 text and creates nothing", async () => {
+    await createUser({ email: "familie.schulz@example.org" });
+    const usersBefore = db.select().from(users).all().length;
+    const mailsBefore = outbox().length;
+    const response = await run(signupAction, post("/signup", { ...valid, email: "Familie.SCHULZ@example.ORG" }));
+    expect(response.status).toBe(409);
+    expect((await body<SignupAnswer>(response)).alert).toEqual({
+      title: "Registrierung fehlgeschlagen",
+      message: "Diese Email wird bereits verwendet. Bitte nutzen Sie eine andere Email-Adresse",
+    });
+    expect(db.select().from(users).all()).toHaveLength(usersBefore);
+    expect(outbox()).toHaveLength(mailsBefore);
+  });
+
+  it("answers an invalid address with the spec's toast and clears address and passwords", async () => {
+    const response = await run(signupAction, post("/signup", { ...valid, email: "erika@example" }));
+    expect(response.status).toBe(400);
+    const answer = await body<SignupAnswer>(response);
+    expect(answer.alert).toEqual({ title: "Ungültige E-Mail-Adresse", message: "Bitte überprüfen Sie Ihre Eingabe." });
+    expect(answer.values).toEqual({ firstName: "Erika", lastName: "Mustermann", email: "" });
+    expect(answer.check).toBeNull();
+    expect(JSON.stringify(answer.result)).not.toContain("Zeltlager-2026!");
+    expect(JSON.stringify(answer.result)).not.toContain("erika@example");
+    expect(userByEmail("erika@example")).toBeUndefined();
+  });
+
+  it("answers different passwords with the mismatch toast", async () => {
+    const response = await run(signupAction, post("/signup", { ...valid, passwordRepeat: "Zeltlager-2027!" }));
+    expect(response.status).toBe(400);
+    const answer = await body<SignupAnswer>(response);
+    expect(answer.alert).toEqual({ title: "Passwort stimmt nicht überein", message: "Bitte überprüfen Sie Ihre Eingabe." });
+    expect(answer.check?.matches).toBe(false);
+    expect(answer.result?.error?.passwordRepeat).toEqual(["Passwort stimmt nicht überein"]);
+  });
+
+  it("enforces the password rules on the server and answers with the checklist", async () => {
+    const response = await run(signupAction, post("/signup", { ...valid, password: "zeltlager", passwordRepeat: "zeltlager" }));
+    expect(response.status).toBe(400);
+    const answer = await body<SignupAnswer>(response);
+    expect(answer.check).toEqual({ minLength: true, upperAndLower: false, digit: false, special: false, maxLength: true, matches: true });
+    expect(userByEmail("erika.mustermann@example.org")).toBeUndefined();
+  });
+
+  it("refuses names over 50 characters and missing names", async () => {
+    const tooLong = await run(signupAction, post("/signup", { ...valid, firstName: "E".repeat(51) }));
+    expect(tooLong.status).toBe(400);
+    expect((await body<SignupAnswer>(tooLong)).result?.error?.firstName).toEqual(["Höchstens 50 Zeichen"]);
+    const missing = await run(signupAction, post("/signup", { ...valid, lastName: "  " }));
+    expect(missing.status).toBe(400);
+    expect(db.select().from(users).all()).toHaveLength(0);
+  });
+});
+
+describe("confirming the address", () => {
+  async function signUpAndGetLink() {
+    await run(signupAction, post("/signup", valid));
+    return linkIn(outbox()[0].text);
+  }
+
+  it("works once within 24 hours", async () => {
+    const link = await signUpAndGetLink();
+    const token = link.split("/").pop()!;
+    expect(await body(await run(confirmLoader, get(link, { params: { token } })))).toEqual({ usable: true });
+    const confirmed = await run(confirmAction, post(link, {}, { params: { token } }));
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("Location")).toBe("/login");
+    expect(userByEmail("erika.mustermann@example.org")!.emailConfirmedAt).not.toBeNull();
+
+    // The same link again: used up.
+    expect(await body(await run(confirmLoader, get(link, { params: { token } })))).toEqual({ usable: false });
+    expect((await run(confirmAction, post(link, {}, { params: { token } }))).status).toBe(410);
+  });
+
+  it("refuses an expired link", async () => {
+    const link = await signUpAndGetLink();
+    const token = link.split("/").pop()!;
+    db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1000) }).run();
+    expect((await run(confirmAction, post(link, {}, { params: { token } }))).status).toBe(410);
+    expect(userByEmail("erika.mustermann@example.org")!.emailConfirmedAt).toBeNull();
+  });
+
+  it("sends a new link to an unconfirmed account, and answers the same for any other address", async () => {
+    const oldLink = await signUpAndGetLink();
+    const again = await run(resendAction, post("/konto-bestaetigen", { email: "ERIKA.mustermann@example.org" }));
+    expect(again.status).toBe(302);
+    const [newest] = outbox();
+    expect(newest.subject).toBe("Bitte bestätige deine E-Mail-Adresse");
+    const newLink = linkIn(newest.text);
+    expect(newLink).not.toBe(oldLink);
+    // The older link stops working once a newer one is out.
+    expect((await run(confirmAction, post(oldLink, {}, { params: { token: oldLink.split("/").pop()! } }))).status).toBe(410);
+
+    const mails = outbox().length;
+    const unknown = await run(resendAction, post("/konto-bestaetigen", { email: "niemand@example.org" }));
+    expect(unknown.status).toBe(302);
+    expect(unknown.headers.get("Location")).toBe(again.headers.get("Location"));
+    expect(outbox()).toHaveLength(mails);
+  });
+});
