@@ -1,7 +1,7 @@
 // Form pieces shared by the screens: labelled fields with their errors linked
 // (aria-describedby), the spec's toasts as alerts inside the form, the password checklist.
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { checkPassword, PASSWORD_CHECK_LABELS, passwordStrength, type PasswordCheck } from "~/lib/password-rules";
 
 /** True once React runs in the browser: controls that need JavaScript show only then. */
@@ -81,7 +81,13 @@ export function PasswordField({
 }) {
   const hydrated = useHydrated();
   const [visible, setVisible] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
   const props = getInputProps(meta, { type: "password" });
+  useEffect(() => {
+    // Whatever was typed before the page's script had loaded counts too.
+    if (input.current?.value) onValue?.(input.current.value);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only once, at hydration
+  }, []);
   const describedByIds = [props["aria-describedby"], describedBy].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
@@ -90,6 +96,7 @@ export function PasswordField({
         <input
           {...props}
           key={props.key}
+          ref={input}
           type={visible ? "text" : "password"}
           autoComplete={autoComplete}
           aria-describedby={describedByIds}

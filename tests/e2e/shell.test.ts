@@ -49,8 +49,7 @@ describe.each(JS_MODES)("the app shell $name", ({ javaScriptEnabled }) => {
     await page.goto("/");
     expect(await page.getByRole("banner").getByRole("link", { name: "Login" }).isVisible()).toBe(true);
     expect(await page.getByRole("banner").getByRole("button", { name: "Logout" }).count()).toBe(0);
-    // The /login page is not built yet in this issue; its 404 is the only expected console error.
-    expect(problems.filter((p) => !p.includes("404"))).toEqual([]);
+    expect(problems).toEqual([]);
     await context.close();
   });
 

@@ -34,7 +34,11 @@ export async function openTab(browser: Browser, options: { javaScriptEnabled: bo
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console.error: ${message.text()}`);
+    // A form answering 4xx (refused input, wrong password) is expected; the browser logs it as a
+    // failed resource. Anything else, and every 5xx, is a problem.
+    if (message.type() !== "error") return;
+    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+    problems.push(`console.error: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   return { context, page, problems };

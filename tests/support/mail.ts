@@ -17,3 +17,24 @@ export async function readMailDir(mailDir: string): Promise<ParsedMail[]> {
   const files = readdirSync(mailDir).filter((f) => f.endsWith(".eml")).sort();
   return Promise.all(files.map(async (file) => ({ ...(await parseMail(readFileSync(path.join(mailDir, file)))), file })));
 }
+
+/** Waits until a mail to `to` whose subject matches arrives in `mailDir` (the server's worker writes it). */
+export async function waitForMail(mailDir: string, to: string, subject: string | RegExp, timeoutMs = 10_000): Promise<ParsedMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = await readMailDir(mailDir);
+    const found = mails
+      .reverse()
+      .find((m) => m.to.includes(to.toLowerCase()) && (typeof subject === "string" ? m.subject === subject : subject.test(m.subject)));
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`No mail to ${to} with subject ${subject} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The path of the first link to the app in a mail. */
+export function appPath(mail: ParsedMail, baseUrl: string) {
+  const match = new RegExp(`${baseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(/\\S+)`).exec(mail.text);
+  if (!match) throw new Error(`no link in mail:\n${mail.text}`);
+  return match[1];
+}

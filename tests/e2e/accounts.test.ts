@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { createUser } from "../support/fixtures";
+import { appPath, waitForMail } from "../support/mail";
+
+const { baseUrl, mailDir } = inject("e2e")!;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const unique = (label: string) => `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Passwort", { exact: true }).fill(password);
+  await page.getByLabel("Passwort", { exact: true }).press("Enter");
+}
+
+async function flash(page: Page) {
+  return (await page.getByRole("status").first().textContent())?.trim() ?? "";
+}
+
+describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
+  it("sign up, confirm the address from the mail, sign in, log out", async () => {
+    const email = unique("neu");
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.goto("/signup");
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Registrierung");
+    // The header's account buttons are hidden here.
+    expect(await page.getByRole("banner").getByRole("link", { name: "Login" }).count()).toBe(0);
+    await page.getByLabel("Vorname*").fill("Paula");
+    await page.getByLabel("Nachname*").fill("Petersen");
+    await page.getByLabel("E-Mail*").fill(email);
+    await page.getByLabel("Passwort", { exact: true }).fill("Kanu-Tour-2026!");
+    await page.getByLabel("Passwort wiederholen").fill("Kanu-Tour-2026!");
+    await page.getByRole("button", { name: "Account erstellen" }).click();
+    await page.getByRole("heading", { name: "Vielen Dank für Ihre Registrierung!" }).waitFor();
+    const thanks = await page.getByRole("main").textContent();
+    expect(thanks).toContain(email.toLowerCase());
+    expect(thanks).toContain("24 Stunden");
+    expect(thanks).toContain("Spam-Ordner");
+
+    // Signing in before confirming is refused and explained.
+    await page.goto("/login");
+    await signIn(page, email, "Kanu-Tour-2026!");
+    await page.getByText("E-Mail-Adresse noch nicht bestätigt").waitFor();
+    expect(await page.getByRole("button", { name: "Bestätigungsmail erneut senden" }).isVisible()).toBe(true);
+
+    const mail = await waitForMail(mailDir, email, "Bitte bestätige deine E-Mail-Adresse");
+    await page.goto(appPath(mail, baseUrl));
+    await page.getByRole("button", { name: "E-Mail-Adresse bestätigen" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    expect(await flash(page)).toContain("E-Mail-Adresse bestätigt");
+
+    await signIn(page, email, "Kanu-Tour-2026!");
+    await page.waitForURL((url) => url.pathname === "/");
+    const header = page.getByRole("banner");
+    expect(await header.getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
+    expect(await header.getByRole("link", { name: "Account" }).isVisible()).toBe(true);
+    await header.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.goto("/");
+    expect(await page.getByRole("banner").getByRole("link", { name: "Login" }).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the spec's texts for a wrong password and clears the fields", async () => {
+    const user = await createUser({ password: "Richtig-2026!" });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.goto("/login");
+    await signIn(page, user.email, "Falsch-2026!");
+    await page.getByText("Nutzername oder Passwort falsch.").waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain("Da hat etwas nicht geklappt");
+    expect(await page.getByLabel("E-Mail").inputValue()).toBe("");
+    expect(await page.getByLabel("Passwort", { exact: true }).inputValue()).toBe("");
+    for (const [name, href] of [["Passwort vergessen?", "/forgot"], ["Benutzerkonto anlegen", "/signup"], ["Abbrechen", "/"]]) {
+      expect(await page.getByRole("link", { name, exact: true }).getAttribute("href")).toBe(href);
+    }
+    // A 401 answer is logged by the browser as a failed resource only with JavaScript.
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("forgot password: mail, new password, sign in with it", async () => {
+    const user = await createUser({ password: "Vergessen-2026!" });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Passwort vergessen?" }).click();
+    // With JavaScript the link navigates in place: wait for the new page before typing.
+    await page.getByRole("heading", { level: 1, name: "Passwort vergessen" }).waitFor();
+    await page.getByLabel("E-Mail").fill(user.email);
+    await page.getByRole("button", { name: "Bestätigen" }).click();
+    await page.getByText("E-Mail unterwegs").waitFor();
+
+    const mail = await waitForMail(mailDir, user.email, "Passwort zurücksetzen");
+    await page.goto(appPath(mail, baseUrl));
+    await page.getByLabel("Neues Passwort").fill("Neu-Gesetzt-2026!");
+    await page.getByLabel("Passwort bestätigen").fill("Neu-Gesetzt-2026!");
+    if (javaScriptEnabled) expect(await page.getByText("Stärke:").textContent()).toContain("Stark");
+    await page.getByRole("button", { name: "Passwort speichern" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    expect(await flash(page)).toContain("Passwort erfolgreich zurückgesetzt!");
+    await signIn(page, user.email, "Neu-Gesetzt-2026!");
+    await page.waitForURL((url) => url.pathname === "/");
+    expect(await page.getByRole("banner").getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a signed-out visit to /account goes to /login and back to /account", async () => {
+    const user = await createUser({ password: "Zurueck-2026!" });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.goto("/account");
+    expect(new URL(page.url()).pathname).toBe("/login");
+    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/account");
+    await signIn(page, user.email, "Zurueck-2026!");
+    await page.getByRole("heading", { level: 1, name: "Deine Kontaktdaten" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/account");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("change name, e-mail (via the link) and password, then delete the account", async () => {
+    const oldEmail = unique("alt");
+    const newEmail = unique("neu");
+    const user = await createUser({ email: oldEmail, password: "Erstes-Passwort-1", firstName: "Tom" });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.goto("/login?redirectTo=/account");
+    await signIn(page, oldEmail, "Erstes-Passwort-1");
+    await page.waitForURL((url) => url.pathname === "/account");
+
+    await page.getByLabel("Vorname").fill("Thomas");
+    await page.getByRole("button", { name: "Name speichern" }).click();
+    await page.getByText("Der Name wurde geändert.").waitFor();
+    expect(await page.getByLabel("Vorname").inputValue()).toBe("Thomas");
+
+    await page.getByRole("textbox", { name: "E-Mail", exact: true }).fill(newEmail);
+    await page.getByRole("button", { name: "E-Mail ändern" }).click();
+    await page.getByText("Bitte bestätige die Änderung über den Link").waitFor();
+    expect(await flash(page)).toContain("Erfolgreiche Änderung");
+    const mail = await waitForMail(mailDir, oldEmail, "Änderung deiner E-Mail-Adresse bestätigen");
+    await page.goto(appPath(mail, baseUrl));
+    await page.getByRole("button", { name: "Änderung bestätigen" }).click();
+    await page.waitForURL((url) => url.pathname === "/account");
+    expect(await page.getByRole("textbox", { name: "E-Mail", exact: true }).inputValue()).toBe(newEmail.toLowerCase());
+
+    await page.getByLabel("Aktuelles Passwort").fill("Erstes-Passwort-1");
+    await page.getByLabel("Neues Passwort", { exact: true }).fill("Zweites-Passwort-2");
+    await page.getByLabel("Neues Passwort wiederholen").fill("Zweites-Passwort-2");
+    await page.getByRole("button", { name: "Passwort ändern" }).click();
+    await page.getByText("Dein Passwort wurde geändert.").waitFor();
+
+    await page.getByRole("link", { name: "Konto löschen" }).click();
+    await page.getByRole("button", { name: "Konto endgültig löschen" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    expect(await flash(page)).toContain("Konto gelöscht");
+
+    // The account is gone: neither the old nor the new password works.
+    await signIn(page, newEmail, "Zweites-Passwort-2");
+    await page.getByText("Nutzername oder Passwort falsch.").waitFor();
+    expect(user.id).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
