@@ -31,20 +31,22 @@ export function issueToken(tx: Queryable, userId: number, purpose: TokenPurpose,
   return token;
 }
 
+function usable(token: string, purpose: TokenPurpose, now: Date) {
+  return and(
+    eq(userTokens.tokenHash, hashToken(token)),
+    eq(userTokens.purpose, purpose),
+    isNull(userTokens.usedAt),
+    gt(userTokens.expiresAt, now),
+  );
+}
+
 /** Uses up a valid token; null when it is unknown, expired, already used or of another kind. */
 export function consumeToken(tx: Queryable, token: string, purpose: TokenPurpose) {
   const now = new Date();
   const row = tx
     .select({ id: userTokens.id, userId: userTokens.userId, newEmail: userTokens.newEmail })
     .from(userTokens)
-    .where(
-      and(
-        eq(userTokens.tokenHash, hashToken(token)),
-        eq(userTokens.purpose, purpose),
-        isNull(userTokens.usedAt),
-        gt(userTokens.expiresAt, now),
-      ),
-    )
+    .where(usable(token, purpose, now))
     .get();
   if (!row) return null;
   tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id)).run();
@@ -53,18 +55,5 @@ export function consumeToken(tx: Queryable, token: string, purpose: TokenPurpose
 
 /** Whether a token could still be used (for showing a form before it is submitted). */
 export function isTokenUsable(tx: Queryable, token: string, purpose: TokenPurpose) {
-  return (
-    tx
-      .select({ id: userTokens.id })
-      .from(userTokens)
-      .where(
-        and(
-          eq(userTokens.tokenHash, hashToken(token)),
-          eq(userTokens.purpose, purpose),
-          isNull(userTokens.usedAt),
-          gt(userTokens.expiresAt, new Date()),
-        ),
-      )
-      .get() !== undefined
-  );
+  return tx.select({ id: userTokens.id }).from(userTokens).where(usable(token, purpose, new Date())).get() !== undefined;
 }
