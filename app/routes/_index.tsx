@@ -1,44 +1,70 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatIsoDate } from "~/lib/dates";
-import { listUpcomingEvents } from "~/models/event.server";
+import { EventTile } from "~/components/event-tile";
+import { listEvents, type EventFilter } from "~/models/event.server";
 import { getUser } from "~/services/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);
-  return json({ events: listUpcomingEvents(user) });
+  const filter: EventFilter = user && new URL(request.url).searchParams.get("filter") === "mine" ? "mine" : "all";
+  const { upcoming, past } = listEvents(user, filter);
+  return json({
+    filter,
+    signedIn: user !== null,
+    admin: user?.role === "admin",
+    upcoming,
+    past: user ? past : [],
+  });
 }
 
 export default function Home() {
-  const { events } = useLoaderData<typeof loader>();
+  const { filter, signedIn, admin, upcoming, past } = useLoaderData<typeof loader>();
+  const viewer = { signedIn, admin };
   return (
     <>
-      <h1>Alle Veranstaltungen</h1>
-      {events.length === 0 ? (
-        <p>Keine Aktivitäten gefunden</p>
-      ) : (
-        <ul className="tiles">
-          {events.map((event) => (
-            <li key={event.id} className="tile">
-              <div className="picture placeholder" />
-              <div className="body">
-                <h2>{event.title}</h2>
-                <p className="meta">
-                  {formatIsoDate(event.dateFrom)}
-                  {event.dateTo && event.dateTo !== event.dateFrom ? ` – ${formatIsoDate(event.dateTo)}` : ""} ·{" "}
-                  {event.location}
-                </p>
-                <p>{event.description.length > 200 ? `${event.description.slice(0, 197)}…` : event.description}</p>
-                <div className="actions">
-                  <Link to={`/freizeit/${event.id}`} className="button" aria-label={`Ansehen: ${event.title}`}>
-                    Ansehen
-                  </Link>
-                </div>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <h1>{filter === "mine" ? "Meine Veranstaltungen" : "Alle Veranstaltungen"}</h1>
+      <nav className="tabs" aria-label="Auswahl">
+        <Link to="/" className={filter === "all" ? "button" : "button secondary"} aria-current={filter === "all" ? "page" : undefined}>
+          Alle Veranstaltungen
+        </Link>
+        {signedIn ? (
+          <Link
+            to="/?filter=mine"
+            className={filter === "mine" ? "button" : "button secondary"}
+            aria-current={filter === "mine" ? "page" : undefined}
+          >
+            Meine Veranstaltungen
+          </Link>
+        ) : null}
+        {admin ? (
+          <Link to="/freizeit/create" className="button secondary">
+            Neue Veranstaltung anlegen
+          </Link>
+        ) : null}
+      </nav>
+      {upcoming.length === 0 && past.length === 0 ? <p>Keine Aktivitäten gefunden</p> : null}
+      {upcoming.length > 0 ? (
+        <section aria-labelledby="upcoming-title">
+          <h2 id="upcoming-title" className="visually-hidden">
+            Kommende Veranstaltungen
+          </h2>
+          <ul className="tiles">
+            {upcoming.map((tile) => (
+              <EventTile key={tile.id} tile={tile} viewer={viewer} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {past.length > 0 ? (
+        <section aria-labelledby="past-title">
+          <h2 id="past-title">{filter === "mine" ? "Besuchte Veranstaltungen" : "Abgeschlossene Veranstaltungen"}</h2>
+          <ul className="tiles">
+            {past.map((tile) => (
+              <EventTile key={tile.id} tile={tile} viewer={viewer} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,184 @@
+// The form of creating and editing an event (spec part 1, §2 Create event / Edit event).
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { ErrorList, Field, FormAlert, type Alert } from "./forms";
+
+type Person = { id: number; firstName: string; lastName: string };
+type StoredAttachment = { id: number; key: string; displayName: string };
+
+export type EventFormDefaults = Record<string, string | string[] | boolean | undefined>;
+
+type Props = {
+  id: string;
+  admins: Person[];
+  defaults?: EventFormDefaults;
+  lastResult?: SubmissionResult<string[]>;
+  alert?: Alert | null;
+  fileErrors?: Record<string, string>;
+  submitLabel: string;
+  /** Edit only: the current picture and attachments. */
+  picture?: { key: string; displayName: string } | null;
+  attachments?: StoredAttachment[];
+  /** Lead persons can only be changed by admins. */
+  canChangeOwners: boolean;
+  cancelTo: string;
+};
+
+const SETTINGS: [string, string][] = [
+  ["noRegistration", "Keine Anmeldung erforderlich"],
+  ["tshirtSizeRequired", "T-Shirt-Größe erforderlich"],
+  ["swimBadgeRequired", "Schwimmabzeichen erforderlich"],
+  ["permitsRequired", "Erlaubnisse erforderlich (Wandern, Schwimmen, Kanu)"],
+  ["onlyStaffVisible", "Nur für Mitarbeiter*innen sichtbar"],
+];
+
+export function EventForm(props: Props) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: props.id,
+    lastResult: props.lastResult,
+    defaultValue: props.defaults,
+    shouldValidate: "onSubmit",
+  });
+  const chosen = (name: "ownerIds" | "helperIds") => {
+    const value = fields[name].initialValue;
+    return new Set((Array.isArray(value) ? value : value ? [value] : []).map(String));
+  };
+  const checked = (name: string) => {
+    const value: unknown = fields[name]?.initialValue;
+    return value === "on" || value === "true" || value === true;
+  };
+  const fileError = (field: string) => (props.fileErrors?.[field] ? [props.fileErrors[field]] : undefined);
+
+  return (
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="event-form">
+      <FormAlert alert={props.alert} />
+      <Field label="Titel*" meta={fields.title} inputProps={{ maxLength: 100 }} />
+
+      <div className="field">
+        <label htmlFor={`${props.id}-picture`}>Foto</label>
+        {props.picture ? (
+          <div className="current-picture">
+            <img src={`/uploads/pictures/${props.picture.key}-480.webp`} alt="" width={240} />
+            <label className="checkbox">
+              <input type="checkbox" name="removePicture" /> Foto entfernen
+            </label>
+          </div>
+        ) : null}
+        <p className="hint" id={`${props.id}-picture-hint`}>
+          JPEG, PNG, WebP oder GIF, höchstens 5 MB.{props.picture ? " Ein neues Foto ersetzt das bisherige." : ""}
+        </p>
+        <input
+          id={`${props.id}-picture`}
+          type="file"
+          name="picture"
+          accept="image/jpeg,image/png,image/webp,image/gif"
+          aria-describedby={`${props.id}-picture-hint${fileError("picture") ? ` ${props.id}-picture-error` : ""}`}
+          aria-invalid={fileError("picture") ? true : undefined}
+        />
+        <ErrorList id={`${props.id}-picture-error`} errors={fileError("picture")} />
+      </div>
+
+      <div className="field">
+        <label htmlFor={fields.description.id}>Beschreibung*</label>
+        <textarea {...getTextareaProps(fields.description)} key={fields.description.key} rows={6} maxLength={1500} />
+        <ErrorList id={fields.description.errorId} errors={fields.description.errors} />
+      </div>
+
+      <div className="field-row">
+        <Field label="Startdatum*" meta={fields.dateFrom} type="date" />
+        <Field label="Startzeit*" meta={fields.timeFrom} inputProps={{ type: "time" }} />
+      </div>
+      <div className="field-row">
+        <Field label="Enddatum" meta={fields.dateTo} type="date" />
+        <Field label="Endzeit" meta={fields.timeTo} inputProps={{ type: "time" }} />
+      </div>
+      <Field
+        label="Anmeldeschluss"
+        meta={fields.registrationDeadline}
+        type="date"
+        hint="Nach dem Anmeldeschluss sind Anmeldungen weiter möglich, solange Plätze frei sind."
+      />
+      <Field label="Ort*" meta={fields.location} inputProps={{ maxLength: 100 }} />
+      <div className="field-row">
+        <Field label="Kosten pro Teilnehmer*in in € *" meta={fields.price} inputProps={{ maxLength: 6, inputMode: "decimal" }} hint="Leer bedeutet kostenlos." />
+        <Field label="Plätze" meta={fields.capacity} type="number" inputProps={{ min: 1, max: 10000 }} hint="Leer bedeutet unbegrenzt." />
+      </div>
+      <Field label="Geschwisterrabatt" meta={fields.siblingDiscount} inputProps={{ maxLength: 50 }} />
+      <Field label="Mögliche Teilnehmer*innen" meta={fields.memberRules} inputProps={{ maxLength: 200 }} />
+
+      <fieldset className="choices">
+        <legend>Leitung*</legend>
+        {props.canChangeOwners ? (
+          props.admins.map((person) => (
+            <label key={person.id} className="checkbox">
+              <input type="checkbox" name="ownerIds" value={person.id} defaultChecked={chosen("ownerIds").has(String(person.id))} />{" "}
+              {person.firstName} {person.lastName}
+            </label>
+          ))
+        ) : (
+          <p className="hint">Die Leitung kann nur ein Admin ändern.</p>
+        )}
+      </fieldset>
+
+      <fieldset className="choices">
+        <legend>Mitarbeiter*innen</legend>
+        {props.admins.map((person) => (
+          <label key={person.id} className="checkbox">
+            <input type="checkbox" name="helperIds" value={person.id} defaultChecked={chosen("helperIds").has(String(person.id))} />{" "}
+            {person.firstName} {person.lastName}
+          </label>
+        ))}
+      </fieldset>
+
+      <fieldset className="choices">
+        <legend>Anhänge</legend>
+        {props.attachments?.length ? (
+          <ul className="attachment-edit">
+            {props.attachments.map((file) => (
+              <li key={file.id}>
+                <label htmlFor={`attachment-${file.id}`}>Anzeigename</label>
+                <input id={`attachment-${file.id}`} type="text" name={`attachmentName-${file.id}`} defaultValue={file.displayName} maxLength={150} />
+                <label className="checkbox">
+                  <input type="checkbox" name="removeAttachment" value={file.id} /> Entfernen
+                </label>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <label htmlFor={`${props.id}-attachments`}>Neue Anhänge</label>
+        <p className="hint" id={`${props.id}-attachments-hint`}>
+          Bilder, Textdateien oder PDF, je höchstens 10 MB. Mehrere Dateien auf einmal sind möglich.
+        </p>
+        <input
+          id={`${props.id}-attachments`}
+          type="file"
+          name="attachments"
+          multiple
+          accept="image/*,text/plain,application/pdf"
+          aria-describedby={`${props.id}-attachments-hint${fileError("attachments") ? ` ${props.id}-attachments-error` : ""}`}
+          aria-invalid={fileError("attachments") ? true : undefined}
+        />
+        <ErrorList id={`${props.id}-attachments-error`} errors={fileError("attachments")} />
+      </fieldset>
+
+      <fieldset className="choices">
+        <legend>Einstellungen</legend>
+        {SETTINGS.map(([name, label]) => (
+          <label key={name} className="checkbox">
+            <input {...getInputProps(fields[name], { type: "checkbox" })} defaultChecked={checked(name)} /> {label}
+          </label>
+        ))}
+      </fieldset>
+
+      <div className="actions">
+        <button type="submit" disabled={navigation.state === "submitting"}>
+          {props.submitLabel}
+        </button>
+        <Link to={props.cancelTo} className="button secondary">
+          Abbrechen
+        </Link>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,29 @@
+// Which buttons a tile of the home list shows (spec part 1, §2 Home event list).
+export type TileViewer = { signedIn: boolean; admin: boolean };
+
+export function tileButtons(tile: { past: boolean; requiresApplication: boolean }, viewer: TileViewer) {
+  return {
+    view: true,
+    edit: viewer.admin && !tile.past,
+    enroll: viewer.signedIn && tile.requiresApplication && !tile.past,
+  };
+}
+
+/** Euro amount for people: 249,00 €. */
+const euro = new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" });
+export function formatEuro(cents: number) {
+  return euro.format(cents / 100);
+}
+
+/** The price field: up to 6 characters, German decimal comma or point; empty is 0. */
+export function parsePriceCents(input: string): number | null {
+  const value = input.trim().replace(/\s|€/g, "");
+  if (value === "") return 0;
+  if (!/^\d{1,6}([.,]\d{1,2})?$/.test(value)) return null;
+  const [euros, cents = ""] = value.split(/[.,]/);
+  return Number(euros) * 100 + Number(cents.padEnd(2, "0"));
+}
+
+export function centsToInput(cents: number) {
+  return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2).replace(".", ",");
+}

@@ -1,0 +1,261 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { EventPicture } from "~/components/event-tile";
+import { formatIsoDate, formatClock } from "~/lib/dates";
+import { formatEuro } from "~/lib/event-rules";
+import { applyAsHelper, deleteEvent, getEventAccess, getEventPage, type EventPage } from "~/models/event.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { getUser, requireUser } from "~/services/session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.event.title} – Lagerfeuer` : "Veranstaltung – Lagerfeuer" },
+  { name: "description", content: data ? data.event.description.slice(0, 160) : "" },
+];
+
+function eventId(param: string | undefined) {
+  const id = Number(param);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Nicht gefunden", { status: 404 });
+  return id;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await getUser(request);
+  const event = getEventPage(eventId(params.id), user);
+  if (!event) throw new Response("Nicht gefunden", { status: 404 });
+  const { startsAt: _startsAt, createdAt: _c, updatedAt: _u, createdById: _by, ...shown } = event;
+  return json({
+    event: shown,
+    signedIn: user !== null,
+    confirmDelete: event.canManage && new URL(request.url).searchParams.has("loeschen"),
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const id = eventId(params.id);
+  const access = getEventAccess(id, user);
+  if (!access) throw new Response("Nicht gefunden", { status: 404 });
+  const intent = (await request.formData()).get("intent");
+
+  if (intent === "delete") {
+    if (!access.canManage) throw new Response("Nicht gefunden", { status: 404 });
+    await deleteEvent(id);
+    return redirectWithFlash("/", { kind: "success", title: "Veranstaltung gelöscht", message: `„${access.title}“ wurde gelöscht.` });
+  }
+  if (intent === "apply-helper") {
+    if (access.startsAt.getTime() <= Date.now()) {
+      return json({ error: "Diese Veranstaltung hat schon begonnen." }, { status: 409 });
+    }
+    applyAsHelper(id, user);
+    return redirectWithFlash(`/freizeit/${id}`, {
+      kind: "info",
+      title: "Anmeldung durch einen Admin ausstehend",
+      message: "Deine Bewerbung muss vor der Eintragung durch einen Administrator geprüft werden",
+    });
+  }
+  return redirect(`/freizeit/${id}`);
+}
+
+type ShownEvent = Omit<EventPage, "startsAt" | "createdAt" | "updatedAt" | "createdById">;
+
+function Mark({ ok, label }: { ok: boolean; label: string }) {
+  return (
+    <span className={ok ? "mark ok" : "mark missing"}>
+      <span aria-hidden="true">{ok ? "✓" : "✗"}</span> {label}
+      <span className="visually-hidden">{ok ? ": ja" : ": nein"}</span>
+    </span>
+  );
+}
+
+function HelperButton({ event }: { event: ShownEvent }) {
+  switch (event.myHelperStatus) {
+    case "pending":
+      return (
+        <>
+          <button type="button" disabled>
+            Bereits beworben
+          </button>
+          <p className="hint">Anmeldung durch einen Admin ausstehend</p>
+        </>
+      );
+    case "declined":
+      return (
+        <button type="button" disabled>
+          Kein*e Helfer*in
+        </button>
+      );
+    case "accepted":
+      return (
+        <button type="button" disabled>
+          Sie sind Helfer*in
+        </button>
+      );
+    default:
+      return event.past ? null : (
+        <Form method="post">
+          <input type="hidden" name="intent" value="apply-helper" />
+          <button type="submit" className="secondary">
+            Als Helfer*in bewerben
+          </button>
+        </Form>
+      );
+  }
+}
+
+function names(people: { firstName: string; lastName: string }[]) {
+  return people.length ? people.map((p) => `${p.firstName} ${p.lastName}`).join(", ") : "–";
+}
+
+export default function EventDetail() {
+  const { event, signedIn, confirmDelete } = useLoaderData<typeof loader>();
+  const dateTo = event.dateTo ?? event.dateFrom;
+  return (
+    <article className="event-detail">
+      {event.pictureKey ? (
+        <div className="detail-picture">
+          <EventPicture pictureKey={event.pictureKey} sizes="(min-width: 64rem) 60rem, 100vw" eager />
+        </div>
+      ) : null}
+      <h1>{event.title}</h1>
+      <p className="description">{event.description}</p>
+
+      <section aria-labelledby="info-title" className="panel">
+        <h2 id="info-title">Informationen</h2>
+        <dl className="facts">
+          <dt>Anmeldeschluss</dt>
+          <dd>{event.registrationDeadline ? formatIsoDate(event.registrationDeadline) : "–"}</dd>
+          <dt>Datum und Uhrzeit</dt>
+          <dd>
+            {formatIsoDate(event.dateFrom)}, {formatClock(event.timeFrom)}
+            {event.dateTo || event.timeTo ? ` bis ${formatIsoDate(dateTo)}${event.timeTo ? `, ${formatClock(event.timeTo)}` : ""}` : ""}
+          </dd>
+          <dt>Ort</dt>
+          <dd>{event.location}</dd>
+          <dt>Kosten</dt>
+          <dd>{formatEuro(event.priceCents)}</dd>
+          <dt>Geschwisterrabatt</dt>
+          <dd>{event.siblingDiscount || "–"}</dd>
+          <dt>Mögliche Teilnehmer*innen</dt>
+          <dd>{event.memberRules || "–"}</dd>
+          <dt>Leitung</dt>
+          <dd>{names(event.owners)}</dd>
+          <dt>Helfer*innen</dt>
+          <dd>{names(event.helpers)}</dd>
+          {event.placesLeft !== null ? (
+            <>
+              <dt>Freie Plätze</dt>
+              <dd>{event.placesLeft > 0 ? event.placesLeft : "Keine – neue Anmeldungen kommen auf die Warteliste"}</dd>
+            </>
+          ) : null}
+        </dl>
+        <p className="hint">Anmeldungen nach dem Anmeldeschluss werden weiterhin angenommen, solange Plätze frei sind.</p>
+      </section>
+
+      {event.attachments.length > 0 ? (
+        <section aria-labelledby="files-title" className="panel">
+          <h2 id="files-title">Anhänge</h2>
+          <ul>
+            {event.attachments.map((file) => (
+              <li key={file.id}>
+                <a href={`/uploads/attachments/${file.key}`} target="_blank" rel="noopener">
+                  {file.displayName}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {signedIn ? (
+        <section aria-labelledby="mine-title" className="panel">
+          <h2 id="mine-title">Meine angemeldeten Teilnehmer*innen</h2>
+          {event.myRegistrations.length === 0 ? (
+            <p>Du hast für diese Veranstaltung noch niemanden angemeldet.</p>
+          ) : (
+            <ul className="my-registrations">
+              {event.myRegistrations.map((r) => (
+                <li key={r.id}>
+                  <strong>
+                    {r.firstName} {r.lastName}
+                  </strong>{" "}
+                  {r.waitingListPosition !== null ? (
+                    <span className="badge">Warteliste</span>
+                  ) : (
+                    <>
+                      <Mark ok={r.applicationStatus === "accepted"} label="Bestätigt" />{" "}
+                      <Mark ok={r.paid} label="Bezahlt" />
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+
+      {signedIn ? (
+        <div className="actions event-actions">
+          {event.requiresApplication ? (
+            event.past ? (
+              <button type="button" disabled>
+                Anmelden
+              </button>
+            ) : (
+              <Link to={`/enroll/${event.id}`} className="button">
+                Anmelden
+              </Link>
+            )
+          ) : null}
+          <HelperButton event={event} />
+          {event.canManage ? (
+            <>
+              <Link to={`/freizeit/edit/${event.id}`} className="button secondary">
+                Bearbeiten
+              </Link>
+              <Link to={`/freizeit/${event.id}?loeschen=1#loeschen`} className="button danger">
+                Löschen
+              </Link>
+              <Link to={`/freizeit/sendEmails/${event.id}`} className="button secondary">
+                E-Mail an alle
+              </Link>
+            </>
+          ) : null}
+          {event.canManage || event.isAcceptedHelper ? (
+            <>
+              <Link to={`/freizeit/participants/${event.id}`} className="button secondary">
+                Teilnehmer*innen-Liste
+              </Link>
+              <Link to={`/freizeit/helper/${event.id}`} className="button secondary">
+                Mitarbeiter*innen-Liste
+              </Link>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+
+      {confirmDelete ? (
+        <section id="loeschen" className="panel danger-zone" aria-labelledby="delete-title" role="alertdialog" aria-describedby="delete-text">
+          <h2 id="delete-title">Freizeit löschen</h2>
+          <p id="delete-text">
+            Sind Sie sicher, dass Sie diese Freizeit löschen möchten? Diese Aktion kann nicht rückgängig gemacht werden.
+          </p>
+          <Form method="post" className="actions">
+            <input type="hidden" name="intent" value="delete" />
+            <button type="submit" className="danger">
+              Löschen
+            </button>
+            <Link to={`/freizeit/${event.id}`} className="button secondary">
+              Abbrechen
+            </Link>
+          </Form>
+        </section>
+      ) : null}
+
+      <p>
+        <Link to="/" className="button secondary">
+          Zurück zur Startseite
+        </Link>
+      </p>
+    </article>
+  );
+}

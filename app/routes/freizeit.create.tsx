@@ -1,0 +1,50 @@
+import { redirect, json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { EventForm } from "~/components/event-form";
+import type { Alert } from "~/components/forms";
+import { createEvent, listAdminUsers } from "~/models/event.server";
+import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
+import { removeStoredFile } from "~/services/uploads.server";
+import { requireAdmin } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Neue Veranstaltung anlegen – Lagerfeuer" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const admin = await requireAdmin(request);
+  return json({ admins: listAdminUsers(), me: admin.id });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await readEventForm(request);
+  if (form.response) return form.response;
+  try {
+    const id = createEvent(form.input, admin, form.stored);
+    return redirect(`/freizeit/${id}`);
+  } catch (error) {
+    console.error(error);
+    await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
+    return json({ result: form.submission.reply(), alert: GENERIC_FAILURE, fileErrors: {} }, { status: 500 });
+  }
+}
+
+export default function CreateEvent() {
+  const { admins, me } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  return (
+    <>
+      <h1>Neue Veranstaltung anlegen</h1>
+      <EventForm
+        id="create-event"
+        admins={admins}
+        defaults={{ ownerIds: [String(me)], price: "0" }}
+        lastResult={data?.result ?? undefined}
+        alert={data?.alert as Alert | undefined}
+        fileErrors={data?.fileErrors}
+        submitLabel="Veranstalltung veröffentlichen"
+        canChangeOwners
+        cancelTo="/"
+      />
+    </>
+  );
+}

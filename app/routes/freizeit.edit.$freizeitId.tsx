@@ -1,0 +1,94 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { EventForm } from "~/components/event-form";
+import type { Alert } from "~/components/forms";
+import { centsToInput } from "~/lib/event-rules";
+import { getEventAccess, getEventForEdit, listAdminUsers, updateEvent } from "~/models/event.server";
+import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
+import { removeStoredFile } from "~/services/uploads.server";
+import { requireUser } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Veranstaltung bearbeiten – Lagerfeuer" }];
+
+const LOAD_FAILED = "Es gab ein Problem bei der Abfrage der Freizeit. Versuchen Sie es später erneut.";
+
+/** Admins and the event's lead persons may edit; for anyone else the event does not exist. */
+async function requireEditor(request: Request, idParam: string | undefined) {
+  const user = await requireUser(request);
+  const id = Number(idParam);
+  const access = Number.isSafeInteger(id) && id > 0 ? getEventAccess(id, user) : null;
+  if (!access || !access.canManage) throw new Response(LOAD_FAILED, { status: 404 });
+  return { user, id };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, id } = await requireEditor(request, params.freizeitId);
+  const data = getEventForEdit(id)!;
+  const e = data.event;
+  return json({
+    id,
+    admins: listAdminUsers(),
+    canChangeOwners: user.role === "admin",
+    picture: data.picture,
+    attachments: data.attachments,
+    defaults: {
+      title: e.title,
+      description: e.description,
+      dateFrom: e.dateFrom,
+      timeFrom: e.timeFrom,
+      dateTo: e.dateTo ?? "",
+      timeTo: e.timeTo ?? "",
+      registrationDeadline: e.registrationDeadline ?? "",
+      location: e.location,
+      price: centsToInput(e.priceCents),
+      capacity: e.capacity === null ? "" : String(e.capacity),
+      siblingDiscount: e.siblingDiscount,
+      memberRules: e.memberRules,
+      ownerIds: data.ownerIds.map(String),
+      helperIds: data.helperIds.map(String),
+      noRegistration: !e.requiresApplication,
+      tshirtSizeRequired: e.tshirtSizeRequired,
+      swimBadgeRequired: e.swimBadgeRequired,
+      permitsRequired: e.permitsRequired,
+      onlyStaffVisible: e.onlyStaffVisible,
+    },
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, id } = await requireEditor(request, params.freizeitId);
+  const form = await readEventForm(request);
+  if (form.response) return form.response;
+  try {
+    const unused = updateEvent(id, form.input, user, form.stored, form.changes);
+    await Promise.all(unused.map((f) => removeStoredFile(f.kind, f.key)));
+  } catch (error) {
+    console.error(error);
+    await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
+    return json({ result: form.submission.reply(), alert: GENERIC_FAILURE, fileErrors: {} }, { status: 500 });
+  }
+  return redirect(`/freizeit/${id}`);
+}
+
+export default function EditEvent() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <>
+      <h1>Veranstaltung bearbeiten</h1>
+      <EventForm
+        id="edit-event"
+        admins={data.admins}
+        defaults={data.defaults}
+        lastResult={actionData?.result ?? undefined}
+        alert={actionData?.alert as Alert | undefined}
+        fileErrors={actionData?.fileErrors}
+        submitLabel="Änderungen Speichern"
+        picture={data.picture}
+        attachments={data.attachments}
+        canChangeOwners={data.canChangeOwners}
+        cancelTo={`/freizeit/${data.id}`}
+      />
+    </>
+  );
+}

@@ -1,0 +1,79 @@
+// The form of creating and editing an event.
+import { z } from "zod";
+import { isIsoDate, isTime } from "~/lib/dates";
+import { parsePriceCents } from "~/lib/event-rules";
+
+export const INVALID_FORM = "Mindestens ein Feld ist nicht valide";
+
+// conform turns an empty field into undefined before the schema sees it.
+const text = (max: number, required?: string) =>
+  required
+    ? z.string({ required_error: required }).trim().min(1, required).max(max, `Höchstens ${max} Zeichen`)
+    : z
+        .string()
+        .trim()
+        .max(max, `Höchstens ${max} Zeichen`)
+        .optional()
+        .transform((v) => v ?? "");
+
+const optionalDate = (message: string) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => !v || isIsoDate(v), message)
+    .transform((v) => v || null);
+
+const optionalTime = z
+  .string()
+  .optional()
+  .refine((v) => !v || isTime(v), "Bitte gib eine Uhrzeit wie 09:30 an.")
+  .transform((v) => v || null);
+
+const ids = z.array(z.coerce.number().int().positive()).default([]);
+const flag = z.boolean().default(false);
+
+export const eventSchema = z
+  .object({
+    title: text(100, "Bitte gib einen Titel an."),
+    description: text(1500, "Bitte gib eine Beschreibung an."),
+    dateFrom: z.string({ required_error: "Bitte gib ein Startdatum an." }).refine(isIsoDate, "Bitte gib ein gültiges Datum an."),
+    timeFrom: z.string({ required_error: "Bitte gib eine Startzeit an." }).refine(isTime, "Bitte gib eine Uhrzeit wie 09:30 an."),
+    dateTo: optionalDate("Bitte gib ein gültiges Datum an."),
+    timeTo: optionalTime,
+    registrationDeadline: optionalDate("Bitte gib ein gültiges Datum an."),
+    location: text(100, "Bitte gib einen Ort an."),
+    price: z
+      .string()
+      .max(6, "Höchstens 6 Zeichen")
+      .optional()
+      .transform((v, ctx) => {
+        const cents = parsePriceCents(v ?? "");
+        if (cents === null) {
+          ctx.addIssue({ code: "custom", message: "Bitte gib einen Betrag wie 149 oder 149,50 an." });
+          return z.NEVER;
+        }
+        return cents;
+      }),
+    siblingDiscount: text(50),
+    memberRules: text(200),
+    ownerIds: ids,
+    helperIds: ids,
+    noRegistration: flag,
+    tshirtSizeRequired: flag,
+    swimBadgeRequired: flag,
+    permitsRequired: flag,
+    onlyStaffVisible: flag,
+    capacity: z.coerce
+      .number({ invalid_type_error: "Bitte gib eine ganze Zahl an." })
+      .int("Bitte gib eine ganze Zahl an.")
+      .min(1, "Mindestens 1 Platz (leer lassen für unbegrenzt)")
+      .max(10000, "Höchstens 10000 Plätze")
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.dateTo && value.dateTo < value.dateFrom) {
+      ctx.addIssue({ code: "custom", path: ["dateTo"], message: "Das Enddatum liegt vor dem Startdatum." });
+    }
+  });
+
+export type EventFormValue = z.infer<typeof eventSchema>;

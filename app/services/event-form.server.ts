@@ -1,0 +1,71 @@
+// Reading the create/edit form of an event: fields, uploads and file changes, checked.
+import { parseWithZod } from "@conform-to/zod";
+import { json } from "@remix-run/node";
+import type { EventInput, FileChanges } from "~/models/event.server";
+import { eventSchema, INVALID_FORM } from "~/schemas/event";
+import { discardUploads, readUploadForm, storeUploads, UploadError } from "./uploads.server";
+
+const GENERIC_FAILURE = { title: "Fehler", message: "Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut." };
+
+function toInput(value: ReturnType<typeof eventSchema.parse>): EventInput {
+  const { noRegistration, price, capacity, ...rest } = value;
+  return { ...rest, requiresApplication: !noRegistration, priceCents: price, capacity: capacity ?? null };
+}
+
+function fileChanges(formData: FormData): FileChanges {
+  const renamed: FileChanges["renamed"] = [];
+  for (const [name, value] of formData) {
+    const match = /^attachmentName-(\d+)$/.exec(name);
+    if (match && typeof value === "string" && value.trim()) renamed.push({ id: Number(match[1]), displayName: value.trim().slice(0, 150) });
+  }
+  return {
+    renamed,
+    removedIds: formData.getAll("removeAttachment").map(Number).filter(Number.isSafeInteger),
+    removePicture: formData.get("removePicture") === "on",
+  };
+}
+
+/**
+ * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
+ * otherwise it hands back the input and the stored files.
+ */
+export async function readEventForm(request: Request) {
+  let read;
+  try {
+    read = await readUploadForm(request, { picture: "picture", attachments: "attachment" });
+  } catch (error) {
+    if (error instanceof UploadError) {
+      return { response: json({ result: null, alert: { title: INVALID_FORM, message: error.message }, fileErrors: {} }, { status: error.status }) };
+    }
+    throw error;
+  }
+  const { formData, uploads, problems } = read;
+  const submission = parseWithZod(formData, { schema: eventSchema });
+  const fileErrors = Object.fromEntries(problems.map((p) => [p.field, p.message]));
+  if (submission.status !== "success" || problems.length) {
+    await discardUploads(uploads);
+    return {
+      response: json(
+        { result: submission.reply(), alert: { title: INVALID_FORM, message: problems.length ? "Bitte prüfe die markierten Felder und wähle die Dateien erneut aus." : "Bitte prüfe die markierten Felder." }, fileErrors },
+        { status: problems.some((p) => p.status === 413) ? 413 : 400 },
+      ),
+    };
+  }
+  try {
+    const stored = await storeUploads(uploads);
+    return { input: toInput(submission.value), stored, changes: fileChanges(formData), submission };
+  } catch (error) {
+    if (error instanceof UploadError) {
+      return {
+        response: json(
+          { result: submission.reply(), alert: { title: INVALID_FORM, message: "Bitte wähle die Dateien erneut aus." }, fileErrors: { [error.field]: error.message } },
+          { status: 400 },
+        ),
+      };
+    }
+    console.error(error);
+    return { response: json({ result: submission.reply(), alert: GENERIC_FAILURE, fileErrors: {} }, { status: 500 }) };
+  }
+}
+
+export { GENERIC_FAILURE };

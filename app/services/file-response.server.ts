@@ -1,0 +1,35 @@
+// Answers with a stored file, streamed from disk.
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+
+/** `filename*` for Content-Disposition: the display name, UTF-8, safe in a header. */
+export function contentDisposition(kind: "inline" | "attachment", displayName: string) {
+  const ascii = displayName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(displayName)}`;
+}
+
+export async function fileResponse(
+  path: string,
+  headers: { contentType: string; disposition?: string; cacheControl: string },
+  request: Request,
+) {
+  let size: number;
+  let mtime: Date;
+  try {
+    ({ size, mtime } = await stat(path));
+  } catch {
+    throw new Response("Nicht gefunden", { status: 404 });
+  }
+  const etag = `W/"${size.toString(36)}-${mtime.getTime().toString(36)}"`;
+  const common: Record<string, string> = { "Cache-Control": headers.cacheControl, ETag: etag };
+  if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers: common });
+  return new Response(createReadableStreamFromReadable(createReadStream(path)), {
+    headers: {
+      ...common,
+      "Content-Type": headers.contentType,
+      "Content-Length": String(size),
+      ...(headers.disposition ? { "Content-Disposition": headers.disposition } : {}),
+    },
+  });
+}

@@ -1,0 +1,246 @@
+// Uploaded files: streamed to disk while the form is read (never held in memory whole), their
+// type recognised from the content (file-type), stored under UPLOADS_DIR with generated names.
+// Preview pictures are turned once into small WebP versions (sharp) so phones never load the
+// camera original.
+import { createWriteStream } from "node:fs";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { fileTypeFromFile } from "file-type";
+import sharp from "sharp";
+import { settings } from "./env.server";
+import { randomToken } from "./tokens.server";
+
+export const MB = 1024 * 1024;
+export const PICTURE_MAX_BYTES = 5 * MB;
+export const ATTACHMENT_MAX_BYTES = 10 * MB;
+/** A whole form: a picture and a handful of attachments. */
+export const FORM_MAX_BYTES = 60 * MB;
+const TEXT_FIELD_MAX_BYTES = 64 * 1024;
+export const PICTURE_WIDTHS = [480, 960] as const;
+
+export type UploadKind = "picture" | "attachment" | "legal";
+
+export type TempUpload = {
+  field: string;
+  kind: UploadKind;
+  tempPath: string;
+  originalName: string;
+  size: number;
+};
+
+export type StoredFile = { key: string; displayName: string; mimeType: string; size: number };
+
+export class UploadError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+const LIMITS: Record<UploadKind, number> = {
+  picture: PICTURE_MAX_BYTES,
+  attachment: ATTACHMENT_MAX_BYTES,
+  legal: ATTACHMENT_MAX_BYTES,
+};
+
+const TOO_LARGE: Record<UploadKind, string> = {
+  picture: "Das Bild ist zu groß. Erlaubt sind höchstens 5 MB.",
+  attachment: "Der Anhang ist zu groß. Erlaubt sind höchstens 10 MB je Datei.",
+  legal: "Die Datei ist zu groß. Erlaubt sind höchstens 10 MB.",
+};
+
+const WRONG_TYPE: Record<UploadKind, string> = {
+  picture: "Als Foto sind nur Bilder im Format JPEG, PNG, WebP oder GIF erlaubt.",
+  attachment: "Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.",
+  legal: "Bitte laden Sie eine PDF-Datei hoch.",
+};
+
+const PICTURE_TYPES = new Map([
+  ["image/jpeg", "jpg"],
+  ["image/png", "png"],
+  ["image/webp", "webp"],
+  ["image/gif", "gif"],
+]);
+const PDF = new Map([["application/pdf", "pdf"]]);
+
+function dir(...parts: string[]) {
+  return path.join(settings().uploadsDir, ...parts);
+}
+
+function clean(name: string) {
+  // Only the last path segment, no control characters, at most 150 characters.
+  const base = name.split(/[\\/]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex
+  return base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 150) || "Datei";
+}
+
+/**
+ * Reads a multipart form. File fields (`fileFields`: field name → kind) stream to temporary
+ * files; a file over its limit is read to the end and thrown away, and reported as an
+ * UploadError after the whole form is read, so the other fields can be shown again.
+ */
+export async function readUploadForm(request: Request, fileFields: Record<string, UploadKind>) {
+  const length = Number(request.headers.get("Content-Length") ?? "0");
+  if (length > FORM_MAX_BYTES) {
+    throw new UploadError("", "Die Dateien sind zusammen zu groß. Erlaubt sind höchstens 60 MB auf einmal.", 413);
+  }
+  const tempDir = dir(".tmp");
+  await mkdir(tempDir, { recursive: true });
+  const uploads: TempUpload[] = [];
+  const problems: UploadError[] = [];
+  let total = 0;
+
+  const handler: UploadHandler = async ({ name, filename, data }) => {
+    const kind = fileFields[name];
+    if (!kind) {
+      if (filename) {
+        for await (const _chunk of data) void _chunk;
+        return undefined;
+      }
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of data) {
+        size += chunk.length;
+        if (size <= TEXT_FIELD_MAX_BYTES) chunks.push(chunk);
+      }
+      return Buffer.concat(chunks).toString("utf8");
+    }
+    if (!filename) {
+      for await (const _chunk of data) void _chunk; // an empty file input
+      return undefined;
+    }
+    const tempPath = path.join(tempDir, randomToken());
+    const out = createWriteStream(tempPath, { flags: "wx" });
+    let size = 0;
+    let overLimit = false;
+    for await (const chunk of data) {
+      size += chunk.length;
+      total += chunk.length;
+      if (total > FORM_MAX_BYTES) overLimit = true;
+      if (size > LIMITS[kind]) overLimit = true;
+      if (overLimit) continue;
+      if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+    }
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    if (overLimit) {
+      await rm(tempPath, { force: true });
+      problems.push(new UploadError(name, TOO_LARGE[kind], 413));
+      return undefined;
+    }
+    uploads.push({ field: name, kind, tempPath, originalName: clean(filename), size });
+    return `upload:${uploads.length - 1}`;
+  };
+
+  let formData: FormData;
+  try {
+    formData = await unstable_parseMultipartFormData(request, handler);
+  } catch (error) {
+    await discardUploads(uploads);
+    throw new UploadError("", "Das Formular konnte nicht gelesen werden. Bitte versuchen Sie es erneut.");
+  }
+  return { formData, uploads, problems };
+}
+
+export async function discardUploads(uploads: TempUpload[]) {
+  await Promise.all(uploads.map((u) => rm(u.tempPath, { force: true })));
+}
+
+/** Is this a plain UTF-8 text file (no binary bytes)? */
+async function isPlainText(file: string) {
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const sample = buffer.subarray(0, bytesRead);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u0008\u000e-\u001a\u001c-\u001f]/.test(sample.toString("latin1"))) return false;
+    try {
+      // A cut at the end of the sample may split a character; only the full file must be valid.
+      new TextDecoder("utf-8", { fatal: true }).decode(bytesRead < buffer.length ? sample : sample.subarray(0, bytesRead - 4));
+      return true;
+    } catch {
+      return false;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The stored type of an upload, recognised from its content; an UploadError when not allowed. */
+export async function detectType(upload: TempUpload): Promise<{ mimeType: string; extension: string }> {
+  const detected = await fileTypeFromFile(upload.tempPath);
+  if (upload.kind === "picture" || upload.kind === "legal") {
+    const allowed = upload.kind === "picture" ? PICTURE_TYPES : PDF;
+    const extension = detected ? allowed.get(detected.mime) : undefined;
+    if (!detected || !extension) throw new UploadError(upload.field, WRONG_TYPE[upload.kind]);
+    return { mimeType: detected.mime, extension };
+  }
+  if (detected) {
+    const extension = PICTURE_TYPES.get(detected.mime) ?? PDF.get(detected.mime);
+    if (!extension) throw new UploadError(upload.field, WRONG_TYPE.attachment);
+    return { mimeType: detected.mime, extension };
+  }
+  if (await isPlainText(upload.tempPath)) return { mimeType: "text/plain; charset=utf-8", extension: "txt" };
+  throw new UploadError(upload.field, WRONG_TYPE.attachment);
+}
+
+export function folderFor(kind: UploadKind) {
+  return kind === "picture" ? "pictures" : kind === "legal" ? "legal" : "attachments";
+}
+
+/** Checks and moves an upload to its place; pictures also get their small WebP versions. */
+export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
+  const { mimeType, extension } = await detectType(upload);
+  const key = `${randomToken().slice(0, 24)}.${extension}`;
+  const target = dir(folderFor(upload.kind), key);
+  await mkdir(path.dirname(target), { recursive: true });
+  if (upload.kind === "picture") {
+    try {
+      for (const width of PICTURE_WIDTHS) {
+        await sharp(upload.tempPath, { animated: false })
+          .rotate()
+          .resize({ width, withoutEnlargement: true })
+          .webp({ quality: 75 })
+          .toFile(variantPath(key, width));
+      }
+    } catch {
+      await removeStoredFile("picture", key);
+      throw new UploadError(upload.field, "Das Bild konnte nicht gelesen werden. Bitte versuchen Sie ein anderes.");
+    }
+  }
+  await rename(upload.tempPath, target);
+  const { size } = await stat(target);
+  const displayName = upload.originalName;
+  return { key, displayName, mimeType, size };
+}
+
+/** Stores several uploads; if one fails, those already stored are removed again. */
+export async function storeUploads(uploads: TempUpload[]) {
+  const stored: (StoredFile & { field: string; kind: UploadKind })[] = [];
+  try {
+    for (const upload of uploads) stored.push({ ...(await storeUpload(upload)), field: upload.field, kind: upload.kind });
+    return stored;
+  } catch (error) {
+    await Promise.all(stored.map((s) => removeStoredFile(s.kind, s.key)));
+    await discardUploads(uploads);
+    throw error;
+  }
+}
+
+export function variantPath(key: string, width: number) {
+  return dir("pictures", `${key}-${width}.webp`);
+}
+
+export function storedPath(kind: UploadKind, key: string) {
+  return dir(folderFor(kind), key);
+}
+
+/** Removes a stored file (and a picture's WebP versions); missing files are fine. */
+export async function removeStoredFile(kind: UploadKind, key: string) {
+  await rm(storedPath(kind, key), { force: true });
+  if (kind === "picture") await Promise.all(PICTURE_WIDTHS.map((w) => rm(variantPath(key, w), { force: true })));
+}
