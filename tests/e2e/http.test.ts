@@ -117,7 +117,7 @@ describe("the home page on a weak connection", () => {
 
     const page = await rawRequest(`${baseUrl}/`, { headers: { "Accept-Encoding": "gzip" } });
     const html = page.text();
-    expect(html.match(/<h2>Budget-Freizeit \d\d/g)?.length).toBe(50);
+    expect(html.match(/<h3><a href="\/freizeit\/\d+">Budget-Freizeit \d\d/g)?.length).toBe(50);
     expect(html).not.toContain("<script");
     const css = await rawRequest(`${baseUrl}${stylesheetHref(html)}`, { headers: { "Accept-Encoding": "gzip" } });
     const total = page.body.length + css.body.length;

@@ -1,0 +1,354 @@
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { asc, desc, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { eventHelpers, eventOwners, events, files, participants, registrations } from "../../db/schema";
+import { getEventPage, listEvents } from "~/models/event.server";
+import { action as createAction, loader as createLoader } from "~/routes/freizeit.create";
+import { action as editAction, loader as editLoader } from "~/routes/freizeit.edit.$freizeitId";
+import { action as detailAction, loader as detailLoader } from "~/routes/freizeit.$id";
+import { loader as attachmentLoader } from "~/routes/uploads.attachments.$key";
+import { loader as pictureLoader } from "~/routes/uploads.pictures.$key";
+import { db } from "~/services/db.server";
+import { settings } from "~/services/env.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { createEvent, executableBytes, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
+import { body, get, post, run } from "../support/remix";
+
+beforeEach(() => {
+  resetDatabase();
+  rmSync(settings().uploadsDir, { recursive: true, force: true });
+});
+
+async function person(role: "user" | "admin" = "user") {
+  const user = await createUser({ role });
+  return { user, cookie: await sessionCookieFor(user.id), session: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role } };
+}
+
+function eventCount() {
+  return db.select().from(events).all().length;
+}
+
+function uploadedFiles() {
+  const dir = settings().uploadsDir;
+  return ["pictures", "attachments"].flatMap((sub) => (existsSync(path.join(dir, sub)) ? readdirSync(path.join(dir, sub)) : []));
+}
+
+describe("the home list", () => {
+  it("shows visitors upcoming public events by start date, then title", async () => {
+    createEvent({ title: "B-Lager", inDays: 10 });
+    createEvent({ title: "A-Lager", inDays: 10 });
+    createEvent({ title: "Früher", inDays: 5 });
+    createEvent({ title: "Vorbei", inDays: -5 });
+    createEvent({ title: "Geheim", inDays: 7, onlyStaffVisible: true });
+    const { upcoming, past } = listEvents(null, "all");
+    expect(upcoming.map((e) => e.title)).toEqual(["Früher", "A-Lager", "B-Lager"]);
+    expect(past).toEqual([]);
+  });
+
+  it("shows signed-in users past events too, and 'mine' only their own", async () => {
+    const { session } = await person();
+    const other = await createUser();
+    const led = createEvent({ title: "Geleitet", inDays: 3, ownerIds: [session.id] });
+    createEvent({ title: "Geholfen", inDays: -3, helpers: [[session.id, "accepted"]] });
+    createEvent({ title: "Beworben", inDays: 4, helpers: [[session.id, "pending"]] });
+    const camp = createEvent({ title: "Angemeldet", inDays: -30 });
+    createEvent({ title: "Fremd", inDays: 8, ownerIds: [other.id] });
+    const child = db.insert(participants).values({ userId: session.id, firstName: "Mia", lastName: "M", street: "S 1", city: "K", birthDate: "2015-01-01" }).returning().get();
+    db.insert(registrations).values({ eventId: camp.id, participantId: child.id, userId: session.id, paymentMethod: "transfer" }).run();
+
+    const all = listEvents(session, "all");
+    expect(all.upcoming.map((e) => e.title)).toEqual(["Geleitet", "Beworben", "Fremd"]);
+    expect(all.past.map((e) => e.title)).toEqual(["Angemeldet", "Geholfen"]);
+    const mine = listEvents(session, "mine");
+    expect(mine.upcoming.map((e) => e.title)).toEqual(["Geleitet"]);
+    expect(mine.past.map((e) => e.title)).toEqual(["Angemeldet", "Geholfen"]);
+    // Highlighting is for admins only.
+    expect(all.upcoming.find((e) => e.id === led.id)?.highlighted).toBe(false);
+  });
+
+  it("lists staff-only events only to admins and the event's staff, and highlights an admin's own", async () => {
+    const { session: admin } = await person("admin");
+    const { session: helper } = await person();
+    const { session: parent } = await person();
+    createEvent({ title: "Schulung", onlyStaffVisible: true, helpers: [[helper.id, "accepted"], [parent.id, "pending"]], ownerIds: [admin.id] });
+    expect(listEvents(null, "all").upcoming).toHaveLength(0);
+    expect(listEvents(parent, "all").upcoming).toHaveLength(0);
+    expect(listEvents(helper, "all").upcoming).toHaveLength(1);
+    const forAdmin = listEvents(admin, "all").upcoming;
+    expect(forAdmin).toHaveLength(1);
+    expect(forAdmin[0].highlighted).toBe(true);
+  });
+});
+
+describe("the detail page", () => {
+  it("is public for a public event, 404 for a staff-only one unless staff", async () => {
+    const { user: owner, cookie: ownerCookie } = await person("admin");
+    const { cookie: parentCookie } = await person();
+    const open = createEvent({ title: "Offen" });
+    const closed = createEvent({ title: "Intern", onlyStaffVisible: true, ownerIds: [owner.id] });
+    expect((await run(detailLoader, get(`/freizeit/${open.id}`, { params: { id: String(open.id) } }))).status).toBe(200);
+    expect((await run(detailLoader, get(`/freizeit/${closed.id}`, { params: { id: String(closed.id) } }))).status).toBe(404);
+    expect((await run(detailLoader, get(`/freizeit/${closed.id}`, { params: { id: String(closed.id) }, cookie: parentCookie }))).status).toBe(404);
+    expect((await run(detailLoader, get(`/freizeit/${closed.id}`, { params: { id: String(closed.id) }, cookie: ownerCookie }))).status).toBe(200);
+    expect((await run(detailLoader, get("/freizeit/abc", { params: { id: "abc" } }))).status).toBe(404);
+  });
+
+  it("shows places left and my registrations in the spec's order", async () => {
+    const { session } = await person();
+    const camp = createEvent({ capacity: 5 });
+    const kids = ["Anna", "Ben", "Cem", "Dora"].map((firstName) =>
+      db.insert(participants).values({ userId: session.id, firstName, lastName: "K", street: "S 1", city: "K", birthDate: "2015-01-01" }).returning().get(),
+    );
+    const states = [
+      { applicationStatus: "open" as const, paid: false },
+      { applicationStatus: "open" as const, paid: true },
+      { applicationStatus: "accepted" as const, paid: false },
+      { applicationStatus: "accepted" as const, paid: true },
+    ];
+    kids.forEach((kid, i) => db.insert(registrations).values({ eventId: camp.id, participantId: kid.id, userId: session.id, paymentMethod: "transfer", ...states[i] }).run());
+    const page = getEventPage(camp.id, session)!;
+    expect(page.myRegistrations.map((r) => r.firstName)).toEqual(["Dora", "Cem", "Ben", "Anna"]);
+    expect(page.placesLeft).toBe(1);
+    expect(getEventPage(camp.id, null)!.myRegistrations).toEqual([]);
+  });
+});
+
+describe("creating an event", () => {
+  it("refuses users who are not admins and changes nothing", async () => {
+    const { cookie } = await person();
+    const loaded = await run(createLoader, get("/freizeit/create", { cookie }));
+    expect(loaded.headers.get("Location")).toBe("/");
+    const posted = await run(createAction, multipartPost("/freizeit/create", validEventFields(), {}, cookie));
+    expect(posted.headers.get("Location")).toBe("/");
+    const anonymous = await run(createAction, multipartPost("/freizeit/create", validEventFields(), {}));
+    expect(anonymous.headers.get("Location")).toBe("/login?redirectTo=%2Ffreizeit%2Fcreate");
+    expect(eventCount()).toBe(0);
+  });
+
+  it("creates the event with owners, accepted helpers, a picture in small sizes and attachments", async () => {
+    const { user: admin, cookie } = await person("admin");
+    const { user: colleague } = await person("admin");
+    const { user: parent } = await person();
+    const response = await run(
+      createAction,
+      multipartPost(
+        "/freizeit/create",
+        validEventFields({ ownerIds: [String(admin.id)], helperIds: [String(colleague.id), String(parent.id)], capacity: "20", tshirtSizeRequired: "on", noRegistration: "" }),
+        {
+          picture: [{ name: "lager.png", bytes: pngBytes(1200, 600), type: "image/png" }],
+          attachments: [
+            { name: "Packliste.txt", bytes: Buffer.from("Schlafsack\nIsomatte\n"), type: "text/plain" },
+            { name: "Infobrief.pdf", bytes: pdfBytes(), type: "application/pdf" },
+          ],
+        },
+        cookie,
+      ),
+    );
+    expect(response.status).toBe(302);
+    const id = Number(response.headers.get("Location")!.split("/").pop());
+    const event = db.select().from(events).where(eq(events.id, id)).get()!;
+    expect(event).toMatchObject({ title: "Sommerfreizeit", priceCents: 24950, capacity: 20, tshirtSizeRequired: true, requiresApplication: true, timeFrom: "09:30" });
+    expect(db.select().from(eventOwners).where(eq(eventOwners.eventId, id)).all().map((o) => o.userId)).toEqual([admin.id]);
+    // Only admins can be picked as helpers; they are accepted at once.
+    expect(db.select().from(eventHelpers).where(eq(eventHelpers.eventId, id)).all()).toEqual([
+      expect.objectContaining({ userId: colleague.id, status: "accepted" }),
+    ]);
+    const stored = db.select().from(files).where(eq(files.eventId, id)).orderBy(desc(files.kind), asc(files.position)).all();
+    expect(stored.map((f) => [f.kind, f.displayName, f.mimeType])).toEqual([
+      ["preview", "lager.png", "image/png"],
+      ["attachment", "Packliste.txt", "text/plain; charset=utf-8"],
+      ["attachment", "Infobrief.pdf", "application/pdf"],
+    ]);
+    const preview = stored[0];
+    expect(uploadedFiles()).toEqual(expect.arrayContaining([preview.key, `${preview.key}-480.webp`, `${preview.key}-960.webp`]));
+
+    // The picture is served small, as WebP, cached for good.
+    const small = await run(pictureLoader, get(`/uploads/pictures/${preview.key}-480.webp`, { params: { key: `${preview.key}-480.webp` } }));
+    expect(small.status).toBe(200);
+    expect(small.headers.get("Content-Type")).toBe("image/webp");
+    expect(small.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const bytes = Buffer.from(await small.arrayBuffer());
+    expect(bytes.subarray(8, 12).toString()).toBe("WEBP");
+    expect(bytes.length).toBeLessThan(pngBytes(1200, 600).length);
+    // The original is never served.
+    expect((await run(pictureLoader, get(`/uploads/pictures/${preview.key}`, { params: { key: preview.key } }))).status).toBe(404);
+
+    const attachment = await run(attachmentLoader, get(`/uploads/attachments/${stored[1].key}`, { params: { key: stored[1].key } }));
+    expect(attachment.status).toBe(200);
+    expect(attachment.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
+    expect(attachment.headers.get("Content-Disposition")).toBe(`inline; filename="Packliste.txt"; filename*=UTF-8''Packliste.txt`);
+    expect(await attachment.text()).toBe("Schlafsack\nIsomatte\n");
+  });
+
+  it("refuses an executable renamed .png, keeps nothing of it, and says why", async () => {
+    const { cookie } = await person("admin");
+    const response = await run(
+      createAction,
+      multipartPost("/freizeit/create", validEventFields(), { picture: [{ name: "urlaub.png", bytes: executableBytes(), type: "image/png" }] }, cookie),
+    );
+    expect(response.status).toBe(400);
+    const answer = await body<{ fileErrors: Record<string, string>; alert: { title: string } }>(response);
+    expect(answer.alert.title).toBe("Mindestens ein Feld ist nicht valide");
+    expect(answer.fileErrors.picture).toBe("Als Foto sind nur Bilder im Format JPEG, PNG, WebP oder GIF erlaubt.");
+    expect(eventCount()).toBe(0);
+    expect(uploadedFiles()).toEqual([]);
+    expect(readdirSync(path.join(settings().uploadsDir, ".tmp"))).toEqual([]);
+  });
+
+  it("refuses an executable as attachment and a picture over 5 MB", async () => {
+    const { cookie } = await person("admin");
+    const exe = await run(
+      createAction,
+      multipartPost("/freizeit/create", validEventFields(), { attachments: [{ name: "liste.txt", bytes: executableBytes() }] }, cookie),
+    );
+    expect(exe.status).toBe(400);
+    expect((await body<{ fileErrors: Record<string, string> }>(exe)).fileErrors.attachments).toBe("Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.");
+    const big = Buffer.concat([pngBytes(), Buffer.alloc(5 * 1024 * 1024)]);
+    const tooLarge = await run(createAction, multipartPost("/freizeit/create", validEventFields(), { picture: [{ name: "gross.png", bytes: big }] }, cookie));
+    expect(tooLarge.status).toBe(413);
+    expect((await body<{ fileErrors: Record<string, string> }>(tooLarge)).fileErrors.picture).toBe("Das Bild ist zu groß. Erlaubt sind höchstens 5 MB.");
+    expect(eventCount()).toBe(0);
+  });
+
+  it("refuses a title of 101 characters and missing required fields with messages", async () => {
+    const { cookie } = await person("admin");
+    const long = await run(createAction, multipartPost("/freizeit/create", validEventFields({ title: "T".repeat(101) }), {}, cookie));
+    expect(long.status).toBe(400);
+    const answer = await body<{ result: { error: Record<string, string[]> }; alert: { title: string } }>(long);
+    expect(answer.result.error.title).toEqual(["Höchstens 100 Zeichen"]);
+    expect(answer.alert.title).toBe("Mindestens ein Feld ist nicht valide");
+    const missing = await run(createAction, multipartPost("/freizeit/create", { title: "Nur Titel" }, {}, cookie));
+    const errors = (await body<{ result: { error: Record<string, string[]> } }>(missing)).result.error;
+    expect(Object.keys(errors).sort()).toEqual(["dateFrom", "description", "location", "timeFrom"]);
+    expect(eventCount()).toBe(0);
+    const exact = await run(createAction, multipartPost("/freizeit/create", validEventFields({ title: "T".repeat(100) }), {}, cookie));
+    expect(exact.status).toBe(302);
+  });
+});
+
+describe("editing and deleting", () => {
+  it("refuses a non-owner and changes nothing", async () => {
+    const { user: owner } = await person("admin");
+    const { cookie } = await person();
+    const camp = createEvent({ title: "Original", ownerIds: [owner.id] });
+    const params = { freizeitId: String(camp.id) };
+    expect((await run(editLoader, get(`/freizeit/edit/${camp.id}`, { cookie, params }))).status).toBe(404);
+    const edit = multipartPost(`/freizeit/edit/${camp.id}`, validEventFields({ title: "Gehackt" }), {}, cookie);
+    edit.params = params;
+    expect((await run(editAction, edit)).status).toBe(404);
+    const del = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
+    expect(del.status).toBe(404);
+    expect(db.select().from(events).where(eq(events.id, camp.id)).get()!.title).toBe("Original");
+  });
+
+  it("lets an owner edit: rename and remove attachments, replace the picture, keep helpers who are not admins", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const { user: parentHelper } = await person();
+    const { user: adminHelper } = await person("admin");
+    const created = await run(
+      createAction,
+      multipartPost(
+        "/freizeit/create",
+        validEventFields({ ownerIds: [String(owner.id)], helperIds: [String(adminHelper.id)] }),
+        { picture: [{ name: "alt.png", bytes: pngBytes() }], attachments: [{ name: "a.txt", bytes: Buffer.from("A") }, { name: "b.txt", bytes: Buffer.from("B") }] },
+        cookie,
+      ),
+    );
+    const id = Number(created.headers.get("Location")!.split("/").pop());
+    db.insert(eventHelpers).values({ eventId: id, userId: parentHelper.id, status: "accepted" }).run();
+    const before = db.select().from(files).where(eq(files.eventId, id)).all();
+    const oldPicture = before.find((f) => f.kind === "preview")!;
+    const first = before.find((f) => f.displayName === "a.txt")!;
+    const second = before.find((f) => f.displayName === "b.txt")!;
+
+    const edit = multipartPost(
+      `/freizeit/edit/${id}`,
+      validEventFields({
+        title: "Neuer Titel",
+        ownerIds: [String(owner.id)],
+        helperIds: [],
+        [`attachmentName-${first.id}`]: "Packliste 2027",
+        removeAttachment: String(second.id),
+      }),
+      { picture: [{ name: "neu.png", bytes: pngBytes(100, 50) }], attachments: [{ name: "c.pdf", bytes: pdfBytes() }] },
+      cookie,
+    );
+    edit.params = { freizeitId: String(id) };
+    const saved = await run(editAction, edit);
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe(`/freizeit/${id}`);
+    const after = db.select().from(files).where(eq(files.eventId, id)).orderBy(asc(files.position)).all();
+    expect(after.filter((f) => f.kind === "attachment").map((f) => f.displayName)).toEqual(["Packliste 2027", "c.pdf"]);
+    expect(after.find((f) => f.kind === "preview")!.displayName).toBe("neu.png");
+    // Files no longer used are gone from disk.
+    const onDisk = uploadedFiles();
+    expect(onDisk).not.toContain(oldPicture.key);
+    expect(onDisk).not.toContain(`${oldPicture.key}-480.webp`);
+    expect(onDisk).not.toContain(second.key);
+    // The admin helper not picked again is gone; the parent helper stays.
+    expect(db.select().from(eventHelpers).where(eq(eventHelpers.eventId, id)).all().map((h) => h.userId)).toEqual([parentHelper.id]);
+    expect(db.select().from(events).where(eq(events.id, id)).get()!.title).toBe("Neuer Titel");
+  });
+
+  it("deletes an event with its files for its owner", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const created = await run(
+      createAction,
+      multipartPost("/freizeit/create", validEventFields({ ownerIds: [String(owner.id)] }), { picture: [{ name: "p.png", bytes: pngBytes() }], attachments: [{ name: "a.txt", bytes: Buffer.from("A") }] }, cookie),
+    );
+    const id = Number(created.headers.get("Location")!.split("/").pop());
+    expect(uploadedFiles()).toHaveLength(4);
+    const response = await run(detailAction, post(`/freizeit/${id}`, { intent: "delete" }, { cookie, params: { id: String(id) } }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    expect(eventCount()).toBe(0);
+    expect(db.select().from(files).all()).toHaveLength(0);
+    expect(uploadedFiles()).toEqual([]);
+  });
+});
+
+describe("attachments of a staff-only event", () => {
+  it("are served only to staff", async () => {
+    const { user: admin, cookie: adminCookie } = await person("admin");
+    const { cookie: parentCookie } = await person();
+    const created = await run(
+      createAction,
+      multipartPost("/freizeit/create", validEventFields({ onlyStaffVisible: "on", ownerIds: [String(admin.id)] }), { attachments: [{ name: "intern.pdf", bytes: pdfBytes() }] }, adminCookie),
+    );
+    expect(created.status).toBe(302);
+    const [file] = db.select().from(files).all();
+    const fetchAs = (cookie?: string) => run(attachmentLoader, get(`/uploads/attachments/${file.key}`, { cookie, params: { key: file.key } }));
+    expect((await fetchAs()).status).toBe(404);
+    expect((await fetchAs(parentCookie)).status).toBe(404);
+    const staff = await fetchAs(adminCookie);
+    expect(staff.status).toBe(200);
+    expect(staff.headers.get("Cache-Control")).toBe("private, max-age=3600");
+  });
+});
+
+describe("applying as helper", () => {
+  it("sets pending once and keeps an existing decision", async () => {
+    const { user, cookie } = await person();
+    const camp = createEvent();
+    const params = { id: String(camp.id) };
+    const response = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "apply-helper" }, { cookie, params }));
+    expect(response.status).toBe(302);
+    const status = () => db.select().from(eventHelpers).where(eq(eventHelpers.userId, user.id)).all().map((h) => h.status);
+    expect(status()).toEqual(["pending"]);
+    db.update(eventHelpers).set({ status: "declined" }).run();
+    await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "apply-helper" }, { cookie, params }));
+    expect(status()).toEqual(["declined"]);
+  });
+
+  it("needs a signed-in user and an upcoming, visible event", async () => {
+    const { cookie } = await person();
+    const past = createEvent({ inDays: -2 });
+    const hidden = createEvent({ onlyStaffVisible: true });
+    const camp = createEvent();
+    expect((await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "apply-helper" }, { params: { id: String(camp.id) } }))).headers.get("Location")).toMatch(/^\/login/);
+    expect((await run(detailAction, post(`/freizeit/${past.id}`, { intent: "apply-helper" }, { cookie, params: { id: String(past.id) } }))).status).toBe(409);
+    expect((await run(detailAction, post(`/freizeit/${hidden.id}`, { intent: "apply-helper" }, { cookie, params: { id: String(hidden.id) } }))).status).toBe(404);
+    expect(db.select().from(eventHelpers).all()).toHaveLength(0);
+  });
+});
