@@ -1,0 +1,125 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { createEvent, daysFromToday, pdfBytes, pngBytes } from "../support/events";
+import { browserSessionCookie, createUser } from "../support/fixtures";
+
+const { baseUrl } = inject("e2e")!;
+let browser: Browser;
+const dir = mkdtempSync(path.join(tmpdir(), "lf-e2e-files-"));
+const picture = path.join(dir, "zeltlager.png");
+const packliste = path.join(dir, "Packliste.txt");
+const infobrief = path.join(dir, "Infobrief.pdf");
+
+beforeAll(async () => {
+  writeFileSync(picture, pngBytes(1600, 900));
+  writeFileSync(packliste, "Schlafsack\nIsomatte\nTaschenlampe\n");
+  writeFileSync(infobrief, pdfBytes());
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
+  it("an admin creates an event with a picture and two attachments, edits it and deletes it", async () => {
+    const admin = await createUser({ role: "admin", firstName: "Lena", lastName: "Leitung" });
+    const title = `Zeltlager ${javaScriptEnabled ? "A" : "B"} ${Date.now()}`;
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
+    await page.goto("/");
+    await page.getByRole("link", { name: "Neue Veranstaltung anlegen" }).click();
+    await page.getByRole("heading", { level: 1, name: "Neue Veranstaltung anlegen" }).waitFor();
+    await page.getByLabel("Titel*").fill(title);
+    await page.getByLabel("Beschreibung*").fill("Eine Woche Zelten am See mit Kanu und Lagerfeuer.");
+    await page.getByLabel("Startdatum*").fill(daysFromToday(40));
+    await page.getByLabel("Startzeit*").fill("10:00");
+    await page.getByLabel("Enddatum").fill(daysFromToday(47));
+    await page.getByLabel("Ort*").fill("Zeltplatz Koppelsberg");
+    await page.getByLabel("Kosten pro Teilnehmer*in in € *").fill("149,50");
+    await page.getByLabel("Plätze").fill("12");
+    await page.getByLabel("Foto").setInputFiles(picture);
+    await page.getByLabel("Neue Anhänge").setInputFiles([packliste, infobrief]);
+    await page.getByRole("button", { name: "Veranstalltung veröffentlichen" }).click();
+
+    await page.getByRole("heading", { level: 1, name: title }).waitFor();
+    const eventPath = new URL(page.url()).pathname;
+    expect(eventPath).toMatch(/^\/freizeit\/\d+$/);
+    const info = (await page.getByRole("region", { name: "Informationen" }).textContent())?.replace(/\u00a0/g, " ");
+    expect(info).toContain("10:00 Uhr");
+    expect(info).toContain("149,50 €");
+    expect(info).toContain("Lena Leitung");
+    expect(info).toContain("12");
+    const img = page.locator(".detail-picture img");
+    expect(await img.getAttribute("srcset")).toMatch(/-480\.webp 480w, .*-960\.webp 960w/);
+    expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+
+    // The attachment opens in a new tab.
+    const link = page.getByRole("link", { name: "Packliste.txt" });
+    expect(await link.getAttribute("target")).toBe("_blank");
+    const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
+    await tab.waitForLoadState();
+    expect(await tab.locator("body").textContent()).toContain("Schlafsack");
+    await tab.close();
+
+    // On the home list.
+    await page.goto("/");
+    const tile = page.getByRole("listitem").filter({ hasText: title });
+    expect(await tile.getByRole("link", { name: "Bearbeiten" }).isVisible()).toBe(true);
+    expect(await tile.locator("img").getAttribute("loading")).toBe("lazy");
+
+    // Edit.
+    await tile.getByRole("link", { name: "Bearbeiten" }).click();
+    await page.getByRole("heading", { level: 1, name: "Veranstaltung bearbeiten" }).waitFor();
+    expect(await page.getByLabel("Titel*").inputValue()).toBe(title);
+    await page.getByLabel("Titel*").fill(`${title} (neu)`);
+    await page.getByRole("button", { name: "Änderungen Speichern" }).click();
+    await page.getByRole("heading", { level: 1, name: `${title} (neu)` }).waitFor();
+    expect(await page.getByRole("link", { name: "Infobrief.pdf" }).isVisible()).toBe(true);
+
+    // Delete, with the spec's question first.
+    await page.getByRole("link", { name: "Löschen" }).click();
+    await page.getByText("Sind Sie sicher, dass Sie diese Freizeit löschen möchten? Diese Aktion kann nicht rückgängig gemacht werden.").waitFor();
+    await page.getByRole("alertdialog", { name: "Freizeit löschen" }).getByRole("button", { name: "Löschen" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByText("Veranstaltung gelöscht").waitFor();
+    expect(await page.getByRole("link", { name: title }).count()).toBe(0);
+    expect((await page.request.get(eventPath)).status()).toBe(404);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a visitor the event without any action buttons", async () => {
+    const camp = createEvent({ title: `Offenes Lager ${Date.now()}`, inDays: 20 });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.goto(`/freizeit/${camp.id}`);
+    await page.getByRole("heading", { level: 1, name: camp.title }).waitFor();
+    const main = page.getByRole("main");
+    for (const name of ["Anmelden", "Als Helfer*in bewerben", "Bearbeiten", "Löschen", "E-Mail an alle", "Teilnehmer*innen-Liste"]) {
+      expect(await main.getByRole("link", { name, exact: true }).count()).toBe(0);
+      expect(await main.getByRole("button", { name, exact: true }).count()).toBe(0);
+    }
+    expect(await main.getByRole("link", { name: "Zurück zur Startseite" }).getAttribute("href")).toBe("/");
+    expect(await main.getByRole("heading", { name: "Meine angemeldeten Teilnehmer*innen" }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a user applies as helper and sees 'Bereits beworben'", async () => {
+    const user = await createUser();
+    const camp = createEvent({ title: `Helferlager ${Date.now()}`, inDays: 25 });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await context.addCookies([await browserSessionCookie(user.id, baseUrl)]);
+    await page.goto(`/freizeit/${camp.id}`);
+    await page.getByRole("button", { name: "Als Helfer*in bewerben" }).click();
+    await page.getByRole("button", { name: "Bereits beworben" }).waitFor();
+    expect(await page.getByRole("button", { name: "Bereits beworben" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("status").textContent()).toContain("Deine Bewerbung muss vor der Eintragung durch einen Administrator geprüft werden");
+    expect(await page.getByRole("link", { name: "Anmelden", exact: true }).getAttribute("href")).toBe(`/enroll/${camp.id}`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
