@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+// Plain links: the home list ships no script, so router links would only cost render time.
 import { formatIsoDate } from "~/lib/dates";
 import { tileButtons, type TileViewer } from "~/lib/event-rules";
 import type { EventTile as Tile } from "~/models/event.server";
@@ -42,14 +42,14 @@ export function EventTile({ tile, viewer }: { tile: Tile; viewer: TileViewer }) 
             Ansehen
           </a>
           {buttons.edit ? (
-            <Link to={`/freizeit/edit/${tile.id}`} className="button secondary">
+            <a href={`/freizeit/edit/${tile.id}`} className="button secondary">
               Bearbeiten
-            </Link>
+            </a>
           ) : null}
           {buttons.enroll ? (
-            <Link to={`/enroll/${tile.id}`} className="button">
+            <a href={`/enroll/${tile.id}`} className="button">
               Anmeldung
-            </Link>
+            </a>
           ) : null}
         </div>
       </div>
