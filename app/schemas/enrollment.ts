@@ -1,0 +1,121 @@
+// The enrolment form (spec part 2, §2.1 and §5): participant boxes, guardians, SEPA mandate.
+import { z } from "zod";
+import { isIsoDate } from "~/lib/dates";
+import { checkIban } from "~/lib/iban";
+import { SWIM_BADGES, TSHIRT_SIZES } from "../../db/schema";
+
+const text = (max: number, required?: string) =>
+  required
+    ? z.string({ required_error: required }).trim().min(1, required).max(max, `Höchstens ${max} Zeichen`)
+    : z
+        .string()
+        .trim()
+        .max(max, `Höchstens ${max} Zeichen`)
+        .optional()
+        .transform((v) => v ?? "");
+
+const date = (required: string) =>
+  z.string({ required_error: required }).refine(isIsoDate, "Bitte gib ein gültiges Datum an.");
+
+/** A yes/no answer of a radio pair; missing stays undefined (checked by the submit rules). */
+const answer = z.enum(["ja", "nein"]).optional();
+
+export const participantFields = {
+  firstName: text(50, "Bitte gib den Vornamen an."),
+  lastName: text(50, "Bitte gib den Nachnamen an."),
+  street: text(200, "Bitte gib Straße und Hausnummer an."),
+  postalCode: text(20),
+  city: text(150, "Bitte gib den Ort an."),
+  birthDate: date("Bitte gib das Geburtsdatum an."),
+  municipality: text(100),
+  amtsverwaltung: text(200),
+};
+
+export const guardianFields = {
+  firstName: text(50, "Bitte gib den Vornamen an."),
+  lastName: text(50, "Bitte gib den Nachnamen an."),
+  street: text(100),
+  postalCode: text(20),
+  city: text(150),
+  email: text(150),
+  mobilePhone: text(50),
+  phone: text(50),
+};
+
+export const boxSchema = z.object({
+  /** An existing child of the account ("123") or "neu". */
+  participant: z.string({ required_error: "Bitte wähle ein Kind aus oder lege eines an." }),
+  child: z.object(participantFields).partial().optional(),
+  tshirtSize: z.enum(TSHIRT_SIZES, { errorMap: () => ({ message: "Bitte wähle eine T-Shirt-Größe." }) }).optional(),
+  swimBadge: z.enum(SWIM_BADGES, { errorMap: () => ({ message: "Bitte wähle ein Schwimmabzeichen." }) }).optional(),
+  specialNeeds: text(500),
+  nameOfInsured: text(100),
+  birthdateOfInsured: z
+    .string()
+    .optional()
+    .refine((v) => !v || isIsoDate(v), "Bitte gib ein gültiges Datum an."),
+  allowedToWander: answer,
+  allowedToSwim: answer,
+  canSwim: answer,
+  allowedToCanoe: answer,
+  /** An existing guardian of the account, "neu", or nothing. */
+  guardian: z.string().optional(),
+  newGuardian: z.object(guardianFields).partial().optional(),
+});
+
+export const SEPA_MESSAGES = {
+  firstName: "Bitte geben Sie Ihren vollständigen Vornamen an",
+  lastName: "Bitte geben Sie Ihren vollständigen Nachnamen an",
+  street: "Bitte geben Sie Ihre Straße und Hausnummer an",
+  placeMissing: "Bitte geben Sie Ihre Postleitzahl und Ihren Ort an",
+  postalCode: "Die Postleitzahl muss genau 5 Ziffern enthalten",
+  city: "Der Ortsname darf nur Buchstaben enthalten",
+  consent: "Bitte bestätigen Sie das Mandat und die Datenschutzerklärung.",
+} as const;
+
+export const sepaSchema = z.object({
+  firstName: z.string({ required_error: SEPA_MESSAGES.firstName }).trim().min(2, SEPA_MESSAGES.firstName).max(50, "Höchstens 50 Zeichen"),
+  lastName: z.string({ required_error: SEPA_MESSAGES.lastName }).trim().min(2, SEPA_MESSAGES.lastName).max(50, "Höchstens 50 Zeichen"),
+  street: z
+    .string({ required_error: SEPA_MESSAGES.street })
+    .trim()
+    .min(3, SEPA_MESSAGES.street)
+    .max(100, "Höchstens 100 Zeichen")
+    .regex(/\d/, SEPA_MESSAGES.street),
+  postalCode: z
+    .string({ required_error: SEPA_MESSAGES.placeMissing })
+    .trim()
+    .regex(/^\d+$/, SEPA_MESSAGES.postalCode)
+    .length(5, SEPA_MESSAGES.postalCode),
+  city: z
+    .string({ required_error: SEPA_MESSAGES.placeMissing })
+    .trim()
+    .max(100, "Höchstens 100 Zeichen")
+    .regex(/^[\p{L} ]+$/u, SEPA_MESSAGES.city),
+  iban: z
+    .string({ required_error: "Bitte gib deine IBAN an." })
+    .max(50, "Höchstens 50 Zeichen")
+    .transform((value, ctx) => {
+      const result = checkIban(value);
+      if (!result.ok) {
+        ctx.addIssue({ code: "custom", message: result.message });
+        return z.NEVER;
+      }
+      return result.iban;
+    }),
+  consentMandate: z.literal("on", { errorMap: () => ({ message: SEPA_MESSAGES.consent }) }),
+  consentPrivacy: z.literal("on", { errorMap: () => ({ message: SEPA_MESSAGES.consent }) }),
+});
+
+export const enrollmentSchema = z.object({
+  submissionKey: z.string().regex(/^[\w-]{16,64}$/, "Das Formular ist ungültig. Bitte lade die Seite neu."),
+  boxes: z.array(boxSchema).min(1, "Bitte melde mindestens ein Kind an.").max(10, "Höchstens 10 Kinder auf einmal."),
+  referral: text(300),
+  paymentMethod: z.enum(["transfer", "sepa"], { errorMap: () => ({ message: "Bitte wähle eine Zahlungsart." }) }),
+  terms: z.literal("on", { errorMap: () => ({ message: "Bitte bestätige die Teilnahmebedingungen und die Datenschutzerklärung." }) }),
+  sepa: z.unknown().optional(),
+});
+
+export type EnrollmentValue = z.infer<typeof enrollmentSchema>;
+export type BoxValue = z.infer<typeof boxSchema>;
+export type SepaValue = z.infer<typeof sepaSchema>;
