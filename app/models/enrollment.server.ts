@@ -252,27 +252,28 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
       }
     }
 
-    // The SEPA mandate: the existing one of this account and event, corrected while nothing is
-    // paid, or a new one.
+    // The SEPA mandate: an existing one of this account and event fixes the payment method
+    // (the form locks the choice); it can be corrected while nothing is paid. Otherwise a new one.
+    const existingMandate = tx
+      .select({ id: sepaMandates.id })
+      .from(sepaMandates)
+      .where(and(eq(sepaMandates.userId, user.id), eq(sepaMandates.eventId, eventId)))
+      .get();
+    const paymentMethod: PaymentMethod = existingMandate ? "sepa" : request.paymentMethod;
     let sepaMandateId: number | null = null;
-    if (request.paymentMethod === "sepa") {
-      const existing = tx
-        .select({ id: sepaMandates.id })
-        .from(sepaMandates)
-        .where(and(eq(sepaMandates.userId, user.id), eq(sepaMandates.eventId, eventId)))
-        .get();
-      if (existing) {
-        sepaMandateId = existing.id;
-        if (request.sepa) {
-          const paid = tx
-            .select({ id: registrations.id })
-            .from(registrations)
-            .where(and(eq(registrations.sepaMandateId, existing.id), eq(registrations.paid, true)))
-            .get();
-          if (paid) problems.push({ path: "sepa", message: "Das Mandat ist schon eingezogen und kann nicht mehr geändert werden." });
-          else tx.update(sepaMandates).set({ ...request.sepa, updatedAt: new Date() }).where(eq(sepaMandates.id, existing.id)).run();
-        }
-      } else if (request.sepa) {
+    if (existingMandate) {
+      sepaMandateId = existingMandate.id;
+      if (request.sepa) {
+        const paid = tx
+          .select({ id: registrations.id })
+          .from(registrations)
+          .where(and(eq(registrations.sepaMandateId, existingMandate.id), eq(registrations.paid, true)))
+          .get();
+        if (paid) problems.push({ path: "sepa", message: "Das Mandat ist schon eingezogen und kann nicht mehr geändert werden." });
+        else tx.update(sepaMandates).set({ ...request.sepa, updatedAt: new Date() }).where(eq(sepaMandates.id, existingMandate.id)).run();
+      }
+    } else if (paymentMethod === "sepa") {
+      if (request.sepa) {
         sepaMandateId = tx
           .insert(sepaMandates)
           .values({ userId: user.id, eventId, ...request.sepa })
@@ -318,7 +319,7 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
           userId: user.id,
           guardianId: plan.guardianId,
           referral: request.referral,
-          paymentMethod: request.paymentMethod,
+          paymentMethod,
           sepaMandateId,
           waitingListPosition,
           allowedToWander: toBool(box.allowedToWander),
@@ -334,8 +335,8 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
     }
 
     const account = tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, user.id)).get()!;
-    queueMail(tx, confirmationMail(account, event, created, request.paymentMethod));
-    return { registrations: created, paymentMethod: request.paymentMethod, priceCents: event.priceCents, eventTitle: event.title, repeated: false };
+    queueMail(tx, confirmationMail(account, event, created, paymentMethod));
+    return { registrations: created, paymentMethod, priceCents: event.priceCents, eventTitle: event.title, repeated: false };
   });
 }
 

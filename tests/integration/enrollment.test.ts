@@ -1,0 +1,274 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { guardians, participants, registrations, sepaMandates } from "../../db/schema";
+import { enrol, EnrolmentError } from "~/models/enrollment.server";
+import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
+import { db } from "~/services/db.server";
+import { createEvent, daysFromToday } from "../support/events";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { body, get, outbox, post, run } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+type Answer = { errors: Record<string, string[]>; done: null | { registrations: { firstName: string; waitingListPosition: number | null }[]; repeated: boolean } };
+
+async function parent() {
+  const user = await createUser({ firstName: "Eva", lastName: "Muster" });
+  return { user, cookie: await sessionCookieFor(user.id), session: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: "user" as const } };
+}
+
+function child(userId: number, birthDate = "2015-05-01", firstName = "Mia") {
+  return db.insert(participants).values({ userId, firstName, lastName: "Muster", street: "Hauptstr. 1", city: "Kiel", birthDate }).returning().get();
+}
+
+function guardian(userId: number) {
+  return db.insert(guardians).values({ userId, firstName: "Eva", lastName: "Muster" }).returning().get();
+}
+
+let key = 0;
+function form(fields: Record<string, string>) {
+  return { submissionKey: `schluessel-${Date.now()}-${++key}`, referral: "", paymentMethod: "transfer", terms: "on", intent: "submit", ...fields };
+}
+
+function submit(eventId: number, cookie: string, fields: Record<string, string>) {
+  return run(enrollAction, post(`/enroll/${eventId}`, fields, { cookie, params: { eventId: String(eventId) } }));
+}
+
+const SEPA = {
+  "sepa.firstName": "Eva",
+  "sepa.lastName": "Muster",
+  "sepa.street": "Hauptstraße 5",
+  "sepa.postalCode": "24103",
+  "sepa.city": "Kiel",
+  "sepa.iban": "DE89 3704 0044 0532 0130 00",
+  "sepa.consentMandate": "on",
+  "sepa.consentPrivacy": "on",
+};
+
+function count() {
+  return db.select().from(registrations).all().length;
+}
+
+describe("the enrolment form", () => {
+  it("needs a signed-in user and an event that takes registrations", async () => {
+    const camp = createEvent();
+    const open = createEvent({ requiresApplication: false });
+    const { cookie } = await parent();
+    expect((await run(enrollLoader, get(`/enroll/${camp.id}`, { params: { eventId: String(camp.id) } }))).headers.get("Location")).toBe(
+      `/login?redirectTo=%2Fenroll%2F${camp.id}`,
+    );
+    const missing = await run(enrollLoader, get("/enroll/999", { cookie, params: { eventId: "999" } }));
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe("Die Freizeit wurde nicht gefunden oder konnte nicht geladen werden");
+    expect((await run(enrollLoader, get(`/enroll/${open.id}`, { cookie, params: { eventId: String(open.id) } }))).status).toBe(404);
+  });
+
+  it("adds and removes boxes without losing what was typed", async () => {
+    const camp = createEvent();
+    const { cookie } = await parent();
+    const added = await body<{ payload: { boxes: Record<string, unknown>[]; referral: string } }>(
+      await submit(camp.id, cookie, { ...form({ intent: "add" }), "boxes[0].participant": "neu", "boxes[0].child.firstName": "Ida", referral: "Freunde" }),
+    );
+    expect(added.payload.boxes).toHaveLength(2);
+    expect(added.payload.boxes[0]).toMatchObject({ participant: "neu", child: { firstName: "Ida" } });
+    expect(added.payload.referral).toBe("Freunde");
+    const removed = await body<{ payload: { boxes: Record<string, unknown>[] } }>(
+      await submit(camp.id, cookie, { ...form({ intent: "remove-0" }), "boxes[0].participant": "neu", "boxes[1].participant": "neu", "boxes[1].child.firstName": "Ole" }),
+    );
+    expect(removed.payload.boxes).toEqual([expect.objectContaining({ child: { firstName: "Ole" } })]);
+    expect(count()).toBe(0);
+  });
+});
+
+describe("submitting", () => {
+  it("enrols an existing and a new child by bank transfer and mails the parent the account and reference", async () => {
+    const camp = createEvent({ title: "Ostseefreizeit", priceCents: 24900 });
+    const { user, cookie } = await parent();
+    const mia = child(user.id);
+    const eva = guardian(user.id);
+    const response = await submit(camp.id, cookie, {
+      ...form({}),
+      "boxes[0].participant": String(mia.id),
+      "boxes[0].guardian": String(eva.id),
+      "boxes[1].participant": "neu",
+      "boxes[1].child.firstName": "Ben",
+      "boxes[1].child.lastName": "Muster",
+      "boxes[1].child.street": "Hauptstr. 1",
+      "boxes[1].child.city": "Kiel",
+      "boxes[1].child.birthDate": "2016-03-02",
+      "boxes[1].guardian": "neu",
+      "boxes[1].newGuardian.firstName": "Jan",
+      "boxes[1].newGuardian.lastName": "Muster",
+    });
+    expect(response.status).toBe(200);
+    const answer = await body<Answer>(response);
+    expect(answer.done?.registrations.map((r) => r.firstName)).toEqual(["Mia", "Ben"]);
+    expect(count()).toBe(2);
+    expect(db.select().from(participants).where(eq(participants.userId, user.id)).all()).toHaveLength(2);
+    const [mail] = outbox();
+    expect(mail.subject).toBe("Anmeldung: Ostseefreizeit");
+    expect(mail.text).toContain("- Mia Muster: angemeldet, 249,00");
+    expect(mail.text).toContain("IBAN: DE02 1203 0000 0000 2020 51");
+    expect(mail.text).toMatch(/Verwendungszweck für Mia: LF-\d+-\d+/);
+  });
+
+  it.each([
+    ["a guardian for a child under 18", { "boxes[0].guardian": "" }, "boxes[0].guardian"],
+    ["the terms", { terms: "" }, "terms"],
+    ["a payment method", { paymentMethod: "" }, "paymentMethod"],
+    ["a valid mandate for SEPA", { paymentMethod: "sepa", ...SEPA, "sepa.iban": "DE89370400440532013001" }, "sepa.iban"],
+    ["both consents for SEPA", { paymentMethod: "sepa", ...SEPA, "sepa.consentPrivacy": "" }, "sepa.consentPrivacy"],
+    ["a referral text of at most 300 characters", { referral: "x".repeat(301) }, "referral"],
+  ])("refuses a submission without %s and writes nothing", async (_label, overrides, path) => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    const mia = child(user.id);
+    const eva = guardian(user.id);
+    const response = await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(mia.id), "boxes[0].guardian": String(eva.id), ...overrides });
+    expect(response.status).toBe(400);
+    expect(Object.keys((await body<Answer>(response)).errors)).toContain(path);
+    expect(count()).toBe(0);
+    expect(db.select().from(sepaMandates).all()).toHaveLength(0);
+    expect(outbox()).toHaveLength(0);
+  });
+
+  it("asks for T-shirt size, swim badge and all four permission answers when the event requires them", async () => {
+    const camp = createEvent({ tshirtSizeRequired: true, swimBadgeRequired: true, permitsRequired: true });
+    const { user, cookie } = await parent();
+    const mia = child(user.id, "2000-01-01");
+    const fields = { ...form({}), "boxes[0].participant": String(mia.id), "boxes[0].allowedToWander": "ja" };
+    const refused = await body<Answer>(await submit(camp.id, cookie, fields));
+    expect(Object.keys(refused.errors).sort()).toEqual(["boxes[0].allowedToCanoe", "boxes[0].allowedToSwim", "boxes[0].canSwim", "boxes[0].swimBadge", "boxes[0].tshirtSize"]);
+    const ok = await submit(camp.id, cookie, {
+      ...fields,
+      "boxes[0].tshirtSize": "M",
+      "boxes[0].swimBadge": "Bronze",
+      "boxes[0].allowedToSwim": "nein",
+      "boxes[0].canSwim": "ja",
+      "boxes[0].allowedToCanoe": "ja",
+    });
+    expect(ok.status).toBe(200);
+    expect(db.select().from(registrations).get()).toMatchObject({ allowedToWander: true, allowedToSwim: false, canSwim: true, allowedToCanoe: true });
+    expect(db.select().from(participants).get()).toMatchObject({ tshirtSize: "M", swimBadge: "Bronze" });
+  });
+
+  it("does not need a guardian for a participant who is 18 when the event starts", async () => {
+    const camp = createEvent({ dateFrom: daysFromToday(30) });
+    const { user, cookie } = await parent();
+    const [y, m, d] = daysFromToday(30).split("-").map(Number);
+    const adult = child(user.id, `${y - 18}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`, "Lea");
+    expect((await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(adult.id) })).status).toBe(200);
+  });
+
+  it("refuses a child or guardian of another account as if none were chosen", async () => {
+    const camp = createEvent();
+    const { cookie } = await parent();
+    const other = await createUser();
+    const foreignChild = child(other.id);
+    const foreignGuardian = guardian(other.id);
+    const response = await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(foreignChild.id), "boxes[0].guardian": String(foreignGuardian.id) });
+    expect(response.status).toBe(400);
+    expect(Object.keys((await body<Answer>(response)).errors)).toContain("boxes[0].participant");
+    const { user } = await parent();
+    const mine = child(user.id);
+    const second = await submit(camp.id, await sessionCookieFor(user.id), { ...form({}), "boxes[0].participant": String(mine.id), "boxes[0].guardian": String(foreignGuardian.id) });
+    expect(Object.keys((await body<Answer>(second)).errors)).toContain("boxes[0].guardian");
+    expect(count()).toBe(0);
+  });
+
+  it("creates one set for a repeated submission and refuses a child already registered", async () => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    const mia = child(user.id);
+    const eva = guardian(user.id);
+    const fields = { ...form({}), "boxes[0].participant": String(mia.id), "boxes[0].guardian": String(eva.id) };
+    const first = await body<Answer>(await submit(camp.id, cookie, fields));
+    const again = await body<Answer>(await submit(camp.id, cookie, fields));
+    expect(first.done?.repeated).toBe(false);
+    expect(again.done?.repeated).toBe(true);
+    expect(again.done?.registrations.map((r) => r.firstName)).toEqual(["Mia"]);
+    expect(count()).toBe(1);
+    expect(outbox()).toHaveLength(1);
+    const fresh = await submit(camp.id, cookie, { ...fields, submissionKey: "ein-anderer-schluessel-123" });
+    expect(fresh.status).toBe(400);
+    expect((await body<Answer>(fresh)).errors["boxes[0].participant"]).toEqual(["Mia Muster ist bereits für diese Veranstaltung angemeldet."]);
+    expect(count()).toBe(1);
+  });
+
+  it("creates a SEPA mandate, then finds it for the next enrolment and lets it be corrected until paid", async () => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    const [mia, ben] = [child(user.id, "2000-01-01", "Mia"), child(user.id, "2000-02-01", "Ben")];
+    expect((await submit(camp.id, cookie, { ...form({ paymentMethod: "sepa" }), ...SEPA, "boxes[0].participant": String(mia.id) })).status).toBe(200);
+    const mandate = db.select().from(sepaMandates).get()!;
+    expect(mandate).toMatchObject({ iban: "DE89370400440532013000", postalCode: "24103", userId: user.id, eventId: camp.id });
+    const loaded = await body<{ mandate: { id: number }; defaults: { paymentMethod: string } }>(
+      await run(enrollLoader, get(`/enroll/${camp.id}`, { cookie, params: { eventId: String(camp.id) } })),
+    );
+    expect(loaded.mandate.id).toBe(mandate.id);
+    expect(loaded.defaults.paymentMethod).toBe("sepa");
+    // The payment choice is locked: a forged 'transfer' still uses the mandate.
+    expect((await submit(camp.id, cookie, { ...form({ paymentMethod: "transfer" }), "boxes[0].participant": String(ben.id) })).status).toBe(200);
+    expect(db.select().from(registrations).all().map((r) => [r.paymentMethod, r.sepaMandateId])).toEqual([
+      ["sepa", mandate.id],
+      ["sepa", mandate.id],
+    ]);
+    expect(db.select().from(sepaMandates).all()).toHaveLength(1);
+  });
+});
+
+describe("capacity", () => {
+  it("puts enrolments beyond the places on the waiting list, in order of arrival", async () => {
+    const camp = createEvent({ capacity: 1 });
+    const { user, cookie } = await parent();
+    const [a, b, c] = [child(user.id, "2000-01-01", "Anna"), child(user.id, "2000-01-02", "Ben"), child(user.id, "2000-01-03", "Cem")];
+    const answer = await body<Answer>(
+      await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(a.id), "boxes[1].participant": String(b.id), "boxes[2].participant": String(c.id) }),
+    );
+    expect(answer.done?.registrations.map((r) => [r.firstName, r.waitingListPosition])).toEqual([
+      ["Anna", null],
+      ["Ben", 1],
+      ["Cem", 2],
+    ]);
+    expect(outbox()[0].text).toContain("- Ben Muster: Warteliste (Platz 1)");
+  });
+
+  it("never overbooks: 50 enrolments in quick succession for 10 places give 10 places and 40 waiting, none lost", async () => {
+    const camp = createEvent({ capacity: 10 });
+    const families = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const { session } = await parent();
+        return { session, child: child(session.id, "2000-01-01", `Kind${i}`) };
+      }),
+    );
+    const results = await Promise.all(
+      families.map(async ({ session, child: kid }, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i % 3));
+        return enrol(camp.id, session, {
+          submissionKey: `gleichzeitig-${i}-abcdefghijkl`,
+          boxes: [{ participant: String(kid.id), specialNeeds: "", nameOfInsured: "" }],
+          referral: "",
+          paymentMethod: "transfer",
+          sepa: null,
+        });
+      }),
+    );
+    expect(results.every((r) => r.registrations.length === 1)).toBe(true);
+    const rows = db.select().from(registrations).where(eq(registrations.eventId, camp.id)).orderBy(registrations.id).all();
+    expect(rows).toHaveLength(50);
+    expect(rows.filter((r) => r.waitingListPosition === null)).toHaveLength(10);
+    const waiting = rows.filter((r) => r.waitingListPosition !== null);
+    // Positions follow the order in which the registrations were written: 1 … 40, no gaps.
+    expect(waiting.map((r) => r.waitingListPosition)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  });
+
+  it("refuses enrolment once the event has started", async () => {
+    const camp = createEvent({ inDays: -1 });
+    const { session } = await parent();
+    const kid = child(session.id, "2000-01-01");
+    expect(() =>
+      enrol(camp.id, session, { submissionKey: "zu-spaet-abcdefghijklmn", boxes: [{ participant: String(kid.id), specialNeeds: "", nameOfInsured: "" }], referral: "", paymentMethod: "transfer", sepa: null }),
+    ).toThrow(EnrolmentError);
+    expect(count()).toBe(0);
+  });
+});
