@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
-import { ErrorList, FormAlert } from "~/components/forms";
+import { useState, type ChangeEvent, type ReactNode } from "react";
+import { ErrorList, FormAlert, useHydrated } from "~/components/forms";
 import { formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
@@ -15,6 +15,8 @@ import { randomToken } from "~/services/tokens.server";
 import { SWIM_BADGES, TSHIRT_SIZES } from "../../db/schema";
 
 export const meta: MetaFunction = () => [{ title: "Anmeldeformular – Lagerfeuer" }];
+// With JavaScript, adding, removing and picking answer without a full page load.
+export const handle = { hydrate: true };
 
 const NOT_FOUND = "Die Freizeit wurde nicht gefunden oder konnte nicht geladen werden";
 
@@ -131,7 +133,16 @@ function TextField(props: { name: string; label: string; payload: Payload; error
   );
 }
 
-function Select(props: { name: string; label: string; payload: Payload; errors: Errors; options: [string, string][]; required?: boolean; empty?: string }) {
+function Select(props: {
+  name: string;
+  label: string;
+  payload: Payload;
+  errors: Errors;
+  options: [string, string][];
+  required?: boolean;
+  empty?: string;
+  onChange?: (event: ChangeEvent<HTMLSelectElement>) => void;
+}) {
   const id = props.name.replace(/[^\w]/g, "-");
   const errors = props.errors[props.name];
   return (
@@ -140,7 +151,12 @@ function Select(props: { name: string; label: string; payload: Payload; errors: 
         {props.label}
         {props.required ? "*" : ""}
       </label>
-      <select id={id} name={props.name} defaultValue={get(props.payload, props.name)} aria-invalid={errors ? true : undefined} aria-describedby={errors ? `${id}-error` : undefined}>
+      <select
+        id={id}
+        name={props.name}
+        defaultValue={get(props.payload, props.name)}
+        onChange={props.onChange}
+        aria-invalid={errors ? true : undefined} aria-describedby={errors ? `${id}-error` : undefined}>
         {props.empty !== undefined ? <option value="">{props.empty}</option> : null}
         {props.options.map(([value, label]) => (
           <option key={value} value={value}>
@@ -174,8 +190,11 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function Box({ index, count, data, payload, errors }: { index: number; count: number; data: LoaderData; payload: Payload; errors: Errors }) {
   const at = (field: string) => `boxes[${index}].${field}`;
-  const participant = get(payload, at("participant")) || "neu";
-  const guardian = get(payload, at("guardian"));
+  const hydrated = useHydrated();
+  // With JavaScript a new choice shows its fields at once; without, the button below asks the
+  // server for the form again.
+  const [participant, setParticipant] = useState(get(payload, at("participant")) || "neu");
+  const [guardian, setGuardian] = useState(get(payload, at("guardian")));
   const event = data.event;
   const childOptions: [string, string][] = [
     ...data.children
@@ -187,12 +206,14 @@ function Box({ index, count, data, payload, errors }: { index: number; count: nu
     <fieldset className="panel box">
       <legend>Teilnehmer*in {index + 1}</legend>
       <div className="field-row">
-        <Select name={at("participant")} label="Kind" payload={payload} errors={errors} options={childOptions} required />
-        <div className="field align-end">
-          <button type="submit" name="intent" value="refresh" className="secondary">
-            Auswahl übernehmen
-          </button>
-        </div>
+        <Select name={at("participant")} label="Kind" payload={payload} errors={errors} options={childOptions} required onChange={(e) => setParticipant(e.currentTarget.value)} />
+        {hydrated ? null : (
+          <div className="field align-end">
+            <button type="submit" name="intent" value="refresh" className="secondary">
+              Auswahl übernehmen
+            </button>
+          </div>
+        )}
       </div>
       {participant === "neu" ? (
         <div className="nested">
@@ -261,12 +282,15 @@ function Box({ index, count, data, payload, errors }: { index: number; count: nu
           errors={errors}
           options={[...data.guardians.map((g): [string, string] => [String(g.id), `${g.firstName} ${g.lastName}`]), ["neu", "Neue Person anlegen"]]}
           empty="Keine (ab 18 Jahren)"
+          onChange={(e) => setGuardian(e.currentTarget.value)}
         />
-        <div className="field align-end">
-          <button type="submit" name="intent" value="refresh" className="secondary">
-            Auswahl übernehmen
-          </button>
-        </div>
+        {hydrated ? null : (
+          <div className="field align-end">
+            <button type="submit" name="intent" value="refresh" className="secondary">
+              Auswahl übernehmen
+            </button>
+          </div>
+        )}
       </div>
       {guardian === "neu" ? (
         <div className="nested">
