@@ -12,38 +12,20 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 
-export const ROLES = ["user", "admin"] as const;
-export const HELPER_STATUSES = ["pending", "accepted", "declined"] as const;
-export const APPLICATION_STATUSES = ["open", "accepted", "rejected"] as const;
-export const PAYMENT_METHODS = ["transfer", "sepa"] as const;
-export const TSHIRT_SIZES = ["S", "M", "L", "XL", "XXL"] as const;
-export const SWIM_BADGES = ["Seepferdchen", "Bronze", "Silber", "Gold"] as const;
-export const TOKEN_PURPOSES = ["confirm_email", "reset_password", "change_email"] as const;
-export const FILE_KINDS = ["preview", "attachment", "legal", "mail_attachment"] as const;
-export const LEGAL_DOCUMENT_TYPES = ["privacy", "participation_terms", "general_terms"] as const;
-export const MAIL_STATUSES = ["pending", "sending", "sent", "failed"] as const;
-export const REGISTRATION_ACTIONS = [
-  "created",
-  "accepted",
-  "rejected",
-  "cancelled",
-  "rejection_revoked",
-  "moved_from_waiting_list",
-  "payment_confirmed",
-  "payment_revoked",
-] as const;
-
-export type Role = (typeof ROLES)[number];
-export type HelperStatus = (typeof HELPER_STATUSES)[number];
-export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export type TshirtSize = (typeof TSHIRT_SIZES)[number];
-export type SwimBadge = (typeof SWIM_BADGES)[number];
-export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
-export type FileKind = (typeof FILE_KINDS)[number];
-export type LegalDocumentType = (typeof LEGAL_DOCUMENT_TYPES)[number];
-export type MailStatus = (typeof MAIL_STATUSES)[number];
-export type RegistrationAction = (typeof REGISTRATION_ACTIONS)[number];
+export * from "../app/lib/enums";
+import {
+  APPLICATION_STATUSES,
+  FILE_KINDS,
+  HELPER_STATUSES,
+  LEGAL_DOCUMENT_TYPES,
+  MAIL_STATUSES,
+  PAYMENT_METHODS,
+  REGISTRATION_ACTIONS,
+  ROLES,
+  SWIM_BADGES,
+  TOKEN_PURPOSES,
+  TSHIRT_SIZES,
+} from "../app/lib/enums";
 
 /** `column IN ('a','b')` for a CHECK constraint built from one of the enumerations above. */
 function oneOf(column: string, values: readonly string[]) {

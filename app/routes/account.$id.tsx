@@ -2,6 +2,9 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountContact, type AccountActionData } from "~/components/account-contact";
+import { AccountFamily, type FamilyActionData } from "~/components/account-family";
+import { AccountTabs } from "~/components/account-tabs";
+import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { handleAccountForm } from "~/services/account-form.server";
 import { requireAdmin } from "~/services/session.server";
@@ -22,7 +25,9 @@ async function loadTarget(request: Request, idParam: string | undefined) {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return json({ account: await loadTarget(request, params.id) });
+  const account = await loadTarget(request, params.id);
+  const tab = new URL(request.url).searchParams.get("tab") === "teilnehmer" ? ("teilnehmer" as const) : ("kontakt" as const);
+  return json({ account, tab, family: tab === "teilnehmer" ? getFamily(account.id) : null });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -31,15 +36,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminAccount() {
-  const { account } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as AccountActionData;
+  const { account, tab, family } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const name = `${account.firstName} ${account.lastName}`;
   return (
     <>
-      <h1>
-        {account.firstName} {account.lastName}
-      </h1>
+      <h1>{name}</h1>
       <p>{account.email}</p>
-      <AccountContact account={account} self={false} confirmDelete={false} actionData={actionData} />
+      <AccountTabs base={`/account/${account.id}`} tab={tab} contactLabel={name} />
+      {family ? (
+        <AccountFamily children={family.children} guardians={family.guardians} actionData={actionData as FamilyActionData} />
+      ) : (
+        <AccountContact account={account} self={false} confirmDelete={false} actionData={actionData as AccountActionData} />
+      )}
     </>
   );
 }

@@ -1,6 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountContact, type AccountActionData } from "~/components/account-contact";
+import { AccountFamily, type FamilyActionData } from "~/components/account-family";
+import { AccountTabs } from "~/components/account-tabs";
+import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { handleAccountForm } from "~/services/account-form.server";
 import { requireUser } from "~/services/session.server";
@@ -10,8 +13,14 @@ export const meta: MetaFunction = () => [{ title: "Mein Konto – Lagerfeuer" }]
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const account = getAccount(user.id)!;
-  return json({ account, confirmDelete: new URL(request.url).searchParams.has("loeschen") });
+  const url = new URL(request.url);
+  const tab = url.searchParams.get("tab") === "teilnehmer" ? ("teilnehmer" as const) : ("kontakt" as const);
+  return json({
+    account: getAccount(user.id)!,
+    tab,
+    family: tab === "teilnehmer" ? getFamily(user.id) : null,
+    confirmDelete: url.searchParams.has("loeschen"),
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -20,12 +29,17 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Account() {
-  const { account, confirmDelete } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as AccountActionData;
+  const { account, tab, family, confirmDelete } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return (
     <>
-      <h1>Deine Kontaktdaten</h1>
-      <AccountContact account={account} self confirmDelete={confirmDelete} actionData={actionData} />
+      <h1>{tab === "teilnehmer" ? "Deine Teilnehmer*innen" : "Deine Kontaktdaten"}</h1>
+      <AccountTabs base="/account" tab={tab} contactLabel="Deine Kontaktdaten" />
+      {family ? (
+        <AccountFamily children={family.children} guardians={family.guardians} actionData={actionData as FamilyActionData} />
+      ) : (
+        <AccountContact account={account} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData} />
+      )}
     </>
   );
 }

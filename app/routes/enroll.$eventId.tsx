@@ -12,7 +12,7 @@ import { enrollmentSchema, sepaSchema } from "~/schemas/enrollment";
 import { settings } from "~/services/env.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
-import { SWIM_BADGES, TSHIRT_SIZES } from "../../db/schema";
+import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 
 export const meta: MetaFunction = () => [{ title: "Anmeldeformular – Lagerfeuer" }];
 // With JavaScript, adding, removing and picking answer without a full page load.

@@ -1,5 +1,7 @@
 // The forms of the account page (tab 'Deine Kontaktdaten').
 import { z } from "zod";
+import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
+import { isIsoDate } from "~/lib/dates";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules } from "~/lib/password-rules";
 import { NAME_MAX, requiredText } from "./auth";
@@ -38,3 +40,49 @@ export const deleteSchema = z.object({
 
 export const accountIntents = ["names", "email", "password", "delete"] as const;
 export type AccountIntent = (typeof accountIntents)[number];
+
+// Tab 'Deine Teilnehmer*innen'
+export const REQUIRED_FIELDS = "Bitte fülle alle Pflichtfelder aus!";
+
+const required = (max: number) => z.string({ required_error: REQUIRED_FIELDS }).trim().min(1, REQUIRED_FIELDS).max(max, `Höchstens ${max} Zeichen`);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Höchstens ${max} Zeichen`)
+    .optional()
+    .transform((v) => v ?? "");
+const recordId = z
+  .string()
+  .regex(/^\d+$/)
+  .transform(Number)
+  .optional();
+
+export const participantSchema = z.object({
+  intent: z.literal("participant"),
+  id: recordId,
+  firstName: required(50),
+  lastName: required(50),
+  street: required(200),
+  postalCode: optionalText(20).transform((v) => v || null),
+  city: required(150),
+  birthDate: z.string({ required_error: REQUIRED_FIELDS }).refine(isIsoDate, "Bitte gib ein gültiges Datum an."),
+  municipality: optionalText(100),
+  amtsverwaltung: optionalText(200),
+  tshirtSize: z.enum(TSHIRT_SIZES).optional().transform((v) => v ?? null),
+  swimBadge: z.enum(SWIM_BADGES).optional().transform((v) => v ?? null),
+  specialNeeds: optionalText(300),
+});
+
+export const guardianSchema = z.object({
+  intent: z.literal("guardian"),
+  id: recordId,
+  firstName: required(50),
+  lastName: required(50),
+  street: optionalText(100),
+  postalCode: optionalText(20),
+  city: optionalText(150),
+  email: optionalText(150),
+  mobilePhone: optionalText(50),
+  phone: optionalText(50),
+});

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isIsoDate } from "~/lib/dates";
 import { checkIban } from "~/lib/iban";
-import { SWIM_BADGES, TSHIRT_SIZES } from "../../db/schema";
+import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 
 const text = (max: number, required?: string) =>
   required

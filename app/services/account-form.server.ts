@@ -10,7 +10,17 @@ import {
   updateNames,
   type SessionUser,
 } from "~/models/user.server";
-import { deleteSchema, emailSchema, namesSchema, passwordSchema, type AccountIntent } from "~/schemas/account";
+import { saveGuardian, saveParticipant, type GuardianInput, type ParticipantInput } from "~/models/family.server";
+import {
+  deleteSchema,
+  emailSchema,
+  guardianSchema,
+  namesSchema,
+  participantSchema,
+  passwordSchema,
+  REQUIRED_FIELDS,
+  type AccountIntent,
+} from "~/schemas/account";
 import { SIGNUP_TAKEN } from "~/schemas/auth";
 import { redirectWithFlash } from "./flash.server";
 import { currentSessionHash, endSession } from "./session.server";
@@ -89,6 +99,28 @@ export async function handleAccountForm(request: Request, target: SessionUser, s
       { kind: "success", title: "Konto gelöscht", message: "Dein Konto und alle zugehörigen Daten wurden gelöscht." },
       { setCookie: [await endSession(request)] },
     );
+  }
+
+  if (intent === "participant" || intent === "guardian") {
+    const formId = String(formData.get("formId") ?? "").slice(0, 40);
+    const submission = parseWithZod(formData, { schema: intent === "participant" ? participantSchema : guardianSchema });
+    const isNew = !formData.get("id");
+    const title = isNew ? "Fehler beim Erstellen" : "Fehler beim Updaten";
+    const values = Object.fromEntries([...formData].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v).slice(0, 500)]));
+    if (submission.status !== "success") {
+      return json({ intent, formId, alert: { title, message: REQUIRED_FIELDS }, errors: submission.error ?? {}, values, result: null }, { status: 400 });
+    }
+    const { intent: _intent, id, ...input } = submission.value;
+    const saved =
+      submission.value.intent === "participant"
+        ? saveParticipant(target.id, id ?? null, input as ParticipantInput)
+        : saveGuardian(target.id, id ?? null, input as GuardianInput);
+    if (!saved) return json({ intent, formId, alert: { title, message: "Diesen Eintrag gibt es in diesem Konto nicht." }, errors: {}, values, result: null }, { status: 404 });
+    return redirectWithFlash(`${backTo}?tab=teilnehmer`, {
+      kind: "success",
+      title: "Gespeichert",
+      message: intent === "participant" ? "Die Angaben zum Kind wurden gespeichert." : "Die Angaben zur erziehungsberechtigten Person wurden gespeichert.",
+    });
   }
 
   return json({ intent: null, result: null, alert: { title: CHANGE_FAILED, message: "Unbekannte Aktion." } }, { status: 400 });

@@ -61,10 +61,11 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await signIn(page, email, "Kanu-Tour-2026!");
     await page.waitForURL((url) => url.pathname === "/");
     const header = page.getByRole("banner");
-    expect(await header.getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
+    await header.getByRole("button", { name: "Logout" }).waitFor();
     expect(await header.getByRole("link", { name: "Account" }).isVisible()).toBe(true);
     await header.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
+    await page.getByRole("heading", { level: 1, name: "Anmelden" }).waitFor();
     await page.goto("/");
     expect(await page.getByRole("banner").getByRole("link", { name: "Login" }).isVisible()).toBe(true);
     expect(problems).toEqual([]);
@@ -109,7 +110,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     expect(await flash(page)).toContain("Passwort erfolgreich zurückgesetzt!");
     await signIn(page, user.email, "Neu-Gesetzt-2026!");
     await page.waitForURL((url) => url.pathname === "/");
-    expect(await page.getByRole("banner").getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
+    await page.getByRole("banner").getByRole("button", { name: "Logout" }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -130,6 +130,12 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     expect(mine).toContain("Finn Paulsen");
     expect(mine).toContain("Lotta Paulsen");
 
+    await page.goto("/account?tab=teilnehmer");
+    for (const name of ["Lotta Paulsen", "Finn Paulsen"]) {
+      const section = page.getByRole("region", { name });
+      expect(await section.getByRole("link", { name: camp.title }).count()).toBe(1);
+    }
+
     // A second enrolment: the mandate is preselected and the choice locked.
     await page.goto(`/enroll/${camp.id}`);
     expect(await page.getByLabel("SEPA-Lastschriftmandat", { exact: true }).isChecked()).toBe(true);

@@ -1,0 +1,227 @@
+// Tab 'Deine Teilnehmer*innen' of the account page: children and guardians, each child's
+// registrations and the leaders' comments (read-only here).
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { formatDate, formatIsoDate } from "~/lib/dates";
+import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
+import { ErrorList, FormAlert, useHydrated, type Alert } from "./forms";
+
+type Child = {
+  id: number;
+  firstName: string;
+  lastName: string;
+  street: string;
+  postalCode: string | null;
+  city: string;
+  birthDate: string;
+  municipality: string;
+  amtsverwaltung: string;
+  tshirtSize: string | null;
+  swimBadge: string | null;
+  specialNeeds: string;
+  registrations: { id: number; eventId: number; title: string; dateFrom: string; applicationStatus: string; paid: boolean; waitingListPosition: number | null }[];
+  comments: { id: number; text: string; createdAt: string | Date; authorFirstName: string | null; authorLastName: string | null }[];
+};
+
+type Guardian = { id: number; firstName: string; lastName: string; street: string; postalCode: string; city: string; email: string; mobilePhone: string; phone: string };
+
+export type FamilyActionData = { intent: string | null; formId?: string; alert: Alert; errors?: Record<string, string[]>; values?: Record<string, string> } | undefined;
+
+function serialize(form: HTMLFormElement) {
+  return new URLSearchParams(new FormData(form) as unknown as Record<string, string>).toString();
+}
+
+/** A form whose save button waits (with JavaScript) until something was changed. */
+function EditForm({ formId, intent, id, children, actionData, label }: { formId: string; intent: string; id?: number; children: ReactNode; actionData: FamilyActionData; label: string }) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const ref = useRef<HTMLFormElement>(null);
+  const initial = useRef("");
+  const [dirty, setDirty] = useState(false);
+  const mine = actionData?.formId === formId;
+  useEffect(() => {
+    if (ref.current) initial.current = serialize(ref.current);
+  }, []);
+  const onChange = () => setDirty(ref.current ? serialize(ref.current) !== initial.current : true);
+  return (
+    <Form method="post" ref={ref} onInput={onChange} onChange={onChange} noValidate className="family-form">
+      {mine ? <FormAlert alert={actionData?.alert} /> : null}
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="formId" value={formId} />
+      {id !== undefined ? <input type="hidden" name="id" value={id} /> : null}
+      {children}
+      <button type="submit" disabled={(hydrated && !dirty && !mine) || navigation.state === "submitting"}>
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+function Input(props: { formId: string; name: string; label: string; value: string | null; actionData: FamilyActionData; type?: string; max?: number; required?: boolean }) {
+  const id = `${props.formId}-${props.name}`;
+  const mine = props.actionData?.formId === props.formId;
+  const errors = mine ? props.actionData?.errors?.[props.name] : undefined;
+  const value = mine && props.actionData?.values ? (props.actionData.values[props.name] ?? "") : (props.value ?? "");
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {props.label}
+        {props.required ? "*" : ""}
+      </label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? "text"}
+        defaultValue={value}
+        maxLength={props.max}
+        autoComplete="off"
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={errors ? `${id}-error` : undefined}
+      />
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
+function Choice(props: { formId: string; name: string; label: string; value: string | null; options: readonly string[]; empty: string; actionData: FamilyActionData }) {
+  const id = `${props.formId}-${props.name}`;
+  const mine = props.actionData?.formId === props.formId;
+  const value = mine && props.actionData?.values ? (props.actionData.values[props.name] ?? "") : (props.value ?? "");
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} name={props.name} defaultValue={value}>
+        <option value="">{props.empty}</option>
+        {props.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function ChildFields({ formId, child, actionData }: { formId: string; child: Partial<Child>; actionData: FamilyActionData }) {
+  const p = { formId, actionData };
+  return (
+    <>
+      <div className="field-row">
+        <Input {...p} name="firstName" label="Vorname" value={child.firstName ?? ""} max={50} required />
+        <Input {...p} name="lastName" label="Nachname" value={child.lastName ?? ""} max={50} required />
+      </div>
+      <Input {...p} name="street" label="Straße und Hausnummer" value={child.street ?? ""} max={200} required />
+      <div className="field-row">
+        <Input {...p} name="postalCode" label="PLZ" value={child.postalCode ?? ""} max={20} />
+        <Input {...p} name="city" label="Ort" value={child.city ?? ""} max={150} required />
+      </div>
+      <Input {...p} name="birthDate" label="Geburtsdatum" type="date" value={child.birthDate ?? ""} required />
+      <div className="field-row">
+        <Input {...p} name="municipality" label="Kreis" value={child.municipality ?? ""} max={100} />
+        <Input {...p} name="amtsverwaltung" label="Amtsverwaltung" value={child.amtsverwaltung ?? ""} max={200} />
+      </div>
+      <div className="field-row">
+        <Choice {...p} name="tshirtSize" label="T-Shirt-Größe" value={child.tshirtSize ?? ""} options={TSHIRT_SIZES} empty="Keine Angabe" />
+        <Choice {...p} name="swimBadge" label="Schwimmabzeichen" value={child.swimBadge ?? ""} options={SWIM_BADGES} empty="Keines" />
+      </div>
+      <Input {...p} name="specialNeeds" label="Besonderheiten" value={child.specialNeeds ?? ""} max={300} />
+    </>
+  );
+}
+
+function GuardianFields({ formId, guardian, actionData }: { formId: string; guardian: Partial<Guardian>; actionData: FamilyActionData }) {
+  const p = { formId, actionData };
+  return (
+    <>
+      <div className="field-row">
+        <Input {...p} name="firstName" label="Vorname" value={guardian.firstName ?? ""} max={50} required />
+        <Input {...p} name="lastName" label="Nachname" value={guardian.lastName ?? ""} max={50} required />
+      </div>
+      <Input {...p} name="street" label="Straße und Hausnummer" value={guardian.street ?? ""} max={100} />
+      <div className="field-row">
+        <Input {...p} name="postalCode" label="PLZ" value={guardian.postalCode ?? ""} max={20} />
+        <Input {...p} name="city" label="Ort" value={guardian.city ?? ""} max={150} />
+      </div>
+      <Input {...p} name="email" label="E-Mail" type="email" value={guardian.email ?? ""} max={150} />
+      <div className="field-row">
+        <Input {...p} name="mobilePhone" label="Mobil" type="tel" value={guardian.mobilePhone ?? ""} max={50} />
+        <Input {...p} name="phone" label="Telefon" type="tel" value={guardian.phone ?? ""} max={50} />
+      </div>
+    </>
+  );
+}
+
+const STATUS: Record<string, string> = { open: "Offen", accepted: "Bestätigt", rejected: "Abgelehnt" };
+
+export function AccountFamily({ children, guardians, actionData }: { children: Child[]; guardians: Guardian[]; actionData: FamilyActionData }) {
+  return (
+    <>
+      <h2>Kinder</h2>
+      {children.length === 0 ? <p>Noch keine Kinder angelegt.</p> : null}
+      {children.map((child) => (
+        <section key={child.id} className="panel" aria-labelledby={`child-${child.id}`}>
+          <h3 id={`child-${child.id}`}>
+            {child.firstName} {child.lastName}
+          </h3>
+          <EditForm formId={`child-${child.id}`} intent="participant" id={child.id} actionData={actionData} label="Speichern">
+            <ChildFields formId={`child-${child.id}`} child={child} actionData={actionData} />
+          </EditForm>
+          <h4>Anmeldungen</h4>
+          {child.registrations.length === 0 ? (
+            <p>Keine Anmeldungen.</p>
+          ) : (
+            <ul>
+              {child.registrations.map((r) => (
+                <li key={r.id}>
+                  <a href={`/freizeit/${r.eventId}`}>{r.title}</a> ({formatIsoDate(r.dateFrom)}):{" "}
+                  {r.waitingListPosition !== null ? "Warteliste" : STATUS[r.applicationStatus]}
+                  {r.paid ? ", bezahlt" : ""}
+                </li>
+              ))}
+            </ul>
+          )}
+          <h4>Kommentare der Leitung</h4>
+          {child.comments.length === 0 ? (
+            <p>Keine Kommentare.</p>
+          ) : (
+            <ul className="comments">
+              {child.comments.map((c) => (
+                <li key={c.id}>
+                  <p>{c.text}</p>
+                  <p className="hint">
+                    {c.authorFirstName ? `${c.authorFirstName} ${c.authorLastName}` : "Unbekannter Nutzer"}, {formatDate(new Date(c.createdAt))}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+      <section className="panel" aria-labelledby="new-child">
+        <h3 id="new-child">Neues Kind anlegen</h3>
+        <EditForm formId="child-new" intent="participant" actionData={actionData} label="Kind anlegen">
+          <ChildFields formId="child-new" child={{}} actionData={actionData} />
+        </EditForm>
+      </section>
+
+      <h2>Erziehungsberechtigte</h2>
+      {guardians.length === 0 ? <p>Noch keine Erziehungsberechtigten angelegt.</p> : null}
+      {guardians.map((g) => (
+        <section key={g.id} className="panel" aria-labelledby={`guardian-${g.id}`}>
+          <h3 id={`guardian-${g.id}`}>
+            {g.firstName} {g.lastName}
+          </h3>
+          <EditForm formId={`guardian-${g.id}`} intent="guardian" id={g.id} actionData={actionData} label="Speichern">
+            <GuardianFields formId={`guardian-${g.id}`} guardian={g} actionData={actionData} />
+          </EditForm>
+        </section>
+      ))}
+      <section className="panel" aria-labelledby="new-guardian">
+        <h3 id="new-guardian">Neue*n Erziehungsberechtigte*n anlegen</h3>
+        <EditForm formId="guardian-new" intent="guardian" actionData={actionData} label="Person anlegen">
+          <GuardianFields formId="guardian-new" guardian={{}} actionData={actionData} />
+        </EditForm>
+      </section>
+    </>
+  );
+}

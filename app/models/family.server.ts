@@ -1,0 +1,112 @@
+// The children (participants) and guardians of an account, as the account page shows them.
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { comments, events, guardians, participants, registrations, users, type SwimBadge, type TshirtSize } from "../../db/schema";
+import { db } from "~/services/db.server";
+
+export type ParticipantInput = {
+  firstName: string;
+  lastName: string;
+  street: string;
+  postalCode: string | null;
+  city: string;
+  birthDate: string;
+  municipality: string;
+  amtsverwaltung: string;
+  tshirtSize: TshirtSize | null;
+  swimBadge: SwimBadge | null;
+  specialNeeds: string;
+};
+
+export type GuardianInput = {
+  firstName: string;
+  lastName: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  email: string;
+  mobilePhone: string;
+  phone: string;
+};
+
+/** Everything of the tab 'Deine Teilnehmer*innen' in four queries, whatever the family's size. */
+export function getFamily(userId: number) {
+  const children = db
+    .select()
+    .from(participants)
+    .where(eq(participants.userId, userId))
+    .orderBy(asc(participants.firstName), asc(participants.lastName))
+    .all();
+  const family = db.select().from(guardians).where(eq(guardians.userId, userId)).orderBy(asc(guardians.lastName), asc(guardians.firstName)).all();
+  const ids = children.map((c) => c.id);
+  const enrolled = ids.length
+    ? db
+        .select({
+          participantId: registrations.participantId,
+          id: registrations.id,
+          eventId: events.id,
+          title: events.title,
+          dateFrom: events.dateFrom,
+          applicationStatus: registrations.applicationStatus,
+          paid: registrations.paid,
+          waitingListPosition: registrations.waitingListPosition,
+        })
+        .from(registrations)
+        .innerJoin(events, eq(events.id, registrations.eventId))
+        .where(inArray(registrations.participantId, ids))
+        .orderBy(desc(events.dateFrom))
+        .all()
+    : [];
+  const notes = ids.length
+    ? db
+        .select({
+          participantId: comments.participantId,
+          id: comments.id,
+          text: comments.text,
+          createdAt: comments.createdAt,
+          authorFirstName: users.firstName,
+          authorLastName: users.lastName,
+        })
+        .from(comments)
+        .leftJoin(users, eq(users.id, comments.authorId))
+        .where(inArray(comments.participantId, ids))
+        .orderBy(asc(comments.createdAt))
+        .all()
+    : [];
+  return {
+    children: children.map((child) => ({
+      ...child,
+      registrations: enrolled.filter((r) => r.participantId === child.id),
+      comments: notes.filter((n) => n.participantId === child.id),
+    })),
+    guardians: family,
+  };
+}
+
+/** Creates (id null) or updates a child of `userId`; false when the id is not one of theirs. */
+export function saveParticipant(userId: number, id: number | null, input: ParticipantInput) {
+  if (id === null) {
+    db.insert(participants).values({ ...input, userId }).run();
+    return true;
+  }
+  return (
+    db
+      .update(participants)
+      .set({ ...input, updatedAt: new Date() })
+      .where(and(eq(participants.id, id), eq(participants.userId, userId)))
+      .run().changes === 1
+  );
+}
+
+export function saveGuardian(userId: number, id: number | null, input: GuardianInput) {
+  if (id === null) {
+    db.insert(guardians).values({ ...input, userId }).run();
+    return true;
+  }
+  return (
+    db
+      .update(guardians)
+      .set({ ...input, updatedAt: new Date() })
+      .where(and(eq(guardians.id, id), eq(guardians.userId, userId)))
+      .run().changes === 1
+  );
+}

@@ -1,0 +1,95 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { comments, guardians, participants, registrations } from "../../db/schema";
+import { action as adminAction, loader as adminLoader } from "~/routes/account.$id";
+import { action as accountAction, loader as accountLoader } from "~/routes/account._index";
+import { db } from "~/services/db.server";
+import { createEvent } from "../support/events";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { body, get, post, run } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+const child = {
+  intent: "participant",
+  formId: "child-new",
+  firstName: "Mia",
+  lastName: "Muster",
+  street: "Hauptstr. 1",
+  postalCode: "24103",
+  city: "Kiel",
+  birthDate: "2015-05-01",
+  tshirtSize: "M",
+  specialNeeds: "Vegetarisch",
+};
+
+type Family = { family: { children: { id: number; firstName: string; registrations: { title: string }[]; comments: { text: string }[] }[]; guardians: { firstName: string }[] } };
+
+describe("tab 'Deine Teilnehmer*innen'", () => {
+  it("creates and edits a child and a guardian and lists the child's registrations and comments", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const created = await run(accountAction, post("/account", child, { cookie }));
+    expect(created.status).toBe(302);
+    expect(created.headers.get("Location")).toBe("/account?tab=teilnehmer");
+    const mia = db.select().from(participants).where(eq(participants.userId, user.id)).get()!;
+    expect(mia).toMatchObject({ firstName: "Mia", tshirtSize: "M", specialNeeds: "Vegetarisch", postalCode: "24103" });
+
+    expect((await run(accountAction, post("/account", { ...child, formId: `child-${mia.id}`, id: String(mia.id), firstName: "Mila" }, { cookie }))).status).toBe(302);
+    expect(db.select().from(participants).where(eq(participants.id, mia.id)).get()!.firstName).toBe("Mila");
+
+    expect((await run(accountAction, post("/account", { intent: "guardian", formId: "guardian-new", firstName: "Eva", lastName: "Muster", mobilePhone: "0151 1234567" }, { cookie }))).status).toBe(302);
+    const camp = createEvent({ title: "Zeltlager" });
+    const leader = await createUser({ role: "admin", firstName: "Lena" });
+    db.insert(registrations).values({ eventId: camp.id, participantId: mia.id, userId: user.id, paymentMethod: "transfer" }).run();
+    db.insert(comments).values({ participantId: mia.id, eventId: camp.id, authorId: leader.id, text: "Hat super mitgemacht." }).run();
+
+    const page = await body<Family>(await run(accountLoader, get("/account?tab=teilnehmer", { cookie })));
+    expect(page.family.children).toEqual([
+      expect.objectContaining({ firstName: "Mila", registrations: [expect.objectContaining({ title: "Zeltlager" })], comments: [expect.objectContaining({ text: "Hat super mitgemacht." })] }),
+    ]);
+    expect(page.family.guardians.map((g) => g.firstName)).toEqual(["Eva"]);
+  });
+
+  it("answers missing required fields with the spec's message and saves nothing", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    for (const field of ["firstName", "lastName", "street", "city", "birthDate"]) {
+      const response = await run(accountAction, post("/account", { ...child, [field]: "" }, { cookie }));
+      expect(response.status).toBe(400);
+      const answer = await body<{ alert: { title: string; message: string }; errors: Record<string, string[]> }>(response);
+      expect(answer.alert).toEqual({ title: "Fehler beim Erstellen", message: "Bitte fülle alle Pflichtfelder aus!" });
+      expect(answer.errors[field]).toEqual(["Bitte fülle alle Pflichtfelder aus!"]);
+    }
+    const tooLong = await run(accountAction, post("/account", { ...child, specialNeeds: "x".repeat(301) }, { cookie }));
+    expect(tooLong.status).toBe(400);
+    expect(db.select().from(participants).all()).toHaveLength(0);
+  });
+
+  it("refuses to edit another account's child or guardian", async () => {
+    const owner = await createUser();
+    const mia = db.insert(participants).values({ userId: owner.id, firstName: "Mia", lastName: "M", street: "S 1", city: "K", birthDate: "2015-01-01" }).returning().get();
+    const eva = db.insert(guardians).values({ userId: owner.id, firstName: "Eva", lastName: "M" }).returning().get();
+    const intruder = await createUser();
+    const cookie = await sessionCookieFor(intruder.id);
+    const forgedChild = await run(accountAction, post("/account", { ...child, id: String(mia.id), firstName: "Gehackt" }, { cookie }));
+    expect(forgedChild.status).toBe(404);
+    const forgedGuardian = await run(accountAction, post("/account", { intent: "guardian", id: String(eva.id), firstName: "Gehackt", lastName: "X" }, { cookie }));
+    expect(forgedGuardian.status).toBe(404);
+    expect(db.select().from(participants).where(eq(participants.id, mia.id)).get()!.firstName).toBe("Mia");
+    expect(db.select().from(guardians).where(eq(guardians.id, eva.id)).get()!.firstName).toBe("Eva");
+  });
+
+  it("lets an admin see and edit another user's children on /account/{id}", async () => {
+    const owner = await createUser();
+    const mia = db.insert(participants).values({ userId: owner.id, firstName: "Mia", lastName: "M", street: "S 1", city: "K", birthDate: "2015-01-01" }).returning().get();
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    const params = { id: String(owner.id) };
+    const page = await body<Family>(await run(adminLoader, get(`/account/${owner.id}?tab=teilnehmer`, { cookie, params })));
+    expect(page.family.children.map((c) => c.firstName)).toEqual(["Mia"]);
+    const saved = await run(adminAction, post(`/account/${owner.id}`, { ...child, id: String(mia.id), firstName: "Maja" }, { cookie, params }));
+    expect(saved.headers.get("Location")).toBe(`/account/${owner.id}?tab=teilnehmer`);
+    expect(db.select().from(participants).where(eq(participants.id, mia.id)).get()!.firstName).toBe("Maja");
+  });
+});
