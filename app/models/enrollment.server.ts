@@ -22,6 +22,7 @@ import { db, writeTransaction, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
 import { placesTaken, visibleTo } from "./event.server";
+import { createGuardian, createParticipant } from "./family.server";
 import type { SessionUser } from "./user.server";
 
 export type EnrolmentProblem = { path: string; message: string };
@@ -166,21 +167,12 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
           for (const field of missing) problems.push({ path: at(`child.${field}`), message: "Bitte fülle alle Pflichtfelder aus!" });
           return;
         }
-        child = tx
-          .insert(participants)
-          .values({
-            userId: user.id,
-            firstName: c.firstName!,
-            lastName: c.lastName!,
-            street: c.street!,
-            postalCode: c.postalCode || null,
-            city: c.city!,
-            birthDate: c.birthDate!,
-            municipality: c.municipality ?? "",
-            amtsverwaltung: c.amtsverwaltung ?? "",
-          })
-          .returning()
-          .get();
+        const id = createParticipant(
+          user.id,
+          { ...c, firstName: c.firstName!, lastName: c.lastName!, street: c.street!, city: c.city!, birthDate: c.birthDate! },
+          tx,
+        );
+        child = { id, firstName: c.firstName!, lastName: c.lastName!, birthDate: c.birthDate! };
       } else {
         const existing = ownChildren.get(Number(box.participant));
         if (!existing) {
@@ -197,21 +189,7 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
         if (!g.firstName || !g.lastName) {
           problems.push({ path: at("newGuardian.firstName"), message: "Bitte gib Vor- und Nachnamen der erziehungsberechtigten Person an." });
         } else {
-          guardianId = tx
-            .insert(guardians)
-            .values({
-              userId: user.id,
-              firstName: g.firstName,
-              lastName: g.lastName,
-              street: g.street ?? "",
-              postalCode: g.postalCode ?? "",
-              city: g.city ?? "",
-              email: g.email ?? "",
-              mobilePhone: g.mobilePhone ?? "",
-              phone: g.phone ?? "",
-            })
-            .returning({ id: guardians.id })
-            .get().id;
+          guardianId = createGuardian(user.id, { ...g, firstName: g.firstName, lastName: g.lastName }, tx);
         }
       } else if (box.guardian) {
         if (!ownGuardians.has(Number(box.guardian))) {

@@ -1,7 +1,7 @@
 // The children (participants) and guardians of an account, as the account page shows them.
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { comments, events, guardians, participants, registrations, users, type SwimBadge, type TshirtSize } from "../../db/schema";
-import { db } from "~/services/db.server";
+import { db, type Queryable } from "~/services/db.server";
 
 export type ParticipantInput = {
   firstName: string;
@@ -109,4 +109,35 @@ export function saveGuardian(userId: number, id: number | null, input: GuardianI
       .where(and(eq(guardians.id, id), eq(guardians.userId, userId)))
       .run().changes === 1
   );
+}
+
+/** A new child of the account from the enrolment form's fields; returns its id. */
+export function createParticipant(
+  userId: number,
+  input: Pick<ParticipantInput, "firstName" | "lastName" | "street" | "city" | "birthDate"> & { postalCode?: string; municipality?: string; amtsverwaltung?: string },
+  database: Queryable = db,
+) {
+  return database
+    .insert(participants)
+    .values({ ...input, postalCode: input.postalCode || null, municipality: input.municipality ?? "", amtsverwaltung: input.amtsverwaltung ?? "", userId })
+    .returning({ id: participants.id })
+    .get().id;
+}
+
+export function createGuardian(userId: number, input: Partial<GuardianInput> & { firstName: string; lastName: string }, database: Queryable = db) {
+  return database
+    .insert(guardians)
+    .values({
+      userId,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      street: input.street ?? "",
+      postalCode: input.postalCode ?? "",
+      city: input.city ?? "",
+      email: input.email ?? "",
+      mobilePhone: input.mobilePhone ?? "",
+      phone: input.phone ?? "",
+    })
+    .returning({ id: guardians.id })
+    .get().id;
 }

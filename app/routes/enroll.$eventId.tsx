@@ -8,7 +8,8 @@ import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
 import { transferReference } from "~/lib/transfer";
 import { enrol, EnrolmentError, getEnrolmentContext, type EnrolmentResult } from "~/models/enrollment.server";
-import { enrollmentSchema, sepaSchema } from "~/schemas/enrollment";
+import { createGuardian, createParticipant } from "~/models/family.server";
+import { enrollmentSchema, newChildSchema, newGuardianSchema, sepaSchema } from "~/schemas/enrollment";
 import { settings } from "~/services/env.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
@@ -68,6 +69,32 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const index = Number(intent.slice("remove-".length));
     if (payload.boxes.length > 1 && Number.isInteger(index)) payload.boxes.splice(index, 1);
     return json({ payload, errors: {} as Errors, stamp, done: null });
+  }
+  if (intent.startsWith("save-")) {
+    // 'Speichern' of a box: the new child (and a new guardian) go into the account now.
+    const index = Number(intent.slice("save-".length));
+    const box = payload.boxes[index] as Record<string, Record<string, string> | string> | undefined;
+    if (!box) return json({ payload, errors: {} as Errors, stamp, done: null });
+    const errors: Errors = {};
+    if (box.participant === "neu") {
+      const checked = newChildSchema.safeParse(box.child ?? {});
+      if (!checked.success) {
+        for (const [field, messages] of Object.entries(checked.error.flatten().fieldErrors)) errors[`boxes[${index}].child.${field}`] = messages ?? [];
+      } else {
+        box.participant = String(createParticipant(user.id, checked.data));
+        delete box.child;
+      }
+    }
+    if (box.guardian === "neu") {
+      const checked = newGuardianSchema.safeParse(box.newGuardian ?? {});
+      if (!checked.success) {
+        for (const [field, messages] of Object.entries(checked.error.flatten().fieldErrors)) errors[`boxes[${index}].newGuardian.${field}`] = messages ?? [];
+      } else {
+        box.guardian = String(createGuardian(user.id, checked.data));
+        delete box.newGuardian;
+      }
+    }
+    return json({ payload, errors, stamp, done: null }, { status: Object.keys(errors).length ? 400 : 200 });
   }
   if (intent !== "submit") return json({ payload, errors: {} as Errors, stamp, done: null });
 
@@ -310,11 +337,18 @@ function Box({ index, count, data, payload, errors }: { index: number; count: nu
           </div>
         </div>
       ) : null}
-      {count > 1 ? (
-        <button type="submit" name="intent" value={`remove-${index}`} className="secondary" formNoValidate>
-          Teilnehmer*in {index + 1} entfernen
-        </button>
-      ) : null}
+      <div className="actions">
+        {participant === "neu" || guardian === "neu" ? (
+          <button type="submit" name="intent" value={`save-${index}`} className="secondary" formNoValidate>
+            Im Konto speichern
+          </button>
+        ) : null}
+        {count > 1 ? (
+          <button type="submit" name="intent" value={`remove-${index}`} className="secondary" formNoValidate>
+            Teilnehmer*in {index + 1} entfernen
+          </button>
+        ) : null}
+      </div>
     </fieldset>
   );
 }

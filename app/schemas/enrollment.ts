@@ -119,3 +119,7 @@ export const enrollmentSchema = z.object({
 export type EnrollmentValue = z.infer<typeof enrollmentSchema>;
 export type BoxValue = z.infer<typeof boxSchema>;
 export type SepaValue = z.infer<typeof sepaSchema>;
+
+/** A new child saved from the enrolment form on its own ('Im Konto speichern'). */
+export const newChildSchema = z.object(participantFields);
+export const newGuardianSchema = z.object(guardianFields);

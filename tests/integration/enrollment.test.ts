@@ -80,6 +80,45 @@ describe("the enrolment form", () => {
   });
 });
 
+describe("saving a box", () => {
+  it("stores a new child and guardian in the account and picks them", async () => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    const response = await submit(camp.id, cookie, {
+      ...form({ intent: "save-0" }),
+      "boxes[0].participant": "neu",
+      "boxes[0].child.firstName": "Ida",
+      "boxes[0].child.lastName": "Muster",
+      "boxes[0].child.street": "Weg 2",
+      "boxes[0].child.city": "Kiel",
+      "boxes[0].child.birthDate": "2014-02-02",
+      "boxes[0].guardian": "neu",
+      "boxes[0].newGuardian.firstName": "Eva",
+      "boxes[0].newGuardian.lastName": "Muster",
+    });
+    expect(response.status).toBe(200);
+    const ida = db.select().from(participants).where(eq(participants.userId, user.id)).get()!;
+    const eva = db.select().from(guardians).where(eq(guardians.userId, user.id)).get()!;
+    const answer = await body<{ payload: { boxes: Record<string, unknown>[] } }>(response);
+    expect(answer.payload.boxes[0]).toMatchObject({ participant: String(ida.id), guardian: String(eva.id) });
+    expect(count()).toBe(0);
+  });
+
+  it("names the missing fields and saves nothing", async () => {
+    const camp = createEvent();
+    const { cookie } = await parent();
+    const response = await submit(camp.id, cookie, { ...form({ intent: "save-0" }), "boxes[0].participant": "neu", "boxes[0].child.firstName": "Ida" });
+    expect(response.status).toBe(400);
+    expect(Object.keys((await body<Answer>(response)).errors).sort()).toEqual([
+      "boxes[0].child.birthDate",
+      "boxes[0].child.city",
+      "boxes[0].child.lastName",
+      "boxes[0].child.street",
+    ]);
+    expect(db.select().from(participants).all()).toHaveLength(0);
+  });
+});
+
 describe("submitting", () => {
   it("enrols an existing and a new child by bank transfer and mails the parent the account and reference", async () => {
     const camp = createEvent({ title: "Ostseefreizeit", priceCents: 24900 });
@@ -214,6 +253,20 @@ describe("submitting", () => {
       ["sepa", mandate.id],
     ]);
     expect(db.select().from(sepaMandates).all()).toHaveLength(1);
+
+    // Corrected with the next enrolment while nothing is paid …
+    const lea = child(user.id, "2000-03-01", "Lea");
+    expect(
+      (await submit(camp.id, cookie, { ...form({ paymentMethod: "sepa" }), ...SEPA, "sepa.iban": "AT61 1904 3002 3457 3201", "boxes[0].participant": String(lea.id) })).status,
+    ).toBe(200);
+    expect(db.select().from(sepaMandates).get()!.iban).toBe("AT611904300234573201");
+    // … but not once a payment is confirmed.
+    db.update(registrations).set({ paid: true }).where(eq(registrations.participantId, mia.id)).run();
+    const ida = child(user.id, "2000-04-01", "Ida");
+    const refused = await submit(camp.id, cookie, { ...form({ paymentMethod: "sepa" }), ...SEPA, "boxes[0].participant": String(ida.id) });
+    expect(refused.status).toBe(400);
+    expect((await body<Answer>(refused)).errors.sepa).toEqual(["Das Mandat ist schon eingezogen und kann nicht mehr geändert werden."]);
+    expect(db.select().from(sepaMandates).get()!.iban).toBe("AT611904300234573201");
   });
 });
 
