@@ -286,21 +286,21 @@ function Box({ index, count, data, payload, errors }: { index: number; count: nu
         <textarea id={`boxes-${index}-specialNeeds`} name={at("specialNeeds")} defaultValue={get(payload, at("specialNeeds"))} maxLength={500} rows={3} />
         <ErrorList errors={errors[at("specialNeeds")]} />
       </div>
-      <h3>Versicherung</h3>
+      <h2 className="subheading">Versicherung</h2>
       <div className="field-row">
         <TextField name={at("nameOfInsured")} label="Name der versicherten Person" payload={payload} errors={errors} max={100} />
         <TextField name={at("birthdateOfInsured")} label="Geburtsdatum der versicherten Person" type="date" payload={payload} errors={errors} />
       </div>
       {event.permitsRequired ? (
         <>
-          <h3>Erlaubnisse</h3>
+          <h2 className="subheading">Erlaubnisse</h2>
           <YesNo name={at("allowedToWander")} label="Darf wandern gehen" payload={payload} errors={errors} />
           <YesNo name={at("allowedToSwim")} label="Darf schwimmen gehen" payload={payload} errors={errors} />
           <YesNo name={at("canSwim")} label="Kann schwimmen" payload={payload} errors={errors} />
           <YesNo name={at("allowedToCanoe")} label="Darf Kanu fahren" payload={payload} errors={errors} />
         </>
       ) : null}
-      <h3>Erziehungsberechtigte*r</h3>
+      <h2 className="subheading">Erziehungsberechtigte*r</h2>
       <div className="field-row">
         <Select
           name={at("guardian")}
