@@ -1,0 +1,66 @@
+// Basics a screen-reader user and a phone user rely on, page by page: one h1, headings in
+// order, a label for every field, nothing wider than a 320-pixel screen.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchBrowser, openTab } from "../support/browser";
+import { createEvent } from "../support/events";
+import { browserSessionCookie, createUser } from "../support/fixtures";
+
+const { baseUrl } = inject("e2e")!;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function audit(path: string, cookieFor?: number) {
+  const { page, context } = await openTab(browser, { javaScriptEnabled: true, baseURL: baseUrl });
+  await page.setViewportSize({ width: 320, height: 640 });
+  if (cookieFor) await context.addCookies([await browserSessionCookie(cookieFor, baseUrl)]);
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBe(200);
+  const report = await page.evaluate(() => {
+    const levels = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((h) => Number(h.tagName[1]));
+    const skipped = levels.filter((level, i) => i > 0 && level > levels[i - 1] + 1);
+    const unlabelled = [...document.querySelectorAll("input, select, textarea")]
+      .filter((el) => (el as HTMLInputElement).type !== "hidden")
+      .filter((el) => {
+        const labels = (el as HTMLInputElement).labels;
+        return !(labels && labels.length > 0) && !el.getAttribute("aria-label") && !el.getAttribute("aria-labelledby");
+      })
+      .map((el) => (el as HTMLInputElement).name);
+    return { h1: levels.filter((l) => l === 1).length, first: levels[0], skipped, unlabelled, width: document.documentElement.scrollWidth, lang: document.documentElement.lang };
+  });
+  await context.close();
+  return report;
+}
+
+describe("every page", () => {
+  it("has one h1, headings in order, labelled fields and fits 320 pixels", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const camp = createEvent({ title: "Barrierefrei-Lager", permitsRequired: true, tshirtSizeRequired: true });
+    const pages: [string, number | undefined][] = [
+      ["/", undefined],
+      ["/", parent.id],
+      ["/login", undefined],
+      ["/signup", undefined],
+      ["/forgot", undefined],
+      [`/freizeit/${camp.id}`, undefined],
+      [`/freizeit/${camp.id}`, admin.id],
+      [`/enroll/${camp.id}`, parent.id],
+      ["/account", parent.id],
+      ["/account?tab=teilnehmer", parent.id],
+      [`/account/${parent.id}`, admin.id],
+      ["/freizeit/create", admin.id],
+      [`/freizeit/edit/${camp.id}`, admin.id],
+    ];
+    for (const [path, user] of pages) {
+      const report = await audit(path, user);
+      expect({ path, ...report }).toEqual({ path, h1: 1, first: 1, skipped: [], unlabelled: [], width: 320, lang: "de" });
+    }
+  });
+});
