@@ -4,7 +4,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { formatDate, formatIsoDate } from "~/lib/dates";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
-import { ErrorList, FormAlert, useHydrated, type Alert } from "./forms";
+import { FormAlert, PlainInput, PlainSelect, useHydrated, type Alert } from "./forms";
 
 type Child = {
   id: number;
@@ -57,49 +57,24 @@ function EditForm({ formId, intent, id, children, actionData, label }: { formId:
   );
 }
 
-function Input(props: { formId: string; name: string; label: string; value: string | null; actionData: FamilyActionData; type?: string; max?: number; required?: boolean }) {
-  const id = `${props.formId}-${props.name}`;
-  const mine = props.actionData?.formId === props.formId;
-  const errors = mine ? props.actionData?.errors?.[props.name] : undefined;
-  const value = mine && props.actionData?.values ? (props.actionData.values[props.name] ?? "") : (props.value ?? "");
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {props.label}
-        {props.required ? "*" : ""}
-      </label>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? "text"}
-        defaultValue={value}
-        maxLength={props.max}
-        autoComplete="off"
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? `${id}-error` : undefined}
-      />
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
-  );
+type FieldProps = { formId: string; name: string; label: string; value: string | null; actionData: FamilyActionData };
+
+/** What a field shows: after a refused save of its own form, what was sent; otherwise the record. */
+function shown({ formId, name, value, actionData }: FieldProps) {
+  const mine = actionData?.formId === formId;
+  return {
+    id: `${formId}-${name}`,
+    defaultValue: mine && actionData?.values ? (actionData.values[name] ?? "") : (value ?? ""),
+    errors: mine ? actionData?.errors?.[name] : undefined,
+  };
 }
 
-function Choice(props: { formId: string; name: string; label: string; value: string | null; options: readonly string[]; empty: string; actionData: FamilyActionData }) {
-  const id = `${props.formId}-${props.name}`;
-  const mine = props.actionData?.formId === props.formId;
-  const value = mine && props.actionData?.values ? (props.actionData.values[props.name] ?? "") : (props.value ?? "");
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} name={props.name} defaultValue={value}>
-        <option value="">{props.empty}</option>
-        {props.options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
+function Input(props: FieldProps & { type?: string; max?: number; required?: boolean }) {
+  return <PlainInput {...shown(props)} name={props.name} label={props.label} type={props.type} max={props.max} required={props.required} />;
+}
+
+function Choice(props: FieldProps & { options: readonly string[]; empty: string }) {
+  return <PlainSelect {...shown(props)} name={props.name} label={props.label} options={props.options.map((o) => [o, o] as const)} empty={props.empty} />;
 }
 
 function ChildFields({ formId, child, actionData }: { formId: string; child: Partial<Child>; actionData: FamilyActionData }) {

@@ -1,7 +1,7 @@
 // Form pieces shared by the screens: labelled fields with their errors linked
 // (aria-describedby), the spec's toasts as alerts inside the form, the password checklist.
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import { checkPassword, PASSWORD_CHECK_LABELS, passwordStrength, type PasswordCheck } from "~/lib/password-rules";
 
 /** True once React runs in the browser: controls that need JavaScript show only then. */
@@ -160,6 +160,77 @@ export function PasswordChecklist({
           Stärke: <strong className={`strength-${passwordStrength(password)}`}>{passwordStrength(password)}</strong>
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/** A labelled input for forms that keep their own state (no conform): errors linked by id. */
+export function PlainInput(props: {
+  id: string;
+  name: string;
+  label: ReactNode;
+  defaultValue: string;
+  errors?: string[];
+  type?: string;
+  max?: number;
+  required?: boolean;
+  autoComplete?: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>
+        {props.label}
+        {props.required ? "*" : ""}
+      </label>
+      <input
+        id={props.id}
+        name={props.name}
+        type={props.type ?? "text"}
+        defaultValue={props.defaultValue}
+        maxLength={props.max}
+        autoComplete={props.autoComplete ?? "off"}
+        aria-invalid={props.errors?.length ? true : undefined}
+        aria-describedby={props.errors?.length ? `${props.id}-error` : undefined}
+      />
+      <ErrorList id={`${props.id}-error`} errors={props.errors} />
+    </div>
+  );
+}
+
+/** A labelled select for forms that keep their own state; `empty` adds a first, empty option. */
+export function PlainSelect(props: {
+  id: string;
+  name: string;
+  label: ReactNode;
+  defaultValue: string;
+  options: readonly (readonly [string, string])[];
+  errors?: string[];
+  required?: boolean;
+  empty?: string;
+  onChange?: (event: ChangeEvent<HTMLSelectElement>) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>
+        {props.label}
+        {props.required ? "*" : ""}
+      </label>
+      <select
+        id={props.id}
+        name={props.name}
+        defaultValue={props.defaultValue}
+        onChange={props.onChange}
+        aria-invalid={props.errors?.length ? true : undefined}
+        aria-describedby={props.errors?.length ? `${props.id}-error` : undefined}
+      >
+        {props.empty !== undefined ? <option value="">{props.empty}</option> : null}
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={`${props.id}-error`} errors={props.errors} />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState, type ChangeEvent, type ReactNode } from "react";
-import { ErrorList, FormAlert, useHydrated } from "~/components/forms";
+import { ErrorList, FormAlert, PlainInput, PlainSelect, useHydrated } from "~/components/forms";
 import { formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
@@ -136,28 +136,11 @@ function get(payload: Payload, path: string): string {
   return typeof value === "string" ? value : "";
 }
 
+const fieldId = (name: string) => name.replace(/[^\w]/g, "-");
+
 function TextField(props: { name: string; label: string; payload: Payload; errors: Errors; type?: string; max?: number; required?: boolean; autoComplete?: string }) {
-  const id = props.name.replace(/[^\w]/g, "-");
-  const errors = props.errors[props.name];
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {props.label}
-        {props.required ? "*" : ""}
-      </label>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? "text"}
-        defaultValue={get(props.payload, props.name)}
-        maxLength={props.max}
-        autoComplete={props.autoComplete ?? "off"}
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? `${id}-error` : undefined}
-      />
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
-  );
+  const { payload, errors, ...rest } = props;
+  return <PlainInput {...rest} id={fieldId(props.name)} defaultValue={get(payload, props.name)} errors={errors[props.name]} />;
 }
 
 function Select(props: {
@@ -170,34 +153,12 @@ function Select(props: {
   empty?: string;
   onChange?: (event: ChangeEvent<HTMLSelectElement>) => void;
 }) {
-  const id = props.name.replace(/[^\w]/g, "-");
-  const errors = props.errors[props.name];
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {props.label}
-        {props.required ? "*" : ""}
-      </label>
-      <select
-        id={id}
-        name={props.name}
-        defaultValue={get(props.payload, props.name)}
-        onChange={props.onChange}
-        aria-invalid={errors ? true : undefined} aria-describedby={errors ? `${id}-error` : undefined}>
-        {props.empty !== undefined ? <option value="">{props.empty}</option> : null}
-        {props.options.map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
-  );
+  const { payload, errors, ...rest } = props;
+  return <PlainSelect {...rest} id={fieldId(props.name)} defaultValue={get(payload, props.name)} errors={errors[props.name]} />;
 }
 
 function YesNo({ name, label, payload, errors }: { name: string; label: string; payload: Payload; errors: Errors }) {
-  const id = name.replace(/[^\w]/g, "-");
+  const id = fieldId(name);
   const value = get(payload, name);
   return (
     <fieldset className="yes-no" aria-describedby={errors[name] ? `${id}-error` : undefined}>

@@ -4,7 +4,8 @@ import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 import { isIsoDate } from "~/lib/dates";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules } from "~/lib/password-rules";
-import { NAME_MAX, requiredText } from "./auth";
+import { NAME_MAX } from "./auth";
+import { optionalText, requiredText } from "./fields";
 
 export const ACCOUNT_INPUT_MAX = 50;
 export const EMAIL_FORMAT = "E-Mail-Format nicht korrekt";
@@ -12,13 +13,13 @@ export const PASSWORD_RULES = "Passwort entspricht nicht den Anforderungen";
 
 export const namesSchema = z.object({
   intent: z.literal("names"),
-  firstName: requiredText("Bitte gib einen Vornamen an.", NAME_MAX),
-  lastName: requiredText("Bitte gib einen Nachnamen an.", NAME_MAX),
+  firstName: requiredText(NAME_MAX, "Bitte gib einen Vornamen an."),
+  lastName: requiredText(NAME_MAX, "Bitte gib einen Nachnamen an."),
 });
 
 export const emailSchema = z.object({
   intent: z.literal("email"),
-  email: requiredText(EMAIL_FORMAT, ACCOUNT_INPUT_MAX, EMAIL_FORMAT).pipe(z.string().regex(EMAIL_PATTERN, EMAIL_FORMAT)),
+  email: requiredText(ACCOUNT_INPUT_MAX, EMAIL_FORMAT, EMAIL_FORMAT).pipe(z.string().regex(EMAIL_PATTERN, EMAIL_FORMAT)),
 });
 
 export const passwordSchema = z
@@ -44,14 +45,7 @@ export type AccountIntent = (typeof accountIntents)[number];
 // Tab 'Deine Teilnehmer*innen'
 export const REQUIRED_FIELDS = "Bitte fülle alle Pflichtfelder aus!";
 
-const required = (max: number) => z.string({ required_error: REQUIRED_FIELDS }).trim().min(1, REQUIRED_FIELDS).max(max, `Höchstens ${max} Zeichen`);
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Höchstens ${max} Zeichen`)
-    .optional()
-    .transform((v) => v ?? "");
+const required = (max: number) => requiredText(max, REQUIRED_FIELDS);
 const recordId = z
   .string()
   .regex(/^\d+$/)

@@ -3,15 +3,10 @@
 import { z } from "zod";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
+import { requiredText } from "./fields";
 
 export const NAME_MAX = 50;
 
-/** A text field: trimmed, required with `required`, at most `max` characters. */
-export const requiredText = (required: string, max: number, tooLong = `Höchstens ${max} Zeichen`) =>
-  z.preprocess(
-    (value) => (typeof value === "string" ? value.trim() : value),
-    z.string({ required_error: required, invalid_type_error: required }).min(1, required).max(max, tooLong),
-  );
 
 export const SIGNUP_INVALID_EMAIL = { title: "Ungültige E-Mail-Adresse", message: "Bitte überprüfen Sie Ihre Eingabe." };
 export const SIGNUP_MISMATCH = { title: "Passwort stimmt nicht überein", message: "Bitte überprüfen Sie Ihre Eingabe." };
@@ -24,9 +19,9 @@ export const LOGIN_FAILED = { title: "Da hat etwas nicht geklappt", message: "Nu
 
 export const signupSchema = z
   .object({
-    firstName: requiredText("Bitte geben Sie Ihren Vornamen an.", NAME_MAX),
-    lastName: requiredText("Bitte geben Sie Ihren Nachnamen an.", NAME_MAX),
-    email: requiredText(SIGNUP_INVALID_EMAIL.title, NAME_MAX).pipe(z.string().regex(EMAIL_PATTERN, SIGNUP_INVALID_EMAIL.title)),
+    firstName: requiredText(NAME_MAX, "Bitte geben Sie Ihren Vornamen an."),
+    lastName: requiredText(NAME_MAX, "Bitte geben Sie Ihren Nachnamen an."),
+    email: requiredText(NAME_MAX, SIGNUP_INVALID_EMAIL.title).pipe(z.string().regex(EMAIL_PATTERN, SIGNUP_INVALID_EMAIL.title)),
     password: z
       .string({ required_error: "Bitte geben Sie ein Passwort ein." })
       .max(PASSWORD_MAX, `Höchstens ${PASSWORD_MAX} Zeichen`)

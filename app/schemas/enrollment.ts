@@ -2,17 +2,10 @@
 import { z } from "zod";
 import { isIsoDate } from "~/lib/dates";
 import { checkIban } from "~/lib/iban";
+import { optionalText, requiredText } from "./fields";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 
-const text = (max: number, required?: string) =>
-  required
-    ? z.string({ required_error: required }).trim().min(1, required).max(max, `Höchstens ${max} Zeichen`)
-    : z
-        .string()
-        .trim()
-        .max(max, `Höchstens ${max} Zeichen`)
-        .optional()
-        .transform((v) => v ?? "");
+const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
 
 const date = (required: string) =>
   z.string({ required_error: required }).refine(isIsoDate, "Bitte gib ein gültiges Datum an.");

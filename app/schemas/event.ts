@@ -2,19 +2,11 @@
 import { z } from "zod";
 import { isIsoDate, isTime } from "~/lib/dates";
 import { parsePriceCents } from "~/lib/event-rules";
+import { optionalText, requiredText } from "./fields";
 
 export const INVALID_FORM = "Mindestens ein Feld ist nicht valide";
 
-// conform turns an empty field into undefined before the schema sees it.
-const text = (max: number, required?: string) =>
-  required
-    ? z.string({ required_error: required }).trim().min(1, required).max(max, `Höchstens ${max} Zeichen`)
-    : z
-        .string()
-        .trim()
-        .max(max, `Höchstens ${max} Zeichen`)
-        .optional()
-        .transform((v) => v ?? "");
+const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
 
 const optionalDate = (message: string) =>
   z
