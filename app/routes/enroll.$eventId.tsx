@@ -176,6 +176,17 @@ function YesNo({ name, label, payload, errors }: { name: string; label: string; 
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
+/** Without JavaScript a new choice in a select shows its fields after this round trip. */
+function TakeOverButton() {
+  return (
+    <div className="field align-end">
+      <button type="submit" name="intent" value="refresh" className="secondary">
+        Auswahl übernehmen
+      </button>
+    </div>
+  );
+}
+
 function Box({ index, count, data, payload, errors }: { index: number; count: number; data: LoaderData; payload: Payload; errors: Errors }) {
   const at = (field: string) => `boxes[${index}].${field}`;
   const hydrated = useHydrated();
@@ -195,13 +206,7 @@ function Box({ index, count, data, payload, errors }: { index: number; count: nu
       <legend>Teilnehmer*in {index + 1}</legend>
       <div className="field-row">
         <Select name={at("participant")} label="Kind" payload={payload} errors={errors} options={childOptions} required onChange={(e) => setParticipant(e.currentTarget.value)} />
-        {hydrated ? null : (
-          <div className="field align-end">
-            <button type="submit" name="intent" value="refresh" className="secondary">
-              Auswahl übernehmen
-            </button>
-          </div>
-        )}
+        {hydrated ? null : <TakeOverButton />}
       </div>
       {participant === "neu" ? (
         <div className="nested">
@@ -272,13 +277,7 @@ function Box({ index, count, data, payload, errors }: { index: number; count: nu
           empty="Keine (ab 18 Jahren)"
           onChange={(e) => setGuardian(e.currentTarget.value)}
         />
-        {hydrated ? null : (
-          <div className="field align-end">
-            <button type="submit" name="intent" value="refresh" className="secondary">
-              Auswahl übernehmen
-            </button>
-          </div>
-        )}
+        {hydrated ? null : <TakeOverButton />}
       </div>
       {guardian === "neu" ? (
         <div className="nested">
