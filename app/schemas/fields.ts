@@ -1,6 +1,33 @@
 // Building blocks of the form schemas. conform hands an empty field over as undefined, so a
 // required text says its message as `required_error` too.
-import { z } from "zod";
+import { z, ZodIssueCode, type ZodErrorMap } from "zod";
+
+/**
+ * German defaults for every message a schema does not set itself, so that no English text
+ * ("Required", "Invalid enum value") can reach a person, whatever a browser sends.
+ */
+const germanErrors: ZodErrorMap = (issue, context) => {
+  switch (issue.code) {
+    case ZodIssueCode.invalid_type:
+      return { message: issue.received === "undefined" ? "Bitte fülle dieses Feld aus." : "Diese Eingabe ist ungültig." };
+    case ZodIssueCode.invalid_enum_value:
+    case ZodIssueCode.invalid_literal:
+    case ZodIssueCode.invalid_union:
+    case ZodIssueCode.invalid_union_discriminator:
+      return { message: "Bitte wähle einen der angebotenen Werte." };
+    case ZodIssueCode.too_small:
+      return { message: issue.type === "array" ? `Bitte wähle mindestens ${issue.minimum}.` : issue.type === "string" ? `Mindestens ${issue.minimum} Zeichen` : `Mindestens ${issue.minimum}` };
+    case ZodIssueCode.too_big:
+      return { message: issue.type === "array" ? `Höchstens ${issue.maximum} Einträge` : issue.type === "string" ? `Höchstens ${issue.maximum} Zeichen` : `Höchstens ${issue.maximum}` };
+    case ZodIssueCode.invalid_string:
+    case ZodIssueCode.invalid_date:
+    case ZodIssueCode.custom:
+      return { message: "Diese Eingabe ist ungültig." };
+    default:
+      return { message: context.defaultError === "Required" ? "Bitte fülle dieses Feld aus." : "Diese Eingabe ist ungültig." };
+  }
+};
+z.setErrorMap(germanErrors);
 
 export const tooLong = (max: number) => `Höchstens ${max} Zeichen`;
 
