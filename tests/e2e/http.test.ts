@@ -123,4 +123,11 @@ describe("the home page on a weak connection", () => {
     const total = page.body.length + css.body.length;
     expect(total).toBeLessThanOrEqual(30 * 1024);
   });
+
+  it("event pages ship no JavaScript either", async () => {
+    const id = db.select({ id: events.id }).from(events).limit(1).get()!.id;
+    const page = await rawRequest(`${baseUrl}/freizeit/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text()).not.toContain("<script");
+  });
 });
