@@ -508,6 +508,24 @@ export const mailOutbox = sqliteTable(
   ],
 );
 
+/**
+ * Forms that create something carry a one-time key: a second submission of the same form
+ * (double click, reload, retry) finds the first one's result instead of creating again.
+ */
+export const formSubmissions = sqliteTable(
+  "form_submissions",
+  {
+    key: text("key").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Where the first submission led, e.g. /freizeit/12. */
+    resultPath: text("result_path").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("form_submissions_created_idx").on(t.createdAt)],
+);
+
 export const auditLog = sqliteTable(
   "audit_log",
   {

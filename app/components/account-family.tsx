@@ -32,7 +32,23 @@ function serialize(form: HTMLFormElement) {
 }
 
 /** A form whose save button waits (with JavaScript) until something was changed. */
-function EditForm({ formId, intent, id, children, actionData, label }: { formId: string; intent: string; id?: number; children: ReactNode; actionData: FamilyActionData; label: string }) {
+function EditForm({
+  formId,
+  intent,
+  id,
+  submissionKey,
+  children,
+  actionData,
+  label,
+}: {
+  formId: string;
+  intent: string;
+  id?: number;
+  submissionKey?: string;
+  children: ReactNode;
+  actionData: FamilyActionData;
+  label: string;
+}) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const ref = useRef<HTMLFormElement>(null);
@@ -49,6 +65,7 @@ function EditForm({ formId, intent, id, children, actionData, label }: { formId:
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="formId" value={formId} />
       {id !== undefined ? <input type="hidden" name="id" value={id} /> : null}
+      {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
       {children}
       <button type="submit" disabled={(hydrated && !dirty && !mine) || navigation.state === "submitting"}>
         {label}
@@ -128,7 +145,18 @@ function GuardianFields({ formId, guardian, actionData }: { formId: string; guar
 
 const STATUS: Record<string, string> = { open: "Offen", accepted: "Bestätigt", rejected: "Abgelehnt" };
 
-export function AccountFamily({ children, guardians, actionData }: { children: Child[]; guardians: Guardian[]; actionData: FamilyActionData }) {
+export function AccountFamily({
+  children,
+  guardians,
+  keys,
+  actionData,
+}: {
+  children: Child[];
+  guardians: Guardian[];
+  /** One-time keys of the two 'new' forms (a double submit creates one record). */
+  keys: { child: string; guardian: string };
+  actionData: FamilyActionData;
+}) {
   return (
     <>
       <h2>Kinder</h2>
@@ -174,7 +202,7 @@ export function AccountFamily({ children, guardians, actionData }: { children: C
       ))}
       <section className="panel" aria-labelledby="new-child">
         <h3 id="new-child">Neues Kind anlegen</h3>
-        <EditForm formId="child-new" intent="participant" actionData={actionData} label="Kind anlegen">
+        <EditForm formId="child-new" intent="participant" submissionKey={keys.child} actionData={actionData} label="Kind anlegen">
           <ChildFields formId="child-new" child={{}} actionData={actionData} />
         </EditForm>
       </section>
@@ -193,7 +221,7 @@ export function AccountFamily({ children, guardians, actionData }: { children: C
       ))}
       <section className="panel" aria-labelledby="new-guardian">
         <h3 id="new-guardian">Neue*n Erziehungsberechtigte*n anlegen</h3>
-        <EditForm formId="guardian-new" intent="guardian" actionData={actionData} label="Person anlegen">
+        <EditForm formId="guardian-new" intent="guardian" submissionKey={keys.guardian} actionData={actionData} label="Person anlegen">
           <GuardianFields formId="guardian-new" guardian={{}} actionData={actionData} />
         </EditForm>
       </section>

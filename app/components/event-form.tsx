@@ -53,6 +53,7 @@ export function EventForm(props: Props) {
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="event-form">
       <FormAlert alert={props.alert} />
+      {typeof props.defaults?.submissionKey === "string" ? <input type="hidden" name="submissionKey" value={props.defaults.submissionKey} /> : null}
       <Field label="Titel*" meta={fields.title} inputProps={{ maxLength: 100 }} />
 
       <div className="field">

@@ -15,6 +15,7 @@ import { berlinToInstant } from "~/lib/dates";
 import { sortMyRegistrations } from "~/lib/registration-order";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
+import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { SessionUser } from "./user.server";
 
 // ---------------------------------------------------------------------------------------------
@@ -290,8 +291,14 @@ function insertFiles(tx: Queryable, eventId: number, stored: NewFile[], firstPos
   }
 }
 
-export function createEvent(input: EventInput, actor: SessionUser, stored: NewFile[]) {
+/**
+ * Creates an event; with a submission key seen before it creates nothing and answers with the
+ * first event's id (`repeated`), so a double submit makes one event.
+ */
+export function createEvent(input: EventInput, actor: SessionUser, stored: NewFile[], submissionKey: string | null = null) {
   return writeTransaction((tx) => {
+    const earlier = earlierSubmission(tx, submissionKey, actor.id);
+    if (earlier) return { id: Number(earlier.split("/").pop()), repeated: true };
     const event = tx
       .insert(events)
       .values({ ...eventColumns(input), createdById: actor.id })
@@ -304,7 +311,8 @@ export function createEvent(input: EventInput, actor: SessionUser, stored: NewFi
       tx.insert(eventHelpers).values(helperIds.map((userId) => ({ eventId: event.id, userId, status: "accepted" as const }))).run();
     }
     insertFiles(tx, event.id, stored, 0);
-    return event.id;
+    recordSubmission(tx, submissionKey, actor.id, `/freizeit/${event.id}`);
+    return { id: event.id, repeated: false };
   });
 }
 

@@ -1,7 +1,8 @@
 // The children (participants) and guardians of an account, as the account page shows them.
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { comments, events, guardians, participants, registrations, users, type SwimBadge, type TshirtSize } from "../../db/schema";
-import { db, type Queryable } from "~/services/db.server";
+import { db, writeTransaction, type Queryable } from "~/services/db.server";
+import { earlierSubmission, recordSubmission } from "./form-submission.server";
 
 export type ParticipantInput = {
   firstName: string;
@@ -82,10 +83,17 @@ export function getFamily(userId: number) {
   };
 }
 
-/** Creates (id null) or updates a child of `userId`; false when the id is not one of theirs. */
-export function saveParticipant(userId: number, id: number | null, input: ParticipantInput) {
+/**
+ * Creates (id null) or updates a child of `userId`; false when the id is not one of theirs.
+ * A creation repeated with the same submission key creates nothing more.
+ */
+export function saveParticipant(userId: number, id: number | null, input: ParticipantInput, submissionKey: string | null = null) {
   if (id === null) {
-    db.insert(participants).values({ ...input, userId }).run();
+    writeTransaction((tx) => {
+      if (earlierSubmission(tx, submissionKey, userId)) return;
+      tx.insert(participants).values({ ...input, userId }).run();
+      recordSubmission(tx, submissionKey, userId, "/account?tab=teilnehmer");
+    });
     return true;
   }
   return (
@@ -97,9 +105,13 @@ export function saveParticipant(userId: number, id: number | null, input: Partic
   );
 }
 
-export function saveGuardian(userId: number, id: number | null, input: GuardianInput) {
+export function saveGuardian(userId: number, id: number | null, input: GuardianInput, submissionKey: string | null = null) {
   if (id === null) {
-    db.insert(guardians).values({ ...input, userId }).run();
+    writeTransaction((tx) => {
+      if (earlierSubmission(tx, submissionKey, userId)) return;
+      tx.insert(guardians).values({ ...input, userId }).run();
+      recordSubmission(tx, submissionKey, userId, "/account?tab=teilnehmer");
+    });
     return true;
   }
   return (

@@ -8,6 +8,7 @@ import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { handleAccountForm } from "~/services/account-form.server";
 import { requireAdmin } from "~/services/session.server";
+import { randomToken } from "~/services/tokens.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -27,7 +28,7 @@ async function loadTarget(request: Request, idParam: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await loadTarget(request, params.id);
   const tab = new URL(request.url).searchParams.get("tab") === "teilnehmer" ? ("teilnehmer" as const) : ("kontakt" as const);
-  return json({ account, tab, family: tab === "teilnehmer" ? getFamily(account.id) : null });
+  return json({ account, tab, family: tab === "teilnehmer" ? getFamily(account.id) : null, keys: { child: randomToken(), guardian: randomToken() } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -36,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminAccount() {
-  const { account, tab, family } = useLoaderData<typeof loader>();
+  const { account, tab, family, keys } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const name = `${account.firstName} ${account.lastName}`;
   return (
@@ -45,7 +46,7 @@ export default function AdminAccount() {
       <p>{account.email}</p>
       <AccountTabs base={`/account/${account.id}`} tab={tab} contactLabel={name} />
       {family ? (
-        <AccountFamily children={family.children} guardians={family.guardians} actionData={actionData as FamilyActionData} />
+        <AccountFamily children={family.children} guardians={family.guardians} keys={keys} actionData={actionData as FamilyActionData} />
       ) : (
         <AccountContact account={account} self={false} confirmDelete={false} actionData={actionData as AccountActionData} />
       )}

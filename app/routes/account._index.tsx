@@ -7,6 +7,7 @@ import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { handleAccountForm } from "~/services/account-form.server";
 import { requireUser } from "~/services/session.server";
+import { randomToken } from "~/services/tokens.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Mein Konto – Lagerfeuer" }];
@@ -19,6 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     account: getAccount(user.id)!,
     tab,
     family: tab === "teilnehmer" ? getFamily(user.id) : null,
+    keys: { child: randomToken(), guardian: randomToken() },
     confirmDelete: url.searchParams.has("loeschen"),
   });
 }
@@ -29,14 +31,14 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Account() {
-  const { account, tab, family, confirmDelete } = useLoaderData<typeof loader>();
+  const { account, tab, family, keys, confirmDelete } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <>
       <h1>{tab === "teilnehmer" ? "Deine Teilnehmer*innen" : "Deine Kontaktdaten"}</h1>
       <AccountTabs base="/account" tab={tab} contactLabel="Deine Kontaktdaten" />
       {family ? (
-        <AccountFamily children={family.children} guardians={family.guardians} actionData={actionData as FamilyActionData} />
+        <AccountFamily children={family.children} guardians={family.guardians} keys={keys} actionData={actionData as FamilyActionData} />
       ) : (
         <AccountContact account={account} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData} />
       )}

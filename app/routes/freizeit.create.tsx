@@ -3,6 +3,9 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { EventForm } from "~/components/event-form";
 import type { Alert } from "~/components/forms";
 import { createEvent, listAdminUsers } from "~/models/event.server";
+import { earlierSubmission } from "~/models/form-submission.server";
+import { db } from "~/services/db.server";
+import { randomToken } from "~/services/tokens.server";
 import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { requireAdmin } from "~/services/session.server";
@@ -11,16 +14,18 @@ export const meta: MetaFunction = () => [{ title: "Neue Veranstaltung anlegen â€
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  return json({ admins: listAdminUsers(), me: admin.id });
+  return json({ admins: listAdminUsers(), me: admin.id, submissionKey: randomToken() });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await readEventForm(request);
+  const form = await readEventForm(request, (key) => earlierSubmission(db, key, admin.id));
   if (form.response) return form.response;
   try {
-    const id = createEvent(form.input, admin, form.stored);
-    return redirect(`/freizeit/${id}`);
+    const created = createEvent(form.input, admin, form.stored, form.submissionKey);
+    // A repeated submission that slipped past the early check: its files are not needed.
+    if (created.repeated) await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
+    return redirect(`/freizeit/${created.id}`);
   } catch (error) {
     console.error(error);
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
@@ -29,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CreateEvent() {
-  const { admins, me } = useLoaderData<typeof loader>();
+  const { admins, me, submissionKey } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   return (
     <>
@@ -37,7 +42,7 @@ export default function CreateEvent() {
       <EventForm
         id="create-event"
         admins={admins}
-        defaults={{ ownerIds: [String(me)], price: "0" }}
+        defaults={{ ownerIds: [String(me)], price: "0", submissionKey }}
         lastResult={data?.result ?? undefined}
         alert={data?.alert as Alert | undefined}
         fileErrors={data?.fileErrors}

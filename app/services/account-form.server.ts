@@ -11,6 +11,7 @@ import {
   type SessionUser,
 } from "~/models/user.server";
 import { saveGuardian, saveParticipant, type GuardianInput, type ParticipantInput } from "~/models/family.server";
+import { submissionKeyOf } from "~/models/form-submission.server";
 import {
   deleteSchema,
   emailSchema,
@@ -113,8 +114,8 @@ export async function handleAccountForm(request: Request, target: SessionUser, s
     const { intent: _intent, id, ...input } = submission.value;
     const saved =
       submission.value.intent === "participant"
-        ? saveParticipant(target.id, id ?? null, input as ParticipantInput)
-        : saveGuardian(target.id, id ?? null, input as GuardianInput);
+        ? saveParticipant(target.id, id ?? null, input as ParticipantInput, submissionKeyOf(formData))
+        : saveGuardian(target.id, id ?? null, input as GuardianInput, submissionKeyOf(formData));
     if (!saved) return json({ intent, formId, alert: { title, message: "Diesen Eintrag gibt es in diesem Konto nicht." }, errors: {}, values, result: null }, { status: 404 });
     return redirectWithFlash(`${backTo}?tab=teilnehmer`, {
       kind: "success",

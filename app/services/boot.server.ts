@@ -1,5 +1,6 @@
 // What the server does once at start, before it accepts requests.
 import { deleteOldLoginAttempts } from "~/models/auth.server";
+import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
 import { closeDatabase, db } from "./db.server";
 import { settings } from "./env.server";
@@ -22,6 +23,7 @@ export async function boot() {
   const tidyUp = () => {
     deleteExpiredSessions();
     deleteOldLoginAttempts();
+    deleteOldSubmissions();
   };
   tidyUp();
   maintenance ??= setInterval(tidyUp, 3600_000);

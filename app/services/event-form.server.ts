@@ -1,7 +1,8 @@
 // Reading the create/edit form of an event: fields, uploads and file changes, checked.
 import { parseWithZod } from "@conform-to/zod";
-import { json } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import type { EventInput, FileChanges } from "~/models/event.server";
+import { submissionKeyOf } from "~/models/form-submission.server";
 import { eventSchema, INVALID_FORM } from "~/schemas/event";
 import { discardUploads, readUploadForm, storeUploads, UploadError } from "./uploads.server";
 
@@ -29,7 +30,7 @@ function fileChanges(formData: FormData): FileChanges {
  * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
  * otherwise it hands back the input and the stored files.
  */
-export async function readEventForm(request: Request) {
+export async function readEventForm(request: Request, earlier: (key: string | null) => string | null = () => null) {
   let read;
   try {
     read = await readUploadForm(request, { picture: "picture", attachments: "attachment" });
@@ -40,6 +41,13 @@ export async function readEventForm(request: Request) {
     throw error;
   }
   const { formData, uploads, problems } = read;
+  const submissionKey = submissionKeyOf(formData);
+  const done = earlier(submissionKey);
+  if (done) {
+    // The same form again (double click, reload): nothing new, the first result.
+    await discardUploads(uploads);
+    return { response: redirect(done) };
+  }
   const submission = parseWithZod(formData, { schema: eventSchema });
   const fileErrors = Object.fromEntries(problems.map((p) => [p.field, p.message]));
   if (submission.status !== "success" || problems.length) {
@@ -53,7 +61,7 @@ export async function readEventForm(request: Request) {
   }
   try {
     const stored = await storeUploads(uploads);
-    return { input: toInput(submission.value), stored, changes: fileChanges(formData), submission };
+    return { input: toInput(submission.value), stored, changes: fileChanges(formData), submission, submissionKey };
   } catch (error) {
     if (error instanceof UploadError) {
       return {

@@ -51,6 +51,19 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     expect(page.family.guardians.map((g) => g.firstName)).toEqual(["Eva"]);
   });
 
+  it("creates one child for a repeated submission of the same form", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const form = { ...child, submissionKey: "kind-doppelklick-000001" };
+    expect((await run(accountAction, post("/account", form, { cookie }))).status).toBe(302);
+    expect((await run(accountAction, post("/account", form, { cookie }))).status).toBe(302);
+    expect(db.select().from(participants).all()).toHaveLength(1);
+    const guardianForm = { intent: "guardian", formId: "guardian-new", firstName: "Eva", lastName: "M", submissionKey: "person-doppelklick-00001" };
+    await run(accountAction, post("/account", guardianForm, { cookie }));
+    await run(accountAction, post("/account", guardianForm, { cookie }));
+    expect(db.select().from(guardians).all()).toHaveLength(1);
+  });
+
   it("answers missing required fields with the spec's message and saves nothing", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);

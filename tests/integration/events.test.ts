@@ -181,6 +181,22 @@ describe("creating an event", () => {
     expect(await attachment.text()).toBe("Schlafsack\nIsomatte\n");
   });
 
+  it("creates one event for a repeated submission of the same form", async () => {
+    const { cookie } = await person("admin");
+    const send = () =>
+      run(
+        createAction,
+        multipartPost("/freizeit/create", validEventFields({ submissionKey: "doppelklick-schluessel-0001" }), { picture: [{ name: "p.png", bytes: pngBytes() }] }, cookie),
+      );
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(302);
+    expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(eventCount()).toBe(1);
+    // The second upload was thrown away: one picture in its three files.
+    expect(uploadedFiles()).toHaveLength(3);
+  });
+
   it("refuses an executable renamed .png, keeps nothing of it, and says why", async () => {
     const { cookie } = await person("admin");
     const response = await run(

@@ -56,7 +56,7 @@ export function resetDatabase() {
     for (const table of [
       "group_members", "event_groups", "registration_history", "registrations", "sepa_mandates", "comments",
       "legal_documents", "files", "event_helpers", "event_owners", "events", "participants", "guardians",
-      "sessions", "user_tokens", "login_attempts", "mail_outbox", "audit_log", "users",
+      "sessions", "user_tokens", "login_attempts", "mail_outbox", "audit_log", "form_submissions", "users",
     ]) {
       tx.run(sql.raw(`delete from ${table}`));
     }
