@@ -354,8 +354,18 @@ export type FileChanges = {
  * (admins) become accepted; admins no longer picked lose an accepted place; helpers who are not
  * admins stay as they are. Returns the files that are no longer used, for removal from disk.
  */
-export function updateEvent(eventId: number, input: EventInput, actor: SessionUser, stored: NewFile[], changes: FileChanges) {
+export function updateEvent(
+  eventId: number,
+  input: EventInput,
+  actor: SessionUser,
+  stored: NewFile[],
+  changes: FileChanges,
+  submissionKey: string | null = null,
+) {
   return writeTransaction((tx) => {
+    // The same form sent twice: the second changes nothing, and its new files are not needed.
+    if (earlierSubmission(tx, submissionKey, actor.id)) return stored.map((f) => ({ kind: f.kind, key: f.key }));
+    recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     tx.update(events).set(eventColumns(input)).where(eq(events.id, eventId)).run();
 
     if (actor.role === "admin") {

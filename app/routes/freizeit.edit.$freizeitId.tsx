@@ -6,7 +6,10 @@ import { centsToInput } from "~/lib/event-rules";
 import { getEventAccess, getEventForEdit, listAdminUsers, updateEvent } from "~/models/event.server";
 import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
 import { removeStoredFile } from "~/services/uploads.server";
+import { earlierSubmission } from "~/models/form-submission.server";
+import { db } from "~/services/db.server";
 import { requireUser } from "~/services/session.server";
+import { randomToken } from "~/services/tokens.server";
 
 export const meta: MetaFunction = () => [{ title: "Veranstaltung bearbeiten – Lagerfeuer" }];
 
@@ -32,6 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     picture: data.picture,
     attachments: data.attachments,
     defaults: {
+      submissionKey: randomToken(),
       title: e.title,
       description: e.description,
       dateFrom: e.dateFrom,
@@ -57,10 +61,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, id } = await requireEditor(request, params.freizeitId);
-  const form = await readEventForm(request);
+  const form = await readEventForm(request, (key) => earlierSubmission(db, key, user.id));
   if (form.response) return form.response;
   try {
-    const unused = updateEvent(id, form.input, user, form.stored, form.changes);
+    const unused = updateEvent(id, form.input, user, form.stored, form.changes, form.submissionKey);
     await Promise.all(unused.map((f) => removeStoredFile(f.kind, f.key)));
   } catch (error) {
     console.error(error);

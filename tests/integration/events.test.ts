@@ -307,6 +307,25 @@ describe("editing and deleting", () => {
     expect(db.select().from(events).where(eq(events.id, id)).get()!.title).toBe("Neuer Titel");
   });
 
+  it("adds new attachments once when the same edit form is sent twice", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const camp = createEvent({ ownerIds: [owner.id] });
+    const send = () => {
+      const edit = multipartPost(
+        `/freizeit/edit/${camp.id}`,
+        validEventFields({ ownerIds: [String(owner.id)], submissionKey: "bearbeiten-doppelt-0001" }),
+        { attachments: [{ name: "liste.txt", bytes: Buffer.from("Liste") }] },
+        cookie,
+      );
+      edit.params = { freizeitId: String(camp.id) };
+      return run(editAction, edit);
+    };
+    expect((await send()).status).toBe(302);
+    expect((await send()).headers.get("Location")).toBe(`/freizeit/${camp.id}`);
+    expect(db.select().from(files).where(eq(files.eventId, camp.id)).all()).toHaveLength(1);
+    expect(uploadedFiles()).toHaveLength(1);
+  });
+
   it("deletes an event with its files for its owner", async () => {
     const { user: owner, cookie } = await person("admin");
     const created = await run(
