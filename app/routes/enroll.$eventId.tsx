@@ -249,8 +249,15 @@ function Box({ index, count, data, payload, errors }: { index: number; count: nu
       </div>
       <div className="field">
         <label htmlFor={`boxes-${index}-specialNeeds`}>Besonderheiten (Allergien, Medikamente …)</label>
-        <textarea id={`boxes-${index}-specialNeeds`} name={at("specialNeeds")} defaultValue={get(payload, at("specialNeeds"))} maxLength={500} rows={3} />
-        <ErrorList errors={errors[at("specialNeeds")]} />
+        <textarea
+          id={`boxes-${index}-specialNeeds`}
+          name={at("specialNeeds")}
+          defaultValue={get(payload, at("specialNeeds"))}
+          maxLength={500}
+          rows={3}
+          aria-describedby={errors[at("specialNeeds")] ? `boxes-${index}-specialNeeds-error` : undefined}
+        />
+        <ErrorList id={`boxes-${index}-specialNeeds-error`} errors={errors[at("specialNeeds")]} />
       </div>
       <h2 className="subheading">Versicherung</h2>
       <div className="field-row">
@@ -429,8 +436,15 @@ export default function Enroll() {
 
         <div className="field">
           <label htmlFor="referral">Wie hast du von uns erfahren?</label>
-          <textarea id="referral" name="referral" defaultValue={get(payload, "referral")} maxLength={300} rows={2} />
-          <ErrorList errors={errors.referral} />
+          <textarea
+            id="referral"
+            name="referral"
+            defaultValue={get(payload, "referral")}
+            maxLength={300}
+            rows={2}
+            aria-describedby={errors.referral ? "referral-error" : undefined}
+          />
+          <ErrorList id="referral-error" errors={errors.referral} />
         </div>
 
         <fieldset className="choices" aria-describedby={errors.paymentMethod ? "payment-error" : undefined}>
@@ -473,15 +487,25 @@ export default function Enroll() {
             vereinbarten Bedingungen.
           </p>
           <label className="checkbox">
-            <input type="checkbox" name="sepa.consentMandate" defaultChecked={get(payload, "sepa.consentMandate") === "on"} /> Ich erteile das
-            SEPA-Lastschriftmandat.
+            <input
+              type="checkbox"
+              name="sepa.consentMandate"
+              defaultChecked={get(payload, "sepa.consentMandate") === "on"}
+              aria-describedby={errors["sepa.consentMandate"] ? "consent-mandate-error" : undefined}
+            />{" "}
+            Ich erteile das SEPA-Lastschriftmandat.
           </label>
-          <ErrorList errors={errors["sepa.consentMandate"]} />
+          <ErrorList id="consent-mandate-error" errors={errors["sepa.consentMandate"]} />
           <label className="checkbox">
-            <input type="checkbox" name="sepa.consentPrivacy" defaultChecked={get(payload, "sepa.consentPrivacy") === "on"} /> Ich habe die
-            Datenschutzerklärung gelesen und bin mit der Verarbeitung meiner Kontodaten einverstanden.
+            <input
+              type="checkbox"
+              name="sepa.consentPrivacy"
+              defaultChecked={get(payload, "sepa.consentPrivacy") === "on"}
+              aria-describedby={errors["sepa.consentPrivacy"] ? "consent-privacy-error" : undefined}
+            />{" "}
+            Ich habe die Datenschutzerklärung gelesen und bin mit der Verarbeitung meiner Kontodaten einverstanden.
           </label>
-          <ErrorList errors={errors["sepa.consentPrivacy"]} />
+          <ErrorList id="consent-privacy-error" errors={errors["sepa.consentPrivacy"]} />
           <ErrorList errors={errors.sepa} />
         </fieldset>
 

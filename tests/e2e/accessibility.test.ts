@@ -64,3 +64,41 @@ describe("every page", () => {
     }
   });
 });
+
+describe("error messages", () => {
+  it("are linked to their fields after a refused submit", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const camp = createEvent({ title: "Fehlerlager", permitsRequired: true, tshirtSizeRequired: true, swimBadgeRequired: true });
+    const forms: [string, number | undefined, string][] = [
+      ["/signup", undefined, "Account erstellen"],
+      [`/enroll/${camp.id}`, parent.id, "Verbindlich Anmelden"],
+      ["/freizeit/create", admin.id, "Veranstalltung veröffentlichen"],
+      ["/account?tab=teilnehmer", parent.id, "Kind anlegen"],
+    ];
+    for (const [path, user, button] of forms) {
+      const { page, context } = await openTab(browser, { javaScriptEnabled: false, baseURL: baseUrl });
+      if (user) await context.addCookies([await browserSessionCookie(user, baseUrl)]);
+      await page.goto(path);
+      if (path === `/enroll/${camp.id}`) await page.getByLabel("SEPA-Lastschriftmandat", { exact: true }).check();
+      await page.getByRole("button", { name: button }).click();
+      await page.locator(".field-errors").first().waitFor();
+      const report = await page.evaluate(() => {
+        const lists = [...document.querySelectorAll("ul.field-errors")];
+        const described = new Set(
+          [...document.querySelectorAll("[aria-describedby]")].flatMap((el) => (el.getAttribute("aria-describedby") ?? "").split(/\s+/)),
+        );
+        return {
+          errors: lists.length,
+          unlinked: lists.filter((ul) => !ul.id || !described.has(ul.id)).map((ul) => ul.textContent),
+          invalidWithoutDescription: [...document.querySelectorAll("[aria-invalid='true']")]
+            .filter((el) => !(el.getAttribute("aria-describedby") ?? "").split(/\s+/).some((id) => id && document.getElementById(id)))
+            .map((el) => el.getAttribute("name")),
+        };
+      });
+      expect(report.errors, path).toBeGreaterThan(0);
+      expect({ path, unlinked: report.unlinked, invalid: report.invalidWithoutDescription }).toEqual({ path, unlinked: [], invalid: [] });
+      await context.close();
+    }
+  });
+});
