@@ -1,29 +1,16 @@
 // Tab 'Deine Teilnehmer*innen' of the account page: children and guardians, each child's
 // registrations and the leaders' comments (read-only here).
+import type { SerializeFrom } from "@remix-run/node";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { formatDate, formatIsoDate } from "~/lib/dates";
+import type { getFamily } from "~/models/family.server";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 import { FormAlert, PlainInput, PlainSelect, useHydrated, type Alert } from "./forms";
 
-type Child = {
-  id: number;
-  firstName: string;
-  lastName: string;
-  street: string;
-  postalCode: string | null;
-  city: string;
-  birthDate: string;
-  municipality: string;
-  amtsverwaltung: string;
-  tshirtSize: string | null;
-  swimBadge: string | null;
-  specialNeeds: string;
-  registrations: { id: number; eventId: number; title: string; dateFrom: string; applicationStatus: string; paid: boolean; waitingListPosition: number | null }[];
-  comments: { id: number; text: string; createdAt: string | Date; authorFirstName: string | null; authorLastName: string | null }[];
-};
-
-type Guardian = { id: number; firstName: string; lastName: string; street: string; postalCode: string; city: string; email: string; mobilePhone: string; phone: string };
+type Family = SerializeFrom<ReturnType<typeof getFamily>>;
+type Child = Family["children"][number];
+type Guardian = Family["guardians"][number];
 
 export type FamilyActionData = { intent: string | null; formId?: string; alert: Alert; errors?: Record<string, string[]>; values?: Record<string, string> } | undefined;
 

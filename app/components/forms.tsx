@@ -164,24 +164,32 @@ export function PasswordChecklist({
   );
 }
 
-/** A labelled input for forms that keep their own state (no conform): errors linked by id. */
-export function PlainInput(props: {
-  id: string;
-  name: string;
-  label: ReactNode;
-  defaultValue: string;
-  errors?: string[];
-  type?: string;
-  max?: number;
-  required?: boolean;
-  autoComplete?: string;
-}) {
+type PlainProps = { id: string; name: string; label: ReactNode; defaultValue: string; errors?: string[]; required?: boolean };
+
+/** Label, control and errors of a field in a form that keeps its own state (no conform). */
+function PlainShell({ id, label, required, errors, children }: Pick<PlainProps, "id" | "label" | "required" | "errors"> & { children: ReactNode }) {
   return (
     <div className="field">
-      <label htmlFor={props.id}>
-        {props.label}
-        {props.required ? "*" : ""}
+      <label htmlFor={id}>
+        {label}
+        {required ? "*" : ""}
       </label>
+      {children}
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
+/** What links a control to its errors for screen readers. */
+function describedBy(props: PlainProps) {
+  const invalid = Boolean(props.errors?.length);
+  return { "aria-invalid": invalid || undefined, "aria-describedby": invalid ? `${props.id}-error` : undefined };
+}
+
+/** A labelled input for forms that keep their own state: errors linked by id. */
+export function PlainInput(props: PlainProps & { type?: string; max?: number; autoComplete?: string }) {
+  return (
+    <PlainShell {...props}>
       <input
         id={props.id}
         name={props.name}
@@ -189,40 +197,23 @@ export function PlainInput(props: {
         defaultValue={props.defaultValue}
         maxLength={props.max}
         autoComplete={props.autoComplete ?? "off"}
-        aria-invalid={props.errors?.length ? true : undefined}
-        aria-describedby={props.errors?.length ? `${props.id}-error` : undefined}
+        {...describedBy(props)}
       />
-      <ErrorList id={`${props.id}-error`} errors={props.errors} />
-    </div>
+    </PlainShell>
   );
 }
 
 /** A labelled select for forms that keep their own state; `empty` adds a first, empty option. */
-export function PlainSelect(props: {
-  id: string;
-  name: string;
-  label: ReactNode;
-  defaultValue: string;
-  options: readonly (readonly [string, string])[];
-  errors?: string[];
-  required?: boolean;
-  empty?: string;
-  onChange?: (event: ChangeEvent<HTMLSelectElement>) => void;
-}) {
+export function PlainSelect(
+  props: PlainProps & {
+    options: readonly (readonly [string, string])[];
+    empty?: string;
+    onChange?: (event: ChangeEvent<HTMLSelectElement>) => void;
+  },
+) {
   return (
-    <div className="field">
-      <label htmlFor={props.id}>
-        {props.label}
-        {props.required ? "*" : ""}
-      </label>
-      <select
-        id={props.id}
-        name={props.name}
-        defaultValue={props.defaultValue}
-        onChange={props.onChange}
-        aria-invalid={props.errors?.length ? true : undefined}
-        aria-describedby={props.errors?.length ? `${props.id}-error` : undefined}
-      >
+    <PlainShell {...props}>
+      <select id={props.id} name={props.name} defaultValue={props.defaultValue} onChange={props.onChange} {...describedBy(props)}>
         {props.empty !== undefined ? <option value="">{props.empty}</option> : null}
         {props.options.map(([value, label]) => (
           <option key={value} value={value}>
@@ -230,7 +221,6 @@ export function PlainSelect(props: {
           </option>
         ))}
       </select>
-      <ErrorList id={`${props.id}-error`} errors={props.errors} />
-    </div>
+    </PlainShell>
   );
 }

@@ -3,7 +3,7 @@ import { and, asc, count, eq, gt, inArray, ne } from "drizzle-orm";
 import { eventOwners, events, participants, registrations, users, type Role } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
 import { normalizeEmail } from "~/lib/email";
-import { db, writeTransaction, type Queryable } from "~/services/db.server";
+import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
@@ -25,14 +25,6 @@ export const sessionUserColumns = {
   lastName: users.lastName,
   role: users.role,
 } as const;
-
-export function findUserByEmail(email: string, database: Queryable = db) {
-  return database
-    .select({ ...sessionUserColumns, passwordHash: users.passwordHash, banned: users.banned, emailConfirmedAt: users.emailConfirmedAt })
-    .from(users)
-    .where(eq(users.email, normalizeEmail(email)))
-    .get();
-}
 
 /**
  * On an empty database: one confirmed admin from ADMIN_EMAIL and ADMIN_PASSWORD, or with a

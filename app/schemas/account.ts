@@ -39,8 +39,7 @@ export const deleteSchema = z.object({
   confirm: z.literal("ja", { errorMap: () => ({ message: "Bitte bestätige das Löschen." }) }),
 });
 
-export const accountIntents = ["names", "email", "password", "delete"] as const;
-export type AccountIntent = (typeof accountIntents)[number];
+export type AccountIntent = "names" | "email" | "password" | "delete";
 
 // Tab 'Deine Teilnehmer*innen'
 export const REQUIRED_FIELDS = "Bitte fülle alle Pflichtfelder aus!";

@@ -48,8 +48,20 @@ export async function createUserSession(userId: number, request: Request, databa
   });
 }
 
+// Root and page loaders of one request ask for the same user: one query answers both.
+const usersOfRequests = new WeakMap<Request, Promise<SessionUser | null>>();
+
 /** The signed-in user, or null when there is no valid session (expired, deleted, banned). */
-export async function getUser(request: Request): Promise<SessionUser | null> {
+export function getUser(request: Request): Promise<SessionUser | null> {
+  let user = usersOfRequests.get(request);
+  if (!user) {
+    user = lookUpUser(request);
+    usersOfRequests.set(request, user);
+  }
+  return user;
+}
+
+async function lookUpUser(request: Request): Promise<SessionUser | null> {
   const id = await readSessionId(request);
   if (!id) return null;
   const row = db

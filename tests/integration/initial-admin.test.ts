@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { users } from "../../db/schema";
-import { ensureInitialAdmin, findUserByEmail } from "~/models/user.server";
+import { eq } from "drizzle-orm";
+import { ensureInitialAdmin } from "~/models/user.server";
 import { db } from "~/services/db.server";
 import { verifyPassword } from "~/services/password.server";
 
@@ -8,7 +9,7 @@ describe("the initial admin", () => {
   it("is created once on an empty database, confirmed, with an argon2id hash", async () => {
     const created = await ensureInitialAdmin({ email: "Leitung@Example.org", password: "Lagerfeuer-2026" });
     expect(created).toMatchObject({ email: "leitung@example.org", generatedPassword: undefined });
-    const admin = findUserByEmail("leitung@example.org")!;
+    const admin = db.select().from(users).where(eq(users.email, "leitung@example.org")).get()!;
     expect(admin.role).toBe("admin");
     expect(admin.emailConfirmedAt).not.toBeNull();
     expect(admin.passwordHash).toMatch(/^\$argon2id\$/);
@@ -31,7 +32,7 @@ describe("the initial admin without a configured password", () => {
     expect(password).toMatch(/[a-z]/);
     expect(password).toMatch(/\d/);
     expect(password).toMatch(/[^A-Za-z0-9]/);
-    const admin = findUserByEmail("admin@example.org")!;
+    const admin = db.select().from(users).where(eq(users.email, "admin@example.org")).get()!;
     expect(await verifyPassword(admin.passwordHash, password)).toBe(true);
   });
 });

@@ -96,3 +96,15 @@ describe("sessions", () => {
     expect(allowed.id).toBe(admin.id);
   });
 });
+
+describe("one request", () => {
+  it("looks the user up once, however many loaders ask", async () => {
+    const user = await createUser();
+    const request = requestWith(await sessionCookieFor(user.id));
+    const first = getUser(request);
+    expect(getUser(request)).toBe(first);
+    expect((await first)?.id).toBe(user.id);
+    // Another request looks again.
+    expect(getUser(requestWith(null))).not.toBe(first);
+  });
+});
