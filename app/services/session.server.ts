@@ -6,6 +6,7 @@ import { sessions, users } from "../../db/schema";
 import { sessionUserColumns, type SessionUser } from "~/models/user.server";
 import { db, type Queryable } from "./db.server";
 import { settings } from "./env.server";
+import { redirectWithFlash } from "./flash.server";
 import { hashToken, randomToken } from "./tokens.server";
 
 const COOKIE_NAME = "lf_session";
@@ -73,16 +74,25 @@ async function lookUpUser(request: Request): Promise<SessionUser | null> {
   return row ?? null;
 }
 
-function loginRedirect(request: Request) {
+/** The spec's messages on the way to /login: no session at all, or one that has run out. */
+async function loginRedirect(request: Request) {
   const url = new URL(request.url);
   const redirectTo = `${url.pathname}${url.search}`;
-  return redirect(`/login?${new URLSearchParams({ redirectTo })}`);
+  const expired = (await readSessionId(request)) !== null;
+  return redirectWithFlash(
+    `/login?${new URLSearchParams({ redirectTo })}`,
+    expired
+      ? { kind: "info", title: "Ihre Sitzung ist abgelaufen", message: "Bitte loggen Sie sich erneut ein." }
+      : { kind: "info", title: "Sie sind nicht angemeldet. Bitte loggen Sie sich ein." },
+    // A cookie that no longer opens a session is cleared with it.
+    expired ? { setCookie: [await sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure: isHttps(request) })] } : {},
+  );
 }
 
 /** The signed-in user; otherwise throws a redirect to /login that returns here afterwards. */
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getUser(request);
-  if (!user) throw loginRedirect(request);
+  if (!user) throw await loginRedirect(request);
   return user;
 }
 

@@ -2,11 +2,18 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../../db/schema";
 import { db } from "~/services/db.server";
+import { takeFlash } from "~/services/flash.server";
 import { currentSessionHash, endOtherSessions, endSession, getUser, requireAdmin, requireUser } from "~/services/session.server";
 import { banUser, createUser, sessionCookieFor } from "../support/fixtures";
 
 function requestWith(cookie: string | null, url = "http://localhost/account") {
   return new Request(url, { headers: cookie ? { Cookie: cookie } : {} });
+}
+
+/** The flash message a redirect carries, as the next page would show it. */
+async function flashOf(response: Response) {
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("lf_flash="))!.split(";")[0];
+  return (await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookie } })))?.flash;
 }
 
 async function thrown(promise: Promise<unknown>) {
@@ -83,6 +90,17 @@ describe("sessions", () => {
     const response = await thrown(requireUser(requestWith(null, "http://localhost/account?tab=teilnehmer")));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Faccount%3Ftab%3Dteilnehmer");
+    expect(await flashOf(response)).toEqual({ kind: "info", title: "Sie sind nicht angemeldet. Bitte loggen Sie sich ein." });
+  });
+
+  it("tells a user whose session ran out and clears the old cookie", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id)).run();
+    const response = await thrown(requireUser(requestWith(cookie, "http://localhost/freizeit/edit/1")));
+    expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Ffreizeit%2Fedit%2F1");
+    expect(await flashOf(response)).toEqual({ kind: "info", title: "Ihre Sitzung ist abgelaufen", message: "Bitte loggen Sie sich erneut ein." });
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("lf_session=;"))).toBe(true);
   });
 
   it("lets only admins past the admin guard and sends others to /", async () => {
