@@ -114,11 +114,15 @@ export const loginAttempts = sqliteTable(
     email: text("email").notNull(),
     clientKey: text("client_key").notNull(),
     succeeded: bool("succeeded").notNull(),
+    /** Hash of the device mark's nonce when the attempt came with a valid mark for this address
+     * (OWASP device cookies); such failures count only against that mark. */
+    deviceKey: text("device_key"),
     createdAt: createdAt(),
   },
   (t) => [
     index("login_attempts_email_idx").on(t.email, t.createdAt),
     index("login_attempts_client_idx").on(t.clientKey, t.createdAt),
+    index("login_attempts_device_idx").on(t.deviceKey, t.createdAt),
   ],
 );
 
