@@ -13,6 +13,9 @@ describe("settings", () => {
     expect(s.mailDir).toBe(path.resolve("data/mail"));
     expect(s.smtpUrl).toBeUndefined();
     expect(s.appUrl).toBe("http://localhost:3000");
+    expect(s.host).toBeUndefined();
+    expect(s.trustProxy).toEqual(["loopback"]);
+    expect(s.shutdownTimeoutSeconds).toBe(10);
     expect(s.sessionTtlHours).toBe(168);
     expect(s.bank.iban).toBe("DE02120300000000202051");
     expect(Object.keys(s.links)).toEqual(["contact", "directions", "faq", "downloads", "imprint", "privacy"]);
@@ -26,7 +29,37 @@ describe("settings", () => {
     expect(s.bank.iban).toBe("DE89370400440532013000");
   });
 
+  it("points mail links to the configured port when APP_URL is unset", () => {
+    expect(parseSettings({ PORT: "3411" }).appUrl).toBe("http://localhost:3411");
+    expect(parseSettings({ PORT: "3411", APP_URL: "https://lager.example.org" }).appUrl).toBe("https://lager.example.org");
+  });
+
+  it("reads TRUST_PROXY as hops, addresses and subnets, or false, and HOST", () => {
+    expect(parseSettings({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(parseSettings({ TRUST_PROXY: "0" }).trustProxy).toBe(0);
+    expect(parseSettings({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(parseSettings({ TRUST_PROXY: "loopback, 172.16.0.0/12,10.0.0.7, fd00::/8" }).trustProxy).toEqual([
+      "loopback",
+      "172.16.0.0/12",
+      "10.0.0.7",
+      "fd00::/8",
+    ]);
+    expect(parseSettings({ HOST: "127.0.0.1" }).host).toBe("127.0.0.1");
+    expect(parseSettings({ HOST: "::" }).host).toBe("::");
+    expect(parseSettings({ HOST: "localhost" }).host).toBe("localhost");
+    expect(parseSettings({ SHUTDOWN_TIMEOUT_SECONDS: "30" }).shutdownTimeoutSeconds).toBe(30);
+  });
+
   it.each([
+    ["TRUST_PROXY", "true"],
+    ["TRUST_PROXY", "nginx"],
+    ["TRUST_PROXY", "10.0.0.0/33"],
+    ["TRUST_PROXY", "1.2.3.4,"],
+    ["TRUST_PROXY", "99"],
+    ["HOST", "http://0.0.0.0"],
+    ["HOST", "a b"],
+    ["SHUTDOWN_TIMEOUT_SECONDS", "-1"],
+    ["SHUTDOWN_TIMEOUT_SECONDS", "zehn"],
     ["PORT", "achtzig"],
     ["PORT", "70000"],
     ["APP_URL", "lager.example.org"],

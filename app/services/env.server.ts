@@ -3,17 +3,17 @@
 // names the setting.
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { isValidBIC, isValidIBAN, electronicFormatIBAN } from "ibantools";
 import { z } from "zod";
 
-const url = (fallback: string) =>
-  z
-    .string()
-    .trim()
-    .url("muss eine vollständige URL sein, z. B. https://example.org/seite")
-    .refine((value) => /^https?:\/\//.test(value), "muss mit http:// oder https:// beginnen")
-    .default(fallback);
+const urlString = z
+  .string()
+  .trim()
+  .url("muss eine vollständige URL sein, z. B. https://example.org/seite")
+  .refine((value) => /^https?:\/\//.test(value), "muss mit http:// oder https:// beginnen");
+const url = (fallback: string) => urlString.default(fallback);
 
 const nonEmpty = (fallback: string) => z.string().trim().min(1, "darf nicht leer sein").default(fallback);
 
@@ -32,10 +32,59 @@ const integerSetting = (fallback: number, min: number, max: number) =>
     .pipe(z.number().min(min, `muss mindestens ${min} sein`).max(max, `darf höchstens ${max} sein`))
     .default(String(fallback));
 
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isAddressOrSubnet(item: string) {
+  if (PROXY_NAMES.has(item)) return true;
+  const [address, prefix, ...rest] = item.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies in front of the app may tell the client's address and protocol
+ * (X-Forwarded-For, X-Forwarded-Proto), in the form express's "trust proxy" takes: a number of
+ * hops, a list of addresses and subnets (or loopback, linklocal, uniquelocal), or false.
+ */
+const trustProxySetting = z
+  .string()
+  .trim()
+  .default("loopback")
+  .transform((value, ctx): number | false | string[] => {
+    if (value === "false") return false;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 10) return hops;
+    }
+    const items = value.split(",").map((item) => item.trim().toLowerCase());
+    if (items.every((item) => item !== "" && isAddressOrSubnet(item))) return items;
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message:
+        "muss die Zahl der Proxys (0–10), eine Liste von Adressen oder Netzen (z. B. 10.0.0.0/8,127.0.0.1), loopback oder false sein",
+    });
+    return z.NEVER;
+  });
+
+const hostSetting = optional.pipe(
+  z
+    .string()
+    .refine(
+      (value) => isIP(value) !== 0 || /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(value),
+      "muss eine IP-Adresse oder ein Rechnername sein, z. B. 127.0.0.1, :: oder localhost",
+    )
+    .optional(),
+);
+
 const settingsSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
     PORT: integerSetting(3000, 1, 65535),
+    HOST: hostSetting,
+    TRUST_PROXY: trustProxySetting,
+    SHUTDOWN_TIMEOUT_SECONDS: integerSetting(10, 0, 600),
     DATABASE_PATH: nonEmpty("data/lagerfeuer.db"),
     UPLOADS_DIR: nonEmpty("uploads"),
     MAIL_DIR: nonEmpty("data/mail"),
@@ -46,7 +95,8 @@ const settingsSchema = z
         .optional(),
     ),
     MAIL_FROM: nonEmpty("Lagerfeuer <noreply@localhost>"),
-    APP_URL: url("http://localhost:3000").transform((value) => value.replace(/\/+$/, "")),
+    // Unset: http://localhost:{PORT}, so that mail links work on a first start on any port.
+    APP_URL: urlString.optional(),
     SESSION_SECRET: optional.pipe(z.string().min(32, "muss mindestens 32 Zeichen lang sein").optional()),
     SESSION_TTL_HOURS: integerSetting(168, 1, 24 * 365),
     ADMIN_EMAIL: nonEmpty("admin@example.org").pipe(
@@ -71,12 +121,15 @@ const settingsSchema = z
   .transform((raw) => ({
     nodeEnv: raw.NODE_ENV,
     port: raw.PORT,
+    host: raw.HOST,
+    trustProxy: raw.TRUST_PROXY,
+    shutdownTimeoutSeconds: raw.SHUTDOWN_TIMEOUT_SECONDS,
     databasePath: path.resolve(raw.DATABASE_PATH),
     uploadsDir: path.resolve(raw.UPLOADS_DIR),
     mailDir: path.resolve(raw.MAIL_DIR),
     smtpUrl: raw.SMTP_URL,
     mailFrom: raw.MAIL_FROM,
-    appUrl: raw.APP_URL,
+    appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     configuredSessionSecret: raw.SESSION_SECRET,
     sessionTtlHours: raw.SESSION_TTL_HOURS,
     adminEmail: raw.ADMIN_EMAIL,
