@@ -60,14 +60,38 @@ export const resendSchema = z.object({
   email: z.string({ required_error: FORGOT_INVALID_EMAIL }).trim().max(254).regex(EMAIL_PATTERN, FORGOT_INVALID_EMAIL),
 });
 
-/** Only paths of this site: no scheme, no host, no protocol-relative `//`, no backslash tricks. */
+const REDIRECT_BASE = "http://lagerfeuer.invalid";
+const REDIRECT_MAX = 2000;
+// Whitespace, control characters and backslashes: the URL parser drops or rewrites some of
+// them (`/\t/x` becomes `//x`, `/\\x` becomes `//x`), and no path of ours contains them.
+const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f\\]/;
+// Encoded slashes and backslashes (also encoded twice): no path of ours needs them, and a
+// proxy or browser that decodes them would see a different path.
+const ENCODED_SEPARATOR = /%(25)*(2f|5c)/i;
+
+/**
+ * Only paths of this site, judged after the URL is normalised (dot segments, percent-encoded
+ * dots, stripped tabs): no scheme, no host, no protocol-relative `//`, no backslash tricks.
+ * Anything else becomes `fallback`.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/") {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.includes("\\")) return fallback;
+  if (typeof to !== "string" || to.length > REDIRECT_MAX || !to.startsWith("/") || UNSAFE_CHARACTERS.test(to)) return fallback;
+  let url: URL;
   try {
-    const url = new URL(to, "http://lagerfeuer.invalid");
-    if (url.origin !== "http://lagerfeuer.invalid") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
+    url = new URL(to, REDIRECT_BASE);
   } catch {
     return fallback;
   }
+  if (url.origin !== REDIRECT_BASE) return fallback;
+  const path = url.pathname;
+  if (!path.startsWith("/") || path.startsWith("//") || ENCODED_SEPARATOR.test(path)) return fallback;
+  // What the path says once decoded must not be anything else either.
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return fallback;
+  }
+  if (decoded.startsWith("//") || UNSAFE_CHARACTERS.test(decoded.replaceAll(" ", "_"))) return fallback;
+  return `${path}${url.search}${url.hash}`;
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it, beforeEach } from "vitest";
 import { closeDatabase } from "~/services/db.server";
 import { MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_EMAIL } from "~/models/auth.server";
-import { action as loginAction } from "~/routes/login";
+import { action as loginAction, loader as loginLoader } from "~/routes/login";
 import { getUser } from "~/services/session.server";
-import { createUser, resetDatabase } from "../support/fixtures";
-import { body, cookieFrom, post, run } from "../support/remix";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { body, cookieFrom, get, post, run } from "../support/remix";
 
 beforeEach(() => resetDatabase());
 
@@ -29,7 +29,23 @@ describe("signing in", () => {
     expect((await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } })))?.id).toBe(user.id);
   });
 
-  it.each(["https://evil.example", "//evil.example/account", "/\\evil.example", "javascript:alert(1)", ""])(
+  const FORGED_REDIRECTS = [
+    "https://evil.example",
+    "//evil.example/account",
+    "/\\evil.example",
+    "javascript:alert(1)",
+    "http:/evil.example",
+    "",
+    "/.//evil.example",
+    "/a/..//evil.example",
+    "/%2e%2e//evil.example",
+    "/%2f%2fevil.example",
+    "/%5c%5cevil.example",
+    "/\t/evil.example",
+    "/\n/evil.example",
+  ];
+
+  it.each(FORGED_REDIRECTS)(
     "ignores a forged redirectTo %j and goes to /",
     async (redirectTo) => {
       await createUser({ email: "eltern@example.org", password: PASSWORD });
@@ -38,6 +54,14 @@ describe("signing in", () => {
       expect(response.headers.get("Location")).toBe("/");
     },
   );
+
+  it.each(FORGED_REDIRECTS)("sends a signed-in visitor of /login?redirectTo=%j to /", async (redirectTo) => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const response = await run(loginLoader, get(`/login?${new URLSearchParams({ redirectTo })}`, { cookie }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+  });
 
   it("answers a wrong password and an unknown address alike, and clears both fields", async () => {
     await createUser({ email: "eltern@example.org", password: PASSWORD });
