@@ -147,8 +147,10 @@ export const events = sqliteTable(
     startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
     location: text("location").notNull(),
     priceCents: integer("price_cents").notNull().default(0),
-    /** geschwisterRabatt */
+    /** geschwisterRabatt: the spec's free text, shown as it is. */
     siblingDiscount: text("sibling_discount").notNull().default(""),
+    /** The amount in cents taken off for each further child of the same account (0: none). */
+    siblingDiscountCents: integer("sibling_discount_cents").notNull().default(0),
     /** memberRules: who may take part. */
     memberRules: text("member_rules").notNull().default(""),
     /** isOnlyMAVisible */
@@ -168,6 +170,7 @@ export const events = sqliteTable(
     index("events_date_title_idx").on(t.dateFrom, t.title),
     check("events_capacity_check", sql`capacity IS NULL OR capacity > 0`),
     check("events_price_check", sql`price_cents >= 0`),
+    check("events_sibling_discount_check", sql`sibling_discount_cents >= 0`),
     check("events_date_order_check", sql`date_to IS NULL OR date_to >= date_from`),
   ],
 );
@@ -290,6 +293,11 @@ export const participants = sqliteTable(
     specialNeeds: text("special_needs").notNull().default(""),
     nameOfInsured: text("name_of_insured").notNull().default(""),
     birthdateOfInsured: text("birthdate_of_insured"),
+    /** The latest permission answers: only defaults for the next enrolment. */
+    allowedToWander: bool("allowed_to_wander"),
+    allowedToSwim: bool("allowed_to_swim"),
+    canSwim: bool("can_swim"),
+    allowedToCanoe: bool("allowed_to_canoe"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -365,6 +373,35 @@ export const sepaMandates = sqliteTable(
   ],
 );
 
+/**
+ * One submission of the enrolment form: one payment (one transfer reference, one total) for all
+ * the children it enrolled (DECISIONS.md, one enrolment, one payment).
+ */
+export const enrolments = sqliteTable(
+  "enrolments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Idempotency key of the form submission: a repeat finds this enrolment. */
+    submissionKey: text("submission_key").notNull(),
+    /** Verwendungszweck of the bank transfer; identifies the enrolment on bank statements. */
+    reference: text("reference").notNull(),
+    paymentMethod: text("payment_method", { enum: PAYMENT_METHODS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("enrolments_submission_unique").on(t.userId, t.eventId, t.submissionKey),
+    uniqueIndex("enrolments_reference_unique").on(t.reference),
+    index("enrolments_event_idx").on(t.eventId),
+    check("enrolments_payment_method_check", oneOf("payment_method", PAYMENT_METHODS)),
+  ],
+);
+
 /** Anmeldung: one participant enrolled for one event. */
 export const registrations = sqliteTable(
   "registrations",
@@ -396,6 +433,16 @@ export const registrations = sqliteTable(
     allowedToCanoe: bool("allowed_to_canoe"),
     /** Idempotency key of the enrolment form submission that created it. */
     submissionKey: text("submission_key"),
+    /** The enrolment (payment) this registration belongs to. */
+    enrolmentId: integer("enrolment_id").references(() => enrolments.id, { onDelete: "set null" }),
+    /** What this registration costs (sibling discount applied); null while on the waiting list. */
+    amountCents: integer("amount_cents"),
+    /** The answers given in this enrolment (DECISIONS.md, registration answers). */
+    tshirtSize: text("tshirt_size", { enum: TSHIRT_SIZES }),
+    swimBadge: text("swim_badge", { enum: SWIM_BADGES }),
+    specialNeeds: text("special_needs").notNull().default(""),
+    nameOfInsured: text("name_of_insured").notNull().default(""),
+    birthdateOfInsured: text("birthdate_of_insured"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -411,6 +458,10 @@ export const registrations = sqliteTable(
     index("registrations_participant_idx").on(t.participantId),
     index("registrations_sepa_idx").on(t.sepaMandateId),
     index("registrations_submission_idx").on(t.submissionKey),
+    index("registrations_enrolment_idx").on(t.enrolmentId),
+    check("registrations_tshirt_check", sql`tshirt_size IS NULL OR ${oneOf("tshirt_size", TSHIRT_SIZES)}`),
+    check("registrations_swim_check", sql`swim_badge IS NULL OR ${oneOf("swim_badge", SWIM_BADGES)}`),
+    check("registrations_amount_check", sql`amount_cents IS NULL OR amount_cents >= 0`),
     check("registrations_status_check", oneOf("application_status", APPLICATION_STATUSES)),
     check("registrations_payment_method_check", oneOf("payment_method", PAYMENT_METHODS)),
     check(
@@ -616,7 +667,14 @@ export const sepaMandatesRelations = relations(sepaMandates, ({ one, many }) => 
   registrations: many(registrations),
 }));
 
+export const enrolmentsRelations = relations(enrolments, ({ one, many }) => ({
+  event: one(events, { fields: [enrolments.eventId], references: [events.id] }),
+  user: one(users, { fields: [enrolments.userId], references: [users.id] }),
+  registrations: many(registrations),
+}));
+
 export const registrationsRelations = relations(registrations, ({ one, many }) => ({
+  enrolment: one(enrolments, { fields: [registrations.enrolmentId], references: [enrolments.id] }),
   event: one(events, { fields: [registrations.eventId], references: [events.id] }),
   participant: one(participants, {
     fields: [registrations.participantId],
@@ -645,6 +703,7 @@ export type Event = typeof events.$inferSelect;
 export type NewEvent = typeof events.$inferInsert;
 export type Participant = typeof participants.$inferSelect;
 export type Guardian = typeof guardians.$inferSelect;
+export type Enrolment = typeof enrolments.$inferSelect;
 export type Registration = typeof registrations.$inferSelect;
 export type SepaMandate = typeof sepaMandates.$inferSelect;
 export type MailOutboxRow = typeof mailOutbox.$inferSelect;
