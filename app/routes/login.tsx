@@ -3,10 +3,11 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Field, FormAlert, PasswordField, type Alert } from "~/components/forms";
-import { logIn } from "~/models/auth.server";
 import { LOGIN_FAILED, loginSchema, safeRedirect } from "~/schemas/auth";
+import { readForm } from "~/services/form.server";
 import { clientKey } from "~/services/request.server";
-import { createUserSession, getUser } from "~/services/session.server";
+import { getUser } from "~/services/session.server";
+import { signIn } from "~/services/sign-in.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Anmelden – Lagerfeuer" }];
@@ -30,7 +31,7 @@ const UNCONFIRMED: Alert = {
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: loginSchema });
   const fail = (alert: Alert, status: number, unconfirmedEmail: string | null = null) =>
     json(
@@ -39,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   if (submission.status !== "success") return fail(LOGIN_FAILED, 400);
   const { email, password, redirectTo } = submission.value;
-  const outcome = await logIn(email, password, clientKey(context));
+  const outcome = await signIn(request, { email, password }, clientKey(context));
   if (!outcome.ok) {
     switch (outcome.reason) {
       case "throttled":
@@ -52,8 +53,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return fail(LOGIN_FAILED, 401);
     }
   }
-  const cookie = await createUserSession(outcome.user.id, request);
-  return redirect(safeRedirect(redirectTo), { headers: { "Set-Cookie": cookie } });
+  const headers = new Headers();
+  for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
+  return redirect(safeRedirect(redirectTo), { headers });
 }
 
 export default function Login() {
