@@ -1,7 +1,9 @@
 // The production (and development) server: express with the same pieces as remix-serve
 // (compression, static files, the Remix handler) plus what remix-serve cannot do: security
-// headers on every response, refusal of cross-site form posts before any action runs, and the
-// start-up work of the app (settings check, migrations, first admin, mail worker).
+// headers on every response, refusal of cross-site form posts, unsupported methods and malformed
+// addresses before any action runs, no caching of personal answers, a German page for every
+// error, the start-up work of the app (settings check, migrations, first admin, mail worker)
+// and a graceful shutdown that lets requests in flight finish.
 // Why not remix-serve: docs/decisions/0001-own-express-server.md
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
@@ -24,7 +26,19 @@ async function importBuild() {
 }
 
 let build = await importBuild();
-const { boot, shutdown, securityHeaders, isCrossSiteWrite, CROSS_SITE_REFUSAL } = build.entry.module;
+const {
+  boot,
+  shutdown,
+  securityHeaders,
+  isCrossSiteWrite,
+  CROSS_SITE_REFUSAL,
+  ALLOWED_METHODS,
+  isMalformedPath,
+  errorPage,
+  originOf,
+  hasSessionCookie,
+  PERSONAL_CACHE_CONTROL,
+} = build.entry.module;
 
 let config;
 try {
@@ -37,15 +51,54 @@ try {
 const app = express();
 app.disable("x-powered-by");
 app.disable("etag"); // pages get their ETag from entry.server.tsx; static files from express.static
-app.set("trust proxy", "loopback");
+// Which proxies may tell the client's address and protocol (req.ip, req.protocol, req.secure):
+// TRUST_PROXY, by default only one on the same machine.
+app.set("trust proxy", config.trustProxy);
 app.use(compression());
+
+const appOrigin = originOf(config.appUrl);
+let stopping = false;
+
+function sendErrorPage(res, status, headers = {}) {
+  const page = errorPage(status);
+  res.status(page.status).set({ ...page.headers, ...headers }).send(page.body);
+}
 
 app.use((req, res, next) => {
   const nonce = randomBytes(16).toString("base64");
   res.locals.cspNonce = nonce;
-  for (const [name, value] of Object.entries(securityHeaders({ nonce, development }))) res.setHeader(name, value);
-  const ownOrigin = `${req.protocol}://${req.get("host")}`;
-  const request = { method: req.method, headers: { get: (name) => req.get(name) ?? null }, ownOrigin };
+  const headers = securityHeaders({ nonce, development, https: req.secure });
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+
+  // Last word on every answer's headers, just before they are sent: one that sets a cookie, or
+  // one for a signed-in person that does not say it is the same for everyone (public), is never
+  // stored. While the server stops, connections close after their answer.
+  const personal = hasSessionCookie(req.get("cookie"));
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+    if (res.hasHeader("Set-Cookie") || (personal && !/\bpublic\b/i.test(cacheControl))) {
+      res.setHeader("Cache-Control", PERSONAL_CACHE_CONTROL);
+    }
+    // Over HTTPS every cookie is Secure, whichever code set it.
+    if (req.secure && res.hasHeader("Set-Cookie")) {
+      const cookies = [res.getHeader("Set-Cookie")].flat().map(String);
+      res.setHeader("Set-Cookie", cookies.map((c) => (/;\s*secure\s*(;|$)/i.test(c) ? c : `${c}; Secure`)));
+    }
+    if (stopping) res.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  };
+
+  if (!ALLOWED_METHODS.includes(req.method)) {
+    sendErrorPage(res, 405, { Allow: ALLOWED_METHODS.join(", ") });
+    return;
+  }
+  if (isMalformedPath(req.url)) {
+    sendErrorPage(res, 400);
+    return;
+  }
+  const ownOrigins = [`${req.protocol}://${req.get("host")}`.toLowerCase(), appOrigin];
+  const request = { method: req.method, headers: { get: (name) => req.get(name) ?? null }, ownOrigins };
   if (isCrossSiteWrite(request)) {
     res.status(403).type("text/plain; charset=utf-8").send(CROSS_SITE_REFUSAL);
     return;
@@ -77,18 +130,42 @@ async function handler(req, res, next) {
 
 app.all("*", handler);
 
-const server = app.listen(config.port, () => {
-  console.log(`Lagerfeuer läuft auf http://localhost:${config.port}`);
-  if (development) broadcastDevReady(build);
+// Whatever error reaches express: a small German page, never a stack trace; logged unless it is
+// the client's fault.
+app.use((error, req, res, _next) => {
+  const status = Number(error?.status ?? error?.statusCode);
+  const clientError = status >= 400 && status < 500;
+  if (!clientError) console.error(error);
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  sendErrorPage(res, clientError ? status : 500);
 });
 
-let stopping = false;
+const listening = () => {
+  console.log(`Lagerfeuer läuft auf http://${config.host ?? "localhost"}:${config.port}`);
+  if (development) broadcastDevReady(build);
+};
+// HOST unset: every interface, as node does by default.
+const server = config.host ? app.listen(config.port, config.host, listening) : app.listen(config.port, listening);
+
+/**
+ * Stops taking connections, lets requests in flight finish (at most SHUTDOWN_TIMEOUT_SECONDS),
+ * then lets the mail worker finish its current mail and closes the database.
+ */
 async function stop(signal) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: Server wird beendet …`);
-  server.close();
-  server.closeIdleConnections?.();
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => {
+    console.log(`Nach ${config.shutdownTimeoutSeconds} s werden die offenen Anfragen abgebrochen.`);
+    server.closeAllConnections();
+  }, config.shutdownTimeoutSeconds * 1000);
+  await closed;
+  clearTimeout(deadline);
   await shutdown();
   process.exit(0);
 }

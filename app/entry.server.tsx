@@ -1,17 +1,35 @@
 import { createHash } from "node:crypto";
-import type { AppLoadContext, EntryContext, HandleDocumentRequestFunction } from "@remix-run/node";
+import type {
+  AppLoadContext,
+  EntryContext,
+  HandleDataRequestFunction,
+  HandleDocumentRequestFunction,
+} from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
+import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
 
 export { boot, shutdown } from "~/services/boot.server";
-export { securityHeaders, isCrossSiteWrite, CROSS_SITE_REFUSAL } from "~/services/security.server";
+export {
+  ALLOWED_METHODS,
+  CROSS_SITE_REFUSAL,
+  errorPage,
+  hasSessionCookie,
+  isCrossSiteWrite,
+  isMalformedPath,
+  originOf,
+  PERSONAL_CACHE_CONTROL,
+  securityHeaders,
+} from "~/services/security.server";
 
 const ABORT_DELAY = 5_000;
 
 /**
  * Pages are rendered completely before they are sent, which lets a page carry an ETag: a parent
- * reloading an unchanged page on a weak connection gets a 304 and no body.
+ * reloading an unchanged page on a weak connection gets a 304 and no body. Only anonymous pages:
+ * a page for a signed-in person (or one that sets a cookie, e.g. a flash message) is never
+ * stored by any cache, since it may show personal data (an IBAN on /enroll).
  */
 const handleRequest: HandleDocumentRequestFunction = (
   request: Request,
@@ -31,6 +49,13 @@ const handleRequest: HandleDocumentRequestFunction = (
       </NonceContext.Provider>,
     );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // Every page shows who is signed in (the header's buttons), so it differs by cookie.
+  responseHeaders.append("Vary", "Cookie");
+  if (isPersonal(request, responseHeaders)) {
+    responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+    responseHeaders.delete("ETag");
+    return new Response(html, { status: responseStatusCode, headers: responseHeaders });
+  }
   // A page with scripts carries this response's nonce; a cached copy of it would not match the
   // next response's CSP, so only script-free pages are revalidated by ETag.
   const hasScripts = nonce !== undefined && html.includes(nonce);
@@ -39,7 +64,7 @@ const handleRequest: HandleDocumentRequestFunction = (
     responseHeaders.set("ETag", etag);
     if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
     const ifNoneMatch = request.headers.get("If-None-Match");
-    if (ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).includes(etag) && !responseHeaders.has("Set-Cookie")) {
+    if (ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).includes(etag)) {
       responseHeaders.delete("Content-Type");
       return new Response(null, { status: 304, headers: responseHeaders });
     }
@@ -48,6 +73,17 @@ const handleRequest: HandleDocumentRequestFunction = (
 };
 
 export default handleRequest;
+
+function isPersonal(request: Request, headers: Headers) {
+  return hasSessionCookie(request.headers.get("Cookie")) || headers.has("Set-Cookie");
+}
+
+/** `?_data=` answers (client-side navigation) carry a page's data: never stored by a cache. */
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  response.headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+  response.headers.append("Vary", "Cookie");
+  return response;
+};
 
 /** Logs real failures; an unknown address (404) or a request the browser gave up is none. */
 export function handleError(error: unknown, { request }: { request: Request }) {

@@ -15,6 +15,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useNonce } from "~/components/nonce";
+import { errorText } from "~/lib/http-errors";
 import { settings } from "~/services/env.server";
 import { takeFlash } from "~/services/flash.server";
 import { getUser } from "~/services/session.server";
@@ -69,7 +70,9 @@ function SiteHeader() {
   const data = useRootData();
   const { pathname } = useLocation();
   const user = data?.user ?? null;
-  const showButtons = !HIDE_ACCOUNT_BUTTONS.has(pathname.replace(/\/+$/, "") || "/");
+  // Without the root's data (an error before its loader ran) we do not know who is signed in:
+  // no buttons rather than a Login button for a signed-in admin.
+  const showButtons = data !== undefined && !HIDE_ACCOUNT_BUTTONS.has(pathname.replace(/\/+$/, "") || "/");
   return (
     <header className="site-header">
       <div className="inner">
@@ -188,25 +191,17 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <ErrorPage title="Seite nicht gefunden">
-        Diese Seite gibt es nicht (mehr). Vielleicht hilft der Weg zurück zur Startseite.
-      </ErrorPage>
-    );
-  }
   if (isRouteErrorResponse(error) && error.status < 500) {
-    return (
-      <ErrorPage title="Das hat nicht geklappt">
-        {typeof error.data === "string" && error.data ? error.data : "Die Anfrage konnte nicht bearbeitet werden."}
-      </ErrorPage>
-    );
+    // Errors Remix makes itself (a POST to a page without a form, …) carry English texts: the
+    // person sees ours for the status. Our own refusals carry a German message to show.
+    const internal = (error as { internal?: boolean }).internal === true;
+    const ownMessage = !internal && typeof error.data === "string" && error.data ? error.data : null;
+    const text = errorText(error.status);
+    if (error.status === 404 || !ownMessage) return <ErrorPage title={text.title}>{text.message}</ErrorPage>;
+    return <ErrorPage title="Das hat nicht geklappt">{ownMessage}</ErrorPage>;
   }
-  return (
-    <ErrorPage title="Da hat etwas nicht geklappt">
-      Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.
-    </ErrorPage>
-  );
+  const text = errorText(500);
+  return <ErrorPage title={text.title}>{text.message}</ErrorPage>;
 }
 
 function ErrorPage({ title, children }: { title: string; children: ReactNode }) {

@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteWrite, securityHeaders } from "./security.server";
+import {
+  errorPage,
+  hasSessionCookie,
+  isCrossSiteWrite,
+  isMalformedPath,
+  originOf,
+  securityHeaders,
+} from "./security.server";
 
 const own = "http://localhost:3000";
-const req = (method: string, headers: Record<string, string>) => ({
+const req = (method: string, headers: Record<string, string>, ownOrigins = [own]) => ({
   method,
   headers: new Headers(headers),
-  ownOrigin: own,
+  ownOrigins,
 });
 
 describe("cross-site form posts", () => {
@@ -22,6 +29,14 @@ describe("cross-site form posts", () => {
     expect(isCrossSiteWrite(req("POST", {}))).toBe(false);
     expect(isCrossSiteWrite(req("GET", { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" }))).toBe(false);
   });
+
+  it("accepts the public origin of APP_URL behind a proxy, and only that", () => {
+    const origins = ["http://127.0.0.1:3000", originOf("https://Lager.Example.org/")];
+    expect(origins[1]).toBe("https://lager.example.org");
+    expect(isCrossSiteWrite(req("POST", { Origin: "https://lager.example.org" }, origins))).toBe(false);
+    expect(isCrossSiteWrite(req("POST", { Origin: "http://lager.example.org" }, origins))).toBe(true);
+    expect(isCrossSiteWrite(req("POST", { Origin: "https://lager.example.org:8443" }, origins))).toBe(true);
+  });
 });
 
 describe("security headers", () => {
@@ -32,5 +47,46 @@ describe("security headers", () => {
     expect(headers["Content-Security-Policy"]).not.toContain("unsafe-inline");
     expect(headers["X-Content-Type-Options"]).toBe("nosniff");
     expect(headers["Referrer-Policy"]).toBe("same-origin");
+  });
+
+  it("deny the browser features the app does not use", () => {
+    const policy = securityHeaders({ nonce: "n", development: false })["Permissions-Policy"];
+    for (const feature of ["camera", "microphone", "geolocation", "payment", "usb"]) expect(policy).toContain(`${feature}=()`);
+  });
+
+  it("ask for HTTPS for a year only when the request came over HTTPS", () => {
+    expect(securityHeaders({ nonce: "n", development: false, https: true })["Strict-Transport-Security"]).toBe("max-age=31536000");
+    expect(securityHeaders({ nonce: "n", development: false, https: false })["Strict-Transport-Security"]).toBeUndefined();
+  });
+});
+
+describe("requests the app does not take", () => {
+  it("recognises a path that cannot be decoded", () => {
+    expect(isMalformedPath("/%E0%A4%A")).toBe(true);
+    expect(isMalformedPath("/freizeit/%")).toBe(true);
+    expect(isMalformedPath("/freizeit/12?x=%")).toBe(false);
+    expect(isMalformedPath("/gr%C3%BC%C3%9Fe")).toBe(false);
+  });
+
+  it("answers with a small German page that never echoes the request", () => {
+    const page = errorPage(400);
+    expect(page.status).toBe(400);
+    expect(page.headers["Content-Type"]).toBe("text/html; charset=utf-8");
+    expect(page.body).toContain('<html lang="de">');
+    expect(page.body).toContain("<h1>Ungültige Anfrage</h1>");
+    expect(page.body).toContain('<a href="/">Zur Startseite</a>');
+    expect(errorPage(405).body).toContain("Anfrage nicht möglich");
+    expect(errorPage(500).body).toContain("Da hat etwas nicht geklappt");
+    expect(errorPage(418).body).toContain("Das hat nicht geklappt");
+    expect(errorPage(500).body.length).toBeLessThan(1024);
+  });
+});
+
+describe("personal answers", () => {
+  it("are recognised by the session cookie", () => {
+    expect(hasSessionCookie("lf_session=abc")).toBe(true);
+    expect(hasSessionCookie("lf_flash=x; lf_session=abc")).toBe(true);
+    expect(hasSessionCookie("x_lf_session=abc")).toBe(false);
+    expect(hasSessionCookie(null)).toBe(false);
   });
 });

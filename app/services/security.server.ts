@@ -1,10 +1,32 @@
-// Headers every response carries, and the refusal of form posts from other sites. Both are
-// applied by the server (server.mjs) before Remix sees the request.
+// Headers every response carries, the refusal of form posts from other sites, requests the
+// app does not take (methods, malformed addresses) and the plain German error page for them.
+// All applied by the server (server.mjs) before Remix sees the request.
+import { errorText } from "~/lib/http-errors";
 
 export const CROSS_SITE_REFUSAL =
   "Anfrage abgelehnt: Formulare dürfen nur von dieser Website aus gesendet werden.";
 
-export function securityHeaders(options: { nonce: string; development: boolean }): Record<string, string> {
+/** Browser features the app never uses: denied, so no injected or framed content can ask for them. */
+const DENIED_FEATURES = [
+  "accelerometer",
+  "browsing-topics",
+  "camera",
+  "display-capture",
+  "geolocation",
+  "gyroscope",
+  "hid",
+  "magnetometer",
+  "microphone",
+  "midi",
+  "payment",
+  "publickey-credentials-get",
+  "screen-wake-lock",
+  "serial",
+  "usb",
+  "xr-spatial-tracking",
+];
+
+export function securityHeaders(options: { nonce: string; development: boolean; https?: boolean }): Record<string, string> {
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${options.nonce}'`,
@@ -24,6 +46,9 @@ export function securityHeaders(options: { nonce: string; development: boolean }
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": DENIED_FEATURES.map((feature) => `${feature}=()`).join(", "),
+    // Only over HTTPS: a browser ignores it over HTTP, and localhost must stay reachable by HTTP.
+    ...(options.https ? { "Strict-Transport-Security": "max-age=31536000" } : {}),
   };
 }
 
@@ -32,17 +57,71 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * True when a state-changing request comes from another site. Browsers send Sec-Fetch-Site
  * and/or Origin with every form post; a request with neither (curl, very old browsers) carries
- * no cross-site cookie anyway (SameSite=Lax) and is let through.
+ * no cross-site cookie anyway (SameSite=Lax) and is let through. `ownOrigins`: the origin the
+ * request reached (protocol from the trusted proxy) and the public one of APP_URL.
  */
 export function isCrossSiteWrite(request: {
   method: string;
   headers: { get(name: string): string | null };
-  ownOrigin: string;
+  ownOrigins: string[];
 }) {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
   const fetchSite = request.headers.get("sec-fetch-site");
   if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") return true;
   const origin = request.headers.get("origin");
-  if (origin && origin !== request.ownOrigin) return true;
+  if (origin && !request.ownOrigins.includes(origin.toLowerCase())) return true;
   return false;
 }
+
+/** The origin of a URL as browsers send it in the Origin header (no path, default port dropped). */
+export function originOf(url: string) {
+  return new URL(url).origin.toLowerCase();
+}
+
+/** The methods the app answers; every other one gets 405. */
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST"];
+
+/** True when the path of `url` (as in the request line) cannot be percent-decoded. */
+export function isMalformedPath(url: string) {
+  const pathname = url.split("?")[0];
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * A small German error page in plain HTML, for answers the server gives without Remix (a
+ * malformed address, a method the app does not take, an error that reached express).
+ */
+export function errorPage(status: number) {
+  const { title, message } = errorText(status);
+  const body =
+    "<!DOCTYPE html>" +
+    '<html lang="de"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${escapeHtml(title)} – Lagerfeuer</title>` +
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>' +
+    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>` +
+    '<p><a href="/">Zur Startseite</a></p></main></body></html>';
+  return {
+    status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+    body,
+  };
+}
+
+const SESSION_COOKIE = /(?:^|;)\s*lf_session=/;
+
+/** True when the request carries a session cookie (its answer may be personal). */
+export function hasSessionCookie(cookieHeader: string | null | undefined) {
+  return !!cookieHeader && SESSION_COOKIE.test(cookieHeader);
+}
+
+/** What a personal answer (for a signed-in person, or one that sets a cookie) says to caches. */
+export const PERSONAL_CACHE_CONTROL = "private, no-store";
