@@ -43,6 +43,12 @@ export default function Home() {
         ) : null}
       </nav>
       {upcoming.length === 0 && past.length === 0 ? <p>Keine Aktivitäten gefunden</p> : null}
+      {admin && filter === "all" && upcoming.length === 0 && past.length === 0 ? (
+        <p className="hint">
+          So beginnen Sie: Legen Sie mit <Link to="/freizeit/create">Neue Veranstaltung anlegen</Link> die erste
+          Veranstaltung an. Sie erscheint danach hier für alle Besucher*innen.
+        </p>
+      ) : null}
       {upcoming.length > 0 ? (
         <section aria-labelledby="upcoming-title">
           <h2 id="upcoming-title" className="visually-hidden">

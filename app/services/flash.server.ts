@@ -2,6 +2,7 @@
 // role="status" region, so they work without JavaScript.
 import { createCookie, redirect } from "@remix-run/node";
 import { settings } from "./env.server";
+import { isHttps } from "./session.server";
 
 export type FlashKind = "success" | "info" | "danger";
 export type Flash = { kind: FlashKind; title: string; message?: string };
@@ -13,6 +14,9 @@ function flashCookie() {
     sameSite: "lax",
     path: "/",
     secrets: [settings().sessionSecret],
+    // A public https:// APP_URL: always Secure. Otherwise per request (takeFlash), and the server
+    // adds Secure to every cookie of an answer over HTTPS.
+    secure: settings().appUrl.startsWith("https://"),
   });
   return cookie;
 }
@@ -27,8 +31,8 @@ function isFlash(value: unknown): value is Flash {
   );
 }
 
-export async function setFlash(flash: Flash) {
-  return flashCookie().serialize(flash, { maxAge: 60 });
+export async function setFlash(flash: Flash, request?: Request) {
+  return flashCookie().serialize(flash, { maxAge: 60, ...(request && isHttps(request) ? { secure: true } : {}) });
 }
 
 /** The pending flash message and the header that clears it (null when there is none). */
@@ -37,13 +41,14 @@ export async function takeFlash(request: Request): Promise<{ flash: Flash; setCo
   if (!header || !header.includes("lf_flash")) return null;
   const value = await flashCookie().parse(header);
   if (!isFlash(value)) return null;
-  return { flash: value, setCookie: await flashCookie().serialize("", { expires: new Date(0), maxAge: 0 }) };
+  const cleared = await flashCookie().serialize("", { expires: new Date(0), maxAge: 0, ...(isHttps(request) ? { secure: true } : {}) });
+  return { flash: value, setCookie: cleared };
 }
 
 /** A redirect that shows `flash` on the next page; extra Set-Cookie headers ride along. */
-export async function redirectWithFlash(url: string, flash: Flash, init: { setCookie?: string[] } = {}) {
+export async function redirectWithFlash(url: string, flash: Flash, init: { setCookie?: string[]; request?: Request } = {}) {
   const headers = new Headers();
   for (const value of init.setCookie ?? []) headers.append("Set-Cookie", value);
-  headers.append("Set-Cookie", await setFlash(flash));
+  headers.append("Set-Cookie", await setFlash(flash, init.request));
   return redirect(url, { headers });
 }

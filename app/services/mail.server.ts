@@ -120,15 +120,21 @@ function claimDueMails(now: Date, limit: number): Claimed[] {
  * Delivers every mail that is due at `now`. Returns how many went out and how many failed.
  * Safe to call from several places: a mail is claimed before it is sent.
  */
-export async function deliverDueMails(deliver: Deliver, now = new Date()) {
+export async function deliverDueMails(deliver: Deliver, now = new Date(), options: { stopRequested?: () => boolean } = {}) {
   const from = settings().mailFrom;
   const uploadsDir = settings().uploadsDir;
   let sent = 0;
   let failed = 0;
   for (;;) {
+    if (options.stopRequested?.()) break;
     const batch = claimDueMails(now, BATCH_SIZE);
     if (batch.length === 0) break;
-    for (const mail of batch) {
+    for (const [index, mail] of batch.entries()) {
+      if (options.stopRequested?.()) {
+        // Shutting down: the mail under way was finished; the rest goes back to the queue.
+        releaseClaims(batch.slice(index).map((m) => m.id));
+        return { sent, failed };
+      }
       const attempts = mail.attempts + 1;
       try {
         const attachments = mail.attachments
@@ -172,10 +178,19 @@ export async function deliverDueMails(deliver: Deliver, now = new Date()) {
   return { sent, failed };
 }
 
+/** Hands claimed but unsent mails back to the queue, due at once for the next worker. */
+function releaseClaims(ids: number[]) {
+  if (ids.length === 0) return;
+  db.update(mailOutbox)
+    .set({ status: "pending", lockedUntil: null })
+    .where(and(inArray(mailOutbox.id, ids), eq(mailOutbox.status, "sending")))
+    .run();
+}
+
 // ---------------------------------------------------------------------------------------------
 // The worker of the server process
 
-type WorkerState = { timer?: NodeJS.Timeout; running?: Promise<unknown>; again?: boolean; deliver?: Deliver };
+type WorkerState = { timer?: NodeJS.Timeout; running?: Promise<unknown>; again?: boolean; deliver?: Deliver; stopping?: boolean };
 const worker = ((globalThis as unknown as { __lagerfeuerMailWorker?: WorkerState }).__lagerfeuerMailWorker ??= {});
 
 const POLL_MS = 2_000;
@@ -186,7 +201,7 @@ function runOnce() {
     worker.again = true;
     return;
   }
-  worker.running = deliverDueMails(worker.deliver)
+  worker.running = deliverDueMails(worker.deliver, new Date(), { stopRequested: () => worker.stopping === true })
     .catch((error) => console.error("Mail-Versand fehlgeschlagen:", error))
     .finally(() => {
       worker.running = undefined;
@@ -204,14 +219,17 @@ export function kickMailWorker() {
 
 export function startMailWorker(deliver: Deliver = createDelivery(settings())) {
   if (worker.timer) return;
+  worker.stopping = false;
   worker.deliver = deliver;
   worker.timer = setInterval(runOnce, POLL_MS);
   worker.timer.unref();
   runOnce();
 }
 
-/** Stops polling and waits for a delivery under way (graceful shutdown). */
+/** Stops polling and waits for the mail being delivered (graceful shutdown); mails not yet begun
+ * stay in the queue for the next start. */
 export async function stopMailWorker() {
+  worker.stopping = true;
   if (worker.timer) clearInterval(worker.timer);
   worker.timer = undefined;
   worker.deliver = undefined;
