@@ -8,7 +8,7 @@ import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 import { endAllSessions } from "~/services/session.server";
-import { consumeToken, issueToken } from "./user-token.server";
+import { consumeToken, issueToken, revokeTokens } from "./user-token.server";
 import { sessionUserColumns, type SessionUser } from "./user.server";
 
 function link(path: string) {
@@ -188,7 +188,8 @@ export function requestPasswordReset(emailInput: string) {
   });
 }
 
-/** Sets a new password through a reset link and ends every session of the account. */
+/** Sets a new password through a reset link and ends every session and every other reset link
+ * of the account. */
 export async function resetPassword(token: string, password: string) {
   const passwordHash = await hashPassword(password);
   return writeTransaction((tx) => {
@@ -201,6 +202,7 @@ export async function resetPassword(token: string, password: string) {
       .where(and(eq(users.id, row.userId), isNull(users.emailConfirmedAt)))
       .run();
     endAllSessions(row.userId, tx);
+    revokeTokens(tx, row.userId, "reset_password");
     return true;
   });
 }

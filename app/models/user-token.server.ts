@@ -11,13 +11,18 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   change_email: 24 * 3600_000,
 };
 
+/** Ends every unused token of a user, of one purpose or (without one) of all purposes. */
+export function revokeTokens(tx: Queryable, userId: number, purpose?: TokenPurpose, now = new Date()) {
+  tx.update(userTokens)
+    .set({ usedAt: now })
+    .where(and(eq(userTokens.userId, userId), purpose ? eq(userTokens.purpose, purpose) : undefined, isNull(userTokens.usedAt)))
+    .run();
+}
+
 /** A new token for `purpose`; earlier unused ones of the same purpose stop working. */
 export function issueToken(tx: Queryable, userId: number, purpose: TokenPurpose, newEmail: string | null = null) {
   const now = new Date();
-  tx.update(userTokens)
-    .set({ usedAt: now })
-    .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)))
-    .run();
+  revokeTokens(tx, userId, purpose, now);
   const token = randomToken();
   tx.insert(userTokens)
     .values({

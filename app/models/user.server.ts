@@ -7,8 +7,8 @@ import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
-import { endOtherSessions } from "~/services/session.server";
-import { consumeToken, issueToken } from "./user-token.server";
+import { endAllSessions, endOtherSessions } from "~/services/session.server";
+import { consumeToken, issueToken, revokeTokens } from "./user-token.server";
 
 export type SessionUser = {
   id: number;
@@ -106,19 +106,22 @@ export function requestEmailChange(userId: number, newEmailInput: string): { ok:
   });
 }
 
-/** Applies a confirmed e-mail change. */
-export function confirmEmailChange(token: string): "changed" | "invalid" | "taken" {
+/** Applies a confirmed e-mail change and ends the user's other sessions: every session but
+ * `keepSessionHash` (the one that opened the link, if it is the user's). */
+export function confirmEmailChange(token: string, keepSessionHash: string | null = null): "changed" | "invalid" | "taken" {
   return writeTransaction((tx) => {
     const row = consumeToken(tx, token, "change_email");
     if (!row?.newEmail) return "invalid";
     const taken = tx.select({ id: users.id }).from(users).where(eq(users.email, row.newEmail)).get();
     if (taken) return "taken";
     tx.update(users).set({ email: row.newEmail, emailConfirmedAt: new Date() }).where(eq(users.id, row.userId)).run();
+    endOtherSessions(row.userId, keepSessionHash, tx);
     return "changed";
   });
 }
 
-/** An admin sets another user's address directly; both addresses are told. */
+/** An admin sets another user's address directly; both addresses are told, and every session of
+ * the user ends. */
 export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok: true } | { ok: false; reason: "taken" | "same" } {
   const newEmail = normalizeEmail(newEmailInput);
   return writeTransaction((tx) => {
@@ -129,6 +132,7 @@ export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok:
       return { ok: false as const, reason: "taken" as const };
     }
     tx.update(users).set({ email: newEmail, emailConfirmedAt: new Date() }).where(eq(users.id, userId)).run();
+    endAllSessions(userId, tx);
     queueMail(tx, {
       to: [user.email, newEmail],
       subject: "Deine E-Mail-Adresse wurde geändert",
@@ -143,7 +147,8 @@ export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok:
   });
 }
 
-/** Changes the password after checking the current one; the user's other sessions end. */
+/** Changes the password after checking the current one; the user's other sessions and every
+ * reset link issued before end. */
 export async function changePassword(userId: number, current: string, next: string, keepSessionHash: string | null) {
   const row = db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
   if (!row || !(await verifyPassword(row.passwordHash, current))) return false;
@@ -151,8 +156,31 @@ export async function changePassword(userId: number, current: string, next: stri
   writeTransaction((tx) => {
     tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
     endOtherSessions(userId, keepSessionHash, tx);
+    revokeTokens(tx, userId, "reset_password");
   });
   return true;
+}
+
+/**
+ * Bans or unbans a user (what the admin panel calls). A ban ends every session and every unused
+ * mailed link of the user in the same transaction, so an unban does not revive an old cookie or
+ * link. The last admin who is not banned cannot be banned.
+ */
+export function setUserBanned(userId: number, banned: boolean): { ok: true } | { ok: false; reason: "not_found" | "last_admin" } {
+  return writeTransaction((tx) => {
+    const user = tx.select({ role: users.role, banned: users.banned }).from(users).where(eq(users.id, userId)).get();
+    if (!user) return { ok: false as const, reason: "not_found" as const };
+    if (banned && user.role === "admin" && !user.banned) {
+      const admins = tx.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), eq(users.banned, false))).get()!.n;
+      if (admins <= 1) return { ok: false as const, reason: "last_admin" as const };
+    }
+    tx.update(users).set({ banned }).where(eq(users.id, userId)).run();
+    if (banned) {
+      endAllSessions(userId, tx);
+      revokeTokens(tx, userId);
+    }
+    return { ok: true as const };
+  });
 }
 
 /**

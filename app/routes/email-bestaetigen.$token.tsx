@@ -8,6 +8,7 @@ import { confirmEmailChange } from "~/models/user.server";
 import { SIGNUP_TAKEN } from "~/schemas/auth";
 import { db } from "~/services/db.server";
 import { redirectWithFlash } from "~/services/flash.server";
+import { currentSessionHash } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "E-Mail-Änderung bestätigen – Lagerfeuer" }];
 
@@ -15,8 +16,9 @@ export function loader({ params }: LoaderFunctionArgs) {
   return json({ usable: isTokenUsable(db, params.token ?? "", "change_email") });
 }
 
-export async function action({ params }: ActionFunctionArgs) {
-  const outcome = confirmEmailChange(params.token ?? "");
+export async function action({ params, request }: ActionFunctionArgs) {
+  // The browser that confirms stays signed in (if it is the user's); the other sessions end.
+  const outcome = confirmEmailChange(params.token ?? "", await currentSessionHash(request));
   if (outcome === "changed") {
     return redirectWithFlash("/account", {
       kind: "success",

@@ -3,10 +3,11 @@ import { z } from "zod";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 import { isIsoDate } from "~/lib/dates";
 import { EMAIL_PATTERN } from "~/lib/email";
-import { meetsPasswordRules } from "~/lib/password-rules";
+import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
 import { NAME_MAX } from "./auth";
 import { optionalText, requiredText } from "./fields";
 
+/** Names and the e-mail address; passwords allow PASSWORD_MAX (72) everywhere. */
 export const ACCOUNT_INPUT_MAX = 50;
 export const EMAIL_FORMAT = "E-Mail-Format nicht korrekt";
 export const PASSWORD_RULES = "Passwort entspricht nicht den Anforderungen";
@@ -25,10 +26,10 @@ export const emailSchema = z.object({
 export const passwordSchema = z
   .object({
     intent: z.literal("password"),
-    currentPassword: z.string({ required_error: "Bitte gib dein aktuelles Passwort ein." }).max(ACCOUNT_INPUT_MAX, PASSWORD_RULES),
+    currentPassword: z.string({ required_error: "Bitte gib dein aktuelles Passwort ein." }).max(PASSWORD_MAX, PASSWORD_RULES),
     newPassword: z
       .string({ required_error: PASSWORD_RULES })
-      .max(ACCOUNT_INPUT_MAX, PASSWORD_RULES)
+      .max(PASSWORD_MAX, PASSWORD_RULES)
       .refine(meetsPasswordRules, PASSWORD_RULES),
     newPasswordRepeat: z.string({ required_error: PASSWORD_RULES }),
   })

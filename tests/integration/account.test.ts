@@ -71,6 +71,28 @@ describe("e-mail change", () => {
     expect((await run(emailConfirmAction, post(link, {}, { params: { token: link.split("/").pop()! } }))).status).toBe(410);
   });
 
+  it("ends the other sessions of the user when the change is confirmed, keeping the confirming one", async () => {
+    const { user, cookie } = await signedIn({ email: "alt@example.org" });
+    const other = await sessionCookieFor(user.id);
+    const bystander = await signedIn();
+    await run(accountAction, post("/account", { intent: "email", email: "neu@example.org" }, { cookie }));
+    const link = linkIn(outbox()[0].text);
+    const confirmed = await run(emailConfirmAction, post(link, {}, { cookie, params: { token: link.split("/").pop()! } }));
+    expect(confirmed.status).toBe(302);
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).toMatchObject({ email: "neu@example.org" });
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: other } }))).toBeNull();
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: bystander.cookie } }))).not.toBeNull();
+  });
+
+  it("ends every session of the user when the link is opened without one", async () => {
+    const { user, cookie } = await signedIn({ email: "alt@example.org" });
+    await run(accountAction, post("/account", { intent: "email", email: "neu@example.org" }, { cookie }));
+    const link = linkIn(outbox()[0].text);
+    expect((await run(emailConfirmAction, post(link, {}, { params: { token: link.split("/").pop()! } }))).status).toBe(302);
+    expect(fresh(user.id)!.email).toBe("neu@example.org");
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).toBeNull();
+  });
+
   it("refuses a malformed address and one that is taken", async () => {
     await createUser({ email: "vergeben@example.org" });
     const { user, cookie } = await signedIn({ email: "alt@example.org" });
@@ -103,6 +125,18 @@ describe("password change", () => {
     expect(await verifyPassword(fresh(user.id)!.passwordHash, "Neu-Passwort-2")).toBe(true);
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).not.toBeNull();
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: other } }))).toBeNull();
+  });
+
+  it("accepts the current and the new password up to 72 characters, like sign-up", async () => {
+    const long = `Aa1!${"x".repeat(68)}`;
+    const longer = `Bb2?${"y".repeat(68)}`;
+    const { user, cookie } = await signedIn({ password: long });
+    const form = { intent: "password", currentPassword: long, newPassword: longer, newPasswordRepeat: longer };
+    const ok = await run(accountAction, post("/account", form, { cookie }));
+    expect(ok.status).toBe(302);
+    expect(await verifyPassword(fresh(user.id)!.passwordHash, longer)).toBe(true);
+    const tooLong = await run(accountAction, post("/account", { ...form, currentPassword: longer, newPassword: `${longer}z`, newPasswordRepeat: `${longer}z` }, { cookie }));
+    expect(tooLong.status).toBe(400);
   });
 });
 
@@ -168,6 +202,7 @@ describe("/account/{id} for admins", () => {
 
   it("lets an admin see and change another user's names and address", async () => {
     const target = await createUser({ firstName: "Jonas", lastName: "Berg", email: "jonas@example.org" });
+    const targetCookie = await sessionCookieFor(target.id);
     const { cookie } = await signedIn({ role: "admin" });
     const params = { id: String(target.id) };
     const loaded = await body<{ account: { firstName: string } }>(await run(adminLoader, get(`/account/${target.id}`, { cookie, params })));
@@ -176,6 +211,9 @@ describe("/account/{id} for admins", () => {
     expect((await run(adminAction, post(`/account/${target.id}`, { intent: "names", firstName: "Jonah", lastName: "Berg" }, { cookie, params }))).status).toBe(302);
     expect((await run(adminAction, post(`/account/${target.id}`, { intent: "email", email: "jonah@example.org" }, { cookie, params }))).status).toBe(302);
     expect(fresh(target.id)).toMatchObject({ firstName: "Jonah", email: "jonah@example.org" });
+    // The user's sessions end with the change of address; the admin's stays.
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: targetCookie } }))).toBeNull();
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).not.toBeNull();
     expect(outbox()[0].to).toEqual(["jonas@example.org", "jonah@example.org"]);
 
     // Password and deletion are the user's own business.

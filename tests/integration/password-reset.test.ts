@@ -66,6 +66,33 @@ describe("reset password", () => {
     expect(await verifyPassword(db.select().from(users).where(eq(users.id, user.id)).get()!.passwordHash, NEW)).toBe(true);
   });
 
+  it("ends a reset link requested before a password change on the account page", async () => {
+    const { changePassword } = await import("~/models/user.server");
+    const user = await createUser({ email: "eltern@example.org", password: "Alt-Passwort-1" });
+    const link = await requestLink();
+    expect(await changePassword(user.id, "Alt-Passwort-1", "Geaendert-2026!", null)).toBe(true);
+    const params = { token: link.split("/").pop()! };
+    expect(await body(await run(resetLoader, get(link, { params })))).toEqual({ usable: false });
+    const response = await run(resetAction, post(link, { password: NEW, confirmPassword: NEW }, { params }));
+    expect(response.status).toBe(410);
+    expect(await verifyPassword(db.select().from(users).where(eq(users.id, user.id)).get()!.passwordHash, "Geaendert-2026!")).toBe(true);
+  });
+
+  it("ends every other reset link of the account with a reset", async () => {
+    const user = await createUser({ email: "eltern@example.org" });
+    const first = await requestLink();
+    // A second link that was issued without the first being replaced (as by an older version).
+    const { issueToken } = await import("~/models/user-token.server");
+    const second = db.transaction((tx) => {
+      const token = issueToken(tx, user.id, "reset_password");
+      db.update(userTokens).set({ usedAt: null }).where(eq(userTokens.userId, user.id)).run();
+      return token;
+    });
+    expect((await run(resetAction, post(first, { password: NEW, confirmPassword: NEW }, { params: { token: first.split("/").pop()! } }))).status).toBe(302);
+    const again = await run(resetAction, post(`/resetPassword/${second}`, { password: "Noch-Eins-2026!", confirmPassword: "Noch-Eins-2026!" }, { params: { token: second } }));
+    expect(again.status).toBe(410);
+  });
+
   it("refuses a link older than an hour", async () => {
     await createUser({ email: "eltern@example.org" });
     const link = await requestLink();

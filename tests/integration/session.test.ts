@@ -77,6 +77,33 @@ describe("sessions", () => {
     expect(await getUser(requestWith(cookie))).toBeNull();
   });
 
+  it("ends every session with a ban, so an unban does not revive an old cookie", async () => {
+    const { setUserBanned } = await import("~/models/user.server");
+    const user = await createUser();
+    const other = await createUser();
+    const before = await sessionCookieFor(user.id);
+    const bystander = await sessionCookieFor(other.id);
+    expect(setUserBanned(user.id, true)).toEqual({ ok: true });
+    expect(db.select().from(sessions).where(eq(sessions.userId, user.id)).all()).toHaveLength(0);
+    expect(setUserBanned(user.id, false)).toEqual({ ok: true });
+    expect(await getUser(requestWith(before))).toBeNull();
+    // Others keep theirs; after the unban the user can start a new session.
+    expect(await getUser(requestWith(bystander))).not.toBeNull();
+    expect(await getUser(requestWith(await sessionCookieFor(user.id)))).toMatchObject({ id: user.id });
+  });
+
+  it("does not ban the last admin who is not banned", async () => {
+    const { setUserBanned } = await import("~/models/user.server");
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    expect(setUserBanned(admin.id, true)).toEqual({ ok: false, reason: "last_admin" });
+    expect(await getUser(requestWith(cookie))).not.toBeNull();
+    const second = await createUser({ role: "admin" });
+    expect(setUserBanned(admin.id, true)).toEqual({ ok: true });
+    expect(setUserBanned(second.id, true)).toEqual({ ok: false, reason: "last_admin" });
+    expect(setUserBanned(99999, true)).toEqual({ ok: false, reason: "not_found" });
+  });
+
   it("ends a user's other sessions and keeps the current one", async () => {
     const user = await createUser();
     const current = await sessionCookieFor(user.id);
