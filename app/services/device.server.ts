@@ -3,6 +3,7 @@
 // of its address) and carries a random nonce. Failed sign-ins from browsers without such a mark
 // are throttled per address and per client; a browser with a valid mark for the address is
 // judged only by the failures made with that very mark, so nobody else can lock it out.
+import { createHmac } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { settings } from "./env.server";
 import { isHttps } from "./session.server";
@@ -27,9 +28,10 @@ function deviceCookie() {
   return cookie;
 }
 
-/** Which account a mark belongs to, without writing the address itself into the cookie. */
+/** Which account a mark belongs to, without writing the address (or a guessable hash of it)
+ * into the cookie. */
 function accountKey(normalizedEmail: string) {
-  return hashToken(`device-mark:${normalizedEmail}`).slice(0, 22);
+  return createHmac("sha256", settings().sessionSecret).update(`device-mark:${normalizedEmail}`).digest("base64url").slice(0, 22);
 }
 
 function isMark(value: unknown): value is DeviceMark {
