@@ -11,6 +11,7 @@ import { enrol, EnrolmentError, getEnrolmentContext, type EnrolmentResult } from
 import { createGuardian, createParticipant } from "~/models/family.server";
 import { enrollmentSchema, newChildSchema, newGuardianSchema, sepaSchema } from "~/schemas/enrollment";
 import { settings } from "~/services/env.server";
+import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
@@ -52,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = eventIdOf(params.eventId);
   const context = id ? getEnrolmentContext(id, user) : null;
   if (!id || !context) throw new Response(NOT_FOUND, { status: 404 });
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "submit");
   const submission = parseWithZod(formData, { schema: enrollmentSchema });
   const payload = { ...(submission.payload as Payload) };

@@ -5,11 +5,12 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
 import { requestPasswordReset } from "~/models/auth.server";
 import { forgotSchema } from "~/schemas/auth";
+import { readForm } from "~/services/form.server";
 
 export const meta: MetaFunction = () => [{ title: "Passwort vergessen – Lagerfeuer" }];
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: forgotSchema });
+  const submission = parseWithZod(await readForm(request), { schema: forgotSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply(), sent: false, failed: false }, { status: 400 });
   }

@@ -6,6 +6,7 @@ import { formatEuro } from "~/lib/event-rules";
 import { applyAsHelper, deleteEvent, getEventAccess, getEventPage, type EventPage } from "~/models/event.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getUser, requireUser } from "~/services/session.server";
+import { readForm } from "~/services/form.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.event.title} – Lagerfeuer` : "Veranstaltung – Lagerfeuer" },
@@ -35,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = eventId(params.id);
   const access = getEventAccess(id, user);
   if (!access) throw new Response("Nicht gefunden", { status: 404 });
-  const intent = (await request.formData()).get("intent");
+  const intent = (await readForm(request)).get("intent");
 
   if (intent === "delete") {
     if (!access.canManage) throw new Response("Nicht gefunden", { status: 404 });

@@ -4,9 +4,10 @@ import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { resendConfirmation } from "~/models/auth.server";
 import { resendSchema } from "~/schemas/auth";
 import { redirectWithFlash } from "~/services/flash.server";
+import { readForm } from "~/services/form.server";
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resendSchema });
+  const submission = parseWithZod(await readForm(request), { schema: resendSchema });
   if (submission.status !== "success") {
     return json({ error: "Bitte geben Sie eine gültige eMail-Adresse ein" }, { status: 400 });
   }

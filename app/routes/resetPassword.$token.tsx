@@ -10,6 +10,7 @@ import { isTokenUsable } from "~/models/user-token.server";
 import { resetPasswordSchema } from "~/schemas/auth";
 import { db } from "~/services/db.server";
 import { redirectWithFlash } from "~/services/flash.server";
+import { readForm } from "~/services/form.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Passwort zurücksetzen – Lagerfeuer" }];
@@ -24,7 +25,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
   const password = String(formData.get("password") ?? "");
   const confirm = String(formData.get("confirmPassword") ?? "");

@@ -7,6 +7,7 @@ import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "
 import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
 import { signUp } from "~/models/auth.server";
 import { SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
+import { readForm } from "~/services/form.server";
 import { getUser } from "~/services/session.server";
 
 export const handle = { hydrate: true };
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: signupSchema });
   const password = String(formData.get("password") ?? "");
   const repeat = String(formData.get("passwordRepeat") ?? "");

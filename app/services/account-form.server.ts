@@ -25,6 +25,7 @@ import {
 import { SIGNUP_TAKEN } from "~/schemas/auth";
 import { redirectWithFlash } from "./flash.server";
 import { currentSessionHash, endSession } from "./session.server";
+import { readForm } from "./form.server";
 
 const CHANGED = "Erfolgreiche Änderung";
 const CHANGE_FAILED = "Fehler beim Ändern";
@@ -38,7 +39,7 @@ function failure(intent: AccountIntent, result: unknown, title: string, message?
  * /account/{id} may change names and the address, not the password, and not delete.
  */
 export async function handleAccountForm(request: Request, target: SessionUser, self: boolean, backTo: string) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
 
   if (intent === "names") {

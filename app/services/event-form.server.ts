@@ -55,7 +55,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
     return {
       response: json(
         { result: submission.reply(), alert: { title: INVALID_FORM, message: problems.length ? "Bitte prüfe die markierten Felder und wähle die Dateien erneut aus." : "Bitte prüfe die markierten Felder." }, fileErrors },
-        { status: problems.some((p) => p.status === 413) ? 413 : 400 },
+        { status: problems.find((p) => p.status >= 500)?.status ?? (problems.some((p) => p.status === 413) ? 413 : 400) },
       ),
     };
   }
@@ -67,7 +67,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
       return {
         response: json(
           { result: submission.reply(), alert: { title: INVALID_FORM, message: "Bitte wähle die Dateien erneut aus." }, fileErrors: { [error.field]: error.message } },
-          { status: 400 },
+          { status: error.status },
         ),
       };
     }

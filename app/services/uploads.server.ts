@@ -3,12 +3,13 @@
 // Preview pictures are turned once into small WebP versions (sharp) so phones never load the
 // camera original.
 import { createWriteStream } from "node:fs";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import type { Readable } from "node:stream";
 import { fileTypeFromFile } from "file-type";
 import sharp from "sharp";
 import { settings } from "./env.server";
+import { FORM_UNREADABLE, readForm, type FileHandler } from "./form.server";
 import { randomToken } from "./tokens.server";
 
 export const MB = 1024 * 1024;
@@ -16,7 +17,6 @@ export const PICTURE_MAX_BYTES = 5 * MB;
 export const ATTACHMENT_MAX_BYTES = 10 * MB;
 /** A whole form: a picture and a handful of attachments. */
 export const FORM_MAX_BYTES = 60 * MB;
-const TEXT_FIELD_MAX_BYTES = 64 * 1024;
 export const PICTURE_WIDTHS = [480, 960] as const;
 
 export type UploadKind = "picture" | "attachment" | "legal";
@@ -78,71 +78,88 @@ function clean(name: string) {
   return base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 150) || "Datei";
 }
 
-/**
- * Reads a multipart form. File fields (`fileFields`: field name → kind) stream to temporary
- * files; a file over its limit is read to the end and thrown away, and reported as an
- * UploadError after the whole form is read, so the other fields can be shown again.
- */
-export async function readUploadForm(request: Request, fileFields: Record<string, UploadKind>) {
-  const length = Number(request.headers.get("Content-Length") ?? "0");
-  if (length > FORM_MAX_BYTES) {
-    throw new UploadError("", "Die Dateien sind zusammen zu groß. Erlaubt sind höchstens 60 MB auf einmal.", 413);
-  }
-  const tempDir = dir(".tmp");
-  await mkdir(tempDir, { recursive: true });
-  const uploads: TempUpload[] = [];
-  const problems: UploadError[] = [];
-  let total = 0;
+export const SAVE_FAILED = "Die Datei konnte nicht gespeichert werden. Bitte versuchen Sie es später erneut.";
 
-  const handler: UploadHandler = async ({ name, filename, data }) => {
-    const kind = fileFields[name];
-    if (!kind) {
-      if (filename) {
-        for await (const _chunk of data) void _chunk;
-        return undefined;
-      }
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of data) {
-        size += chunk.length;
-        if (size <= TEXT_FIELD_MAX_BYTES) chunks.push(chunk);
-      }
-      return Buffer.concat(chunks).toString("utf8");
-    }
-    if (!filename) {
-      for await (const _chunk of data) void _chunk; // an empty file input
-      return undefined;
-    }
-    const tempPath = path.join(tempDir, randomToken());
-    const out = createWriteStream(tempPath, { flags: "wx" });
-    let size = 0;
-    let overLimit = false;
-    for await (const chunk of data) {
+/** Writes a file part to `tempPath`; a write error (full disk, no permission) never escapes. */
+async function writeTemp(stream: Readable, tempPath: string, limit: number, budget: { left: number }) {
+  let size = 0;
+  let overLimit = false;
+  let failed = false;
+  const out = createWriteStream(tempPath, { flags: "wx" });
+  out.on("error", () => {
+    failed = true;
+  });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
-      total += chunk.length;
-      if (total > FORM_MAX_BYTES) overLimit = true;
-      if (size > LIMITS[kind]) overLimit = true;
-      if (overLimit) continue;
-      if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+      budget.left -= chunk.length;
+      if (size > limit || budget.left < 0) overLimit = true;
+      if (overLimit || failed) continue; // read to the end, so the other fields still arrive
+      if (!out.write(chunk)) await new Promise((resolve) => (out.once("drain", resolve), out.once("close", resolve)));
     }
-    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-    if (overLimit) {
-      await rm(tempPath, { force: true });
-      problems.push(new UploadError(name, TOO_LARGE[kind], 413));
+  } catch {
+    failed = true; // the body broke off; the form reader answers for the whole request
+  }
+  await new Promise<void>((resolve) => {
+    if (out.closed) return resolve();
+    out.once("close", () => resolve());
+    out.end();
+  });
+  return { size, overLimit, failed };
+}
+
+/**
+ * Reads a multipart form through the one form reader. File fields (`fileFields`: field name →
+ * kind) stream to temporary files; a file over its limit, or one the disk would not take, is
+ * read to the end and thrown away, and reported as an UploadError after the whole form is read,
+ * so the other fields can be shown again.
+ */
+export async function readUploadForm(request: Request, fileFields: Record<string, UploadKind>, maxBytes = FORM_MAX_BYTES) {
+  const tempDir = dir(".tmp");
+  const tempDirReady = mkdir(tempDir, { recursive: true }).then(
+    () => true,
+    () => false,
+  );
+  // Files are written side by side; each keeps the place it had in the form.
+  const slots: TempUpload[] = [];
+  let arrivals = 0;
+  const problems: UploadError[] = [];
+  const budget = { left: maxBytes };
+
+  const onFile: FileHandler = async ({ name, filename, stream }) => {
+    const kind = fileFields[name];
+    if (!kind) return void stream.resume();
+    const slot = arrivals++;
+    const tempPath = path.join(tempDir, randomToken());
+    if (!(await tempDirReady)) {
+      stream.resume();
+      problems.push(new UploadError(name, SAVE_FAILED, 503));
       return undefined;
     }
-    uploads.push({ field: name, kind, tempPath, originalName: clean(filename), size });
-    return `upload:${uploads.length - 1}`;
+    const written = await writeTemp(stream, tempPath, LIMITS[kind], budget);
+    if (written.overLimit || written.failed) {
+      await rm(tempPath, { force: true }).catch(() => undefined);
+      if (written.overLimit) problems.push(new UploadError(name, TOO_LARGE[kind], 413));
+      else problems.push(new UploadError(name, SAVE_FAILED, 503));
+      return undefined;
+    }
+    slots[slot] = { field: name, kind, tempPath, originalName: clean(filename), size: written.size };
+    return `upload:${slot}`;
   };
 
-  let formData: FormData;
+  // Only a multipart body may carry files, and only it may be larger than a plain form.
+  const multipart = /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "");
   try {
-    formData = await unstable_parseMultipartFormData(request, handler);
+    const formData = await readForm(request, multipart ? { maxBytes, onFile, maxFiles: 20 } : {});
+    return { formData, uploads: slots.filter(Boolean), problems };
   } catch (error) {
-    await discardUploads(uploads);
-    throw new UploadError("", "Das Formular konnte nicht gelesen werden. Bitte versuchen Sie es erneut.");
+    await discardUploads(slots.filter(Boolean));
+    if (error instanceof Response && error.status === 413 && multipart) {
+      throw new UploadError("", `Die Dateien sind zusammen zu groß. Erlaubt sind höchstens ${Math.round(maxBytes / MB)} MB auf einmal.`, 413);
+    }
+    if (error instanceof Response) throw new UploadError("", FORM_UNREADABLE, error.status);
+    throw error;
   }
-  return { formData, uploads, problems };
 }
 
 export async function discardUploads(uploads: TempUpload[]) {
@@ -197,9 +214,9 @@ export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
   const { mimeType, extension } = await detectType(upload);
   const key = `${randomToken().slice(0, 24)}.${extension}`;
   const target = dir(folderFor(upload.kind), key);
-  await mkdir(path.dirname(target), { recursive: true });
   if (upload.kind === "picture") {
     try {
+      await mkdir(path.dirname(target), { recursive: true });
       for (const width of PICTURE_WIDTHS) {
         await sharp(upload.tempPath, { animated: false })
           .rotate()
@@ -207,15 +224,22 @@ export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
           .webp({ quality: 75 })
           .toFile(variantPath(key, width));
       }
-    } catch {
-      await removeStoredFile("picture", key);
-      throw new UploadError(upload.field, "Das Bild konnte nicht gelesen werden. Bitte versuchen Sie ein anderes.");
+    } catch (error) {
+      await removeStoredFile("picture", key).catch(() => undefined);
+      const unreadable = !(error as NodeJS.ErrnoException).code; // sharp's own errors carry no code
+      if (unreadable) throw new UploadError(upload.field, "Das Bild konnte nicht gelesen werden. Bitte versuchen Sie ein anderes.");
+      throw new UploadError(upload.field, SAVE_FAILED, 503);
     }
   }
-  await rename(upload.tempPath, target);
-  const { size } = await stat(target);
-  const displayName = upload.originalName;
-  return { key, displayName, mimeType, size };
+  try {
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(upload.tempPath, target);
+    const { size } = await stat(target);
+    return { key, displayName: upload.originalName, mimeType, size };
+  } catch {
+    await removeStoredFile(upload.kind, key).catch(() => undefined);
+    throw new UploadError(upload.field, SAVE_FAILED, 503);
+  }
 }
 
 /** Stores several uploads; if one fails, those already stored are removed again. */
@@ -243,4 +267,25 @@ export function storedPath(kind: UploadKind, key: string) {
 export async function removeStoredFile(kind: UploadKind, key: string) {
   await rm(storedPath(kind, key), { force: true });
   if (kind === "picture") await Promise.all(PICTURE_WIDTHS.map((w) => rm(variantPath(key, w), { force: true })));
+}
+
+/**
+ * At start: the upload folders exist and are writable, and no temporary file of an upload that
+ * was cut off (crash, shutdown) is left. Throws a message naming the folder otherwise.
+ */
+export async function cleanTempUploads() {
+  const tempDir = dir(".tmp");
+  try {
+    await mkdir(tempDir, { recursive: true });
+    for (const name of await readdir(tempDir)) await rm(path.join(tempDir, name), { force: true, recursive: true });
+    for (const kind of ["picture", "attachment", "legal"] as const) await mkdir(dir(folderFor(kind)), { recursive: true });
+    const probe = path.join(tempDir, `probe-${randomToken().slice(0, 8)}`);
+    await writeFile(probe, "ok");
+    await rm(probe);
+  } catch (error) {
+    throw new Error(
+      `Der Upload-Ordner ${settings().uploadsDir} ist nicht beschreibbar (${(error as NodeJS.ErrnoException).code ?? String(error)}). ` +
+        "Bitte UPLOADS_DIR prüfen oder dem Benutzer des Servers Schreibrechte geben.",
+    );
+  }
 }

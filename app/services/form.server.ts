@@ -1,0 +1,232 @@
+// Every form body of the app is read here, with its limits checked before any schema sees it:
+// bytes, number of fields, length and depth of field names, and array indices. A hostile body
+// (one name repeated 64,000 times, `boxes[100000].x=…`, 25 MB of anything) is refused with a
+// small German answer in milliseconds; conform's parse, which is quadratic in repeated names and
+// linear in the highest index, only ever sees forms of a sane shape.
+// Why not request.formData(): it has no limits at all (docs/decisions/0007-form-limits.md).
+import { Readable } from "node:stream";
+import busboy from "busboy";
+import { settings } from "./env.server";
+
+/** Fields of the largest real form (the enrolment with ten boxes) stay far below this. */
+export const MAX_FIELDS = 1000;
+/** `boxes[9]` is the highest index of a real form; conform makes an array slot up to any index. */
+export const MAX_INDEX = 50;
+const MAX_NAME_LENGTH = 200;
+const MAX_NAME_DEPTH = 6;
+/** A text field of a multipart form; the longest real text field has 1,500 characters. */
+const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
+
+export const FORM_UNREADABLE = "Das Formular konnte nicht gelesen werden. Bitte versuchen Sie es erneut.";
+export const FORM_TOO_LARGE = "Das Formular ist zu groß. Bitte kürzen Sie Ihre Eingaben und versuchen Sie es erneut.";
+const FORM_TOO_MANY_FIELDS = "Das Formular enthält zu viele Felder.";
+
+/** A refusal: thrown as a Response, so the route's error page shows the German message. */
+export function refusal(status: number, message: string) {
+  return new Response(message, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+export type FileHandler = (part: { name: string; filename: string; stream: Readable }) => Promise<string | undefined>;
+
+export type FormOptions = {
+  /** The whole body; default the FORM_MAX_KB setting (1 MB). */
+  maxBytes?: number;
+  maxFields?: number;
+  maxIndex?: number;
+  /** Multipart file parts; without it every file part is read past and dropped. */
+  onFile?: FileHandler;
+  maxFiles?: number;
+};
+
+/** Throws the refusal when a field name is longer, deeper or indexed higher than any real form. */
+function checkName(name: string, maxIndex: number) {
+  if (name.length > MAX_NAME_LENGTH) throw refusal(400, FORM_UNREADABLE);
+  let depth = 0;
+  for (const match of name.matchAll(/\[(\d*)\]|\./g)) {
+    depth++;
+    if (match[1] !== undefined && (match[1].length > 4 || Number(match[1]) > maxIndex)) throw refusal(400, FORM_UNREADABLE);
+  }
+  if (depth > MAX_NAME_DEPTH) throw refusal(400, FORM_UNREADABLE);
+}
+
+function decode(part: string) {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, " "));
+  } catch {
+    throw refusal(400, FORM_UNREADABLE); // broken percent-encoding or not UTF-8
+  }
+}
+
+/** application/x-www-form-urlencoded, as browsers send it. */
+export function parseUrlEncoded(text: string, maxFields = MAX_FIELDS, maxIndex = MAX_INDEX) {
+  const pairs = text.split("&").filter((pair) => pair !== "");
+  if (pairs.length > maxFields) throw refusal(413, FORM_TOO_MANY_FIELDS);
+  const formData = new FormData();
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    const name = decode(at === -1 ? pair : pair.slice(0, at));
+    checkName(name, maxIndex);
+    formData.append(name, at === -1 ? "" : decode(pair.slice(at + 1)));
+  }
+  return formData;
+}
+
+function declaredLength(request: Request) {
+  const header = request.headers.get("Content-Length");
+  if (header === null) return null;
+  if (!/^\d{1,15}$/.test(header.trim())) throw refusal(400, FORM_UNREADABLE);
+  return Number(header);
+}
+
+/** The body's bytes, up to `maxBytes`; more is refused without reading further. */
+async function readBody(request: Request, maxBytes: number) {
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch {
+      throw refusal(400, FORM_UNREADABLE); // the sender broke off
+    }
+    if (step.done) break;
+    size += step.value.byteLength;
+    if (size > maxBytes) {
+      reader.cancel().catch(() => undefined);
+      throw refusal(413, FORM_TOO_LARGE);
+    }
+    chunks.push(step.value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A web stream as a Node stream that refuses to go past `maxBytes`. */
+function limitedNodeStream(body: ReadableStream<Uint8Array>, maxBytes: number) {
+  const reader = body.getReader();
+  let size = 0;
+  return new Readable({
+    async read() {
+      try {
+        const step = await reader.read();
+        if (step.done) return void this.push(null);
+        size += step.value.byteLength;
+        if (size > maxBytes) {
+          reader.cancel().catch(() => undefined);
+          return void this.destroy(Object.assign(new Error("too large"), { status: 413 }));
+        }
+        this.push(step.value);
+      } catch (error) {
+        this.destroy(error as Error);
+      }
+    },
+  });
+}
+
+type MultipartLimits = Required<Omit<FormOptions, "onFile">> & Pick<FormOptions, "onFile">;
+
+/**
+ * multipart/form-data with busboy. After a refusal the rest of the body is still parsed (cheaply,
+ * dropping everything) so that the answer can be sent on the same connection; files being
+ * written by `onFile` end first, so that its caller can remove them.
+ */
+function parseMultipart(request: Request, contentType: string, limits: MultipartLimits) {
+  return new Promise<FormData>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { "content-type": contentType },
+        defParamCharset: "utf8", // browsers send file names as UTF-8
+        limits: {
+          fieldNameSize: MAX_NAME_LENGTH,
+          fieldSize: MAX_MULTIPART_FIELD_BYTES,
+          fields: limits.maxFields,
+          files: limits.maxFiles,
+          parts: limits.maxFields + limits.maxFiles,
+        },
+      });
+    } catch {
+      return reject(refusal(400, FORM_UNREADABLE)); // no or a broken boundary
+    }
+    const formData = new FormData();
+    const pending: Promise<void>[] = [];
+    let refused: Response | null = null;
+    const fail = (response: Response) => {
+      refused ??= response;
+    };
+    const accepts = (name: string) => {
+      try {
+        checkName(name, limits.maxIndex);
+        return true;
+      } catch (response) {
+        fail(response as Response);
+        return false;
+      }
+    };
+    parser.on("field", (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) return fail(refusal(413, FORM_TOO_LARGE));
+      if (!refused && accepts(name)) formData.append(name, value);
+    });
+    parser.on("file", (name, stream, info) => {
+      stream.on("error", () => undefined); // a body that breaks off ends the file with an error; the parser reports it
+      if (refused || !limits.onFile || !info.filename || !accepts(name)) return void stream.resume();
+      const handled = limits.onFile({ name, filename: info.filename, stream }).then(
+        (value) => {
+          if (value !== undefined) formData.append(name, value);
+        },
+        (error: unknown) => {
+          stream.resume();
+          fail(error instanceof Response ? error : refusal(400, FORM_UNREADABLE));
+        },
+      );
+      pending.push(handled);
+    });
+    const tooMany = () => fail(refusal(413, FORM_TOO_MANY_FIELDS));
+    parser.on("fieldsLimit", tooMany);
+    parser.on("filesLimit", tooMany);
+    parser.on("partsLimit", tooMany);
+    parser.on("error", () => fail(refusal(400, FORM_UNREADABLE))); // truncated or malformed
+    parser.on("close", () => {
+      void Promise.allSettled(pending).then(() => (refused ? reject(refused) : resolve(formData)));
+    });
+    const source = limitedNodeStream(request.body!, limits.maxBytes);
+    source.on("error", (error: Error & { status?: number }) => {
+      fail(error.status === 413 ? refusal(413, FORM_TOO_LARGE) : refusal(400, FORM_UNREADABLE));
+      parser.destroy(); // ends a file stream being written, then 'close'
+    });
+    source.pipe(parser);
+  });
+}
+
+/**
+ * Reads the form of a request, urlencoded or multipart, within the limits; throws a German 4xx
+ * Response otherwise (malformed, too large, too many fields, an absurd field name, a JSON or
+ * text body). The only place of the app that reads a request body.
+ */
+export async function readForm(request: Request, options: FormOptions = {}): Promise<FormData> {
+  const limits = {
+    maxBytes: options.maxBytes ?? settings().formMaxBytes,
+    maxFields: options.maxFields ?? MAX_FIELDS,
+    maxIndex: options.maxIndex ?? MAX_INDEX,
+    maxFiles: options.maxFiles ?? 0,
+    onFile: options.onFile,
+  };
+  const length = declaredLength(request);
+  if (length !== null && length > limits.maxBytes) throw refusal(413, FORM_TOO_LARGE);
+  const contentType = request.headers.get("Content-Type") ?? "";
+  const mediaType = contentType.split(";")[0].trim().toLowerCase();
+  if (mediaType === "application/x-www-form-urlencoded") {
+    const bytes = await readBody(request, limits.maxBytes);
+    return parseUrlEncoded(bytes.toString("utf8"), limits.maxFields, limits.maxIndex);
+  }
+  if (mediaType === "multipart/form-data" && request.body) {
+    // Without a file handler, file parts are read past and dropped (they count as parts).
+    return parseMultipart(request, contentType, { ...limits, maxFiles: options.onFile ? limits.maxFiles : MAX_FIELDS });
+  }
+  if (!request.body || length === 0) return new FormData();
+  throw refusal(415, FORM_UNREADABLE);
+}

@@ -1,0 +1,127 @@
+// Uploads that cannot take the server down: odd file names, a missing or unusable upload folder,
+// a body that breaks off. Each of these used to raise an unhandled stream error or a 500.
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { events, files } from "../../db/schema";
+import { action as createAction } from "~/routes/freizeit.create";
+import { db } from "~/services/db.server";
+import { settings } from "~/services/env.server";
+import { cleanTempUploads, SAVE_FAILED } from "~/services/uploads.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
+import { body, run } from "../support/remix";
+
+const uploads = () => settings().uploadsDir;
+const tempFiles = () => (existsSync(path.join(uploads(), ".tmp")) ? readdirSync(path.join(uploads(), ".tmp")) : []);
+
+let cookie: string;
+beforeEach(async () => {
+  resetDatabase();
+  rmSync(uploads(), { recursive: true, force: true });
+  cookie = await sessionCookieFor((await createUser({ role: "admin" })).id);
+});
+
+function postEvent(attachments: { name: string; bytes: Buffer; type?: string }[], picture: { name: string; bytes: Buffer }[] = []) {
+  return run(createAction, multipartPost("/freizeit/create", validEventFields(), { attachments, picture }, cookie));
+}
+
+describe("file names", () => {
+  it("of any characters are accepted and kept as display names", async () => {
+    const names = ["Anmeldung=Liste;v2.pdf", "Grüße aus Plön – été (2026).pdf", "a;b=c; filename=x.pdf", "名前.pdf", "..\\..\\etc\\passwd.pdf"];
+    const response = await postEvent(names.map((name) => ({ name, bytes: pdfBytes(), type: "application/pdf" })));
+    expect(response.status).toBe(302);
+    const stored = db.select({ displayName: files.displayName }).from(files).orderBy(files.position).all().map((f) => f.displayName);
+    expect(stored).toEqual(["Anmeldung=Liste;v2.pdf", "Grüße aus Plön – été (2026).pdf", "a;b=c; filename=x.pdf", "名前.pdf", "passwd.pdf"]);
+  });
+});
+
+describe("an upload folder that cannot be written", () => {
+  it("a missing .tmp folder is made again, the save works", async () => {
+    rmSync(path.join(uploads(), ".tmp"), { recursive: true, force: true });
+    const response = await postEvent([{ name: "Packliste.pdf", bytes: pdfBytes() }]);
+    expect(response.status).toBe(302);
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("a temp folder that cannot be made: the form says so, nothing is stored, the process lives", async () => {
+    mkdirSync(uploads(), { recursive: true });
+    writeFileSync(path.join(uploads(), ".tmp"), "kein Ordner");
+    const response = await postEvent([{ name: "Packliste.pdf", bytes: pdfBytes() }], [{ name: "bild.png", bytes: pngBytes() }]);
+    expect(response.status).toBe(503);
+    const data = await body<{ fileErrors: Record<string, string> }>(response);
+    expect(data.fileErrors.attachments).toBe(SAVE_FAILED);
+    expect(data.fileErrors.picture).toBe(SAVE_FAILED);
+    expect(db.select().from(events).all()).toEqual([]);
+  });
+
+  it("a target folder that cannot be made: the form says so, the temp file is gone", async () => {
+    mkdirSync(uploads(), { recursive: true });
+    writeFileSync(path.join(uploads(), "attachments"), "kein Ordner");
+    const response = await postEvent([{ name: "Packliste.pdf", bytes: pdfBytes() }]);
+    expect(response.status).toBe(503);
+    expect((await body<{ fileErrors: Record<string, string> }>(response)).fileErrors.attachments).toBe(SAVE_FAILED);
+    expect(db.select().from(events).all()).toEqual([]);
+    expect(tempFiles()).toEqual([]);
+  });
+});
+
+describe("a body that breaks off mid-file", () => {
+  it("answers 400, keeps no temp file and stores nothing", async () => {
+    const boundary = "----abbruch";
+    const head = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="title"',
+      "",
+      "Sommer",
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="attachments"; filename="gross.pdf"',
+      "Content-Type: application/pdf",
+      "",
+      "%PDF-1.4 ",
+    ].join("\r\n");
+    let sent = false;
+    const request = new Request("http://localhost/freizeit/create", {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Cookie: cookie },
+      body: new ReadableStream({
+        pull(controller) {
+          if (sent) return controller.error(new Error("connection reset"));
+          sent = true;
+          controller.enqueue(new TextEncoder().encode(head + "x".repeat(200_000)));
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    const response = await run(createAction, { request, params: {}, context: {} });
+    expect(response.status).toBe(400);
+    expect(tempFiles()).toEqual([]);
+    expect(db.select().from(events).all()).toEqual([]);
+  });
+});
+
+describe("at start", () => {
+  it("left-over temp files are removed and the folders made", async () => {
+    mkdirSync(path.join(uploads(), ".tmp"), { recursive: true });
+    writeFileSync(path.join(uploads(), ".tmp", "abgebrochen"), "x");
+    await cleanTempUploads();
+    expect(tempFiles()).toEqual([]);
+    for (const folder of ["pictures", "attachments", "legal"]) expect(existsSync(path.join(uploads(), folder))).toBe(true);
+  });
+
+  it("an upload folder that cannot be used stops the start with a message naming it", async () => {
+    mkdirSync(path.dirname(uploads()), { recursive: true });
+    writeFileSync(uploads(), "keine Ordner");
+    await expect(cleanTempUploads()).rejects.toThrow(`Der Upload-Ordner ${uploads()} ist nicht beschreibbar`);
+    rmSync(uploads());
+  });
+
+  it("nothing else in the folder is touched", async () => {
+    mkdirSync(path.join(uploads(), "attachments"), { recursive: true });
+    writeFileSync(path.join(uploads(), "attachments", "bleibt.pdf"), "x");
+    await cleanTempUploads();
+    expect(readdirSync(path.join(uploads(), "attachments"))).toEqual(["bleibt.pdf"]);
+    expect(db.select().from(files).where(eq(files.id, -1)).all()).toEqual([]);
+  });
+});
