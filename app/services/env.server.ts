@@ -99,6 +99,7 @@ const settingsSchema = z
     APP_URL: urlString.optional(),
     SESSION_SECRET: optional.pipe(z.string().min(32, "muss mindestens 32 Zeichen lang sein").optional()),
     SESSION_TTL_HOURS: integerSetting(168, 1, 24 * 365),
+    FORM_MAX_KB: integerSetting(1024, 16, 64 * 1024),
     ADMIN_EMAIL: nonEmpty("admin@example.org").pipe(
       z.string().email("muss eine E-Mail-Adresse sein").transform((value) => value.toLowerCase()),
     ),
@@ -132,6 +133,7 @@ const settingsSchema = z
     appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     configuredSessionSecret: raw.SESSION_SECRET,
     sessionTtlHours: raw.SESSION_TTL_HOURS,
+    formMaxBytes: raw.FORM_MAX_KB * 1024,
     adminEmail: raw.ADMIN_EMAIL,
     adminPassword: raw.ADMIN_PASSWORD,
     links: {
