@@ -72,7 +72,7 @@ function SiteHeader() {
   const user = data?.user ?? null;
   // Without the root's data (an error before its loader ran) we do not know who is signed in:
   // no buttons rather than a Login button for a signed-in admin.
-  const showButtons = data !== undefined && !HIDE_ACCOUNT_BUTTONS.has(pathname.replace(/\/+$/, "") || "/");
+  const showButtons = data != null && !HIDE_ACCOUNT_BUTTONS.has(pathname.replace(/\/+$/, "") || "/");
   return (
     <header className="site-header">
       <div className="inner">

@@ -4,6 +4,7 @@ import { events } from "../../db/schema";
 import { berlinToInstant, berlinToday } from "~/lib/dates";
 import { db } from "~/services/db.server";
 import { getUser } from "~/services/session.server";
+import { createEvent } from "../support/events";
 import { createUser, sessionCookieFor } from "../support/fixtures";
 import { rawRequest } from "../support/http";
 
@@ -15,6 +16,10 @@ function expectSecurityHeaders(headers: Record<string, string | string[] | undef
   expect(csp).toContain("frame-ancestors 'none'");
   expect(headers["x-content-type-options"]).toBe("nosniff");
   expect(headers["referrer-policy"]).toBe("same-origin");
+  expect(headers["permissions-policy"]).toContain("camera=()");
+  expect(headers["permissions-policy"]).toContain("geolocation=()");
+  // Plain http: no HSTS (it is sent only over HTTPS, see deployment.test.ts).
+  expect(headers["strict-transport-security"]).toBeUndefined();
 }
 
 function stylesheetHref(html: string) {
@@ -92,6 +97,88 @@ describe("caching", () => {
     const again = await rawRequest(`${baseUrl}/`, { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
+  });
+});
+
+describe("personal answers", () => {
+  it("are never stored by a cache: pages and ?_data= answers of a signed-in person", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const event = createEvent({ title: "Cache-Freizeit" });
+    const asAdmin = { headers: { Cookie: await sessionCookieFor(admin.id) } };
+    const asParent = { headers: { Cookie: await sessionCookieFor(parent.id) } };
+    const answers = [
+      ["/account", asParent],
+      [`/account/${parent.id}`, asAdmin],
+      [`/enroll/${event.id}`, asParent],
+      ["/", asParent],
+      [`/freizeit/${event.id}`, asParent],
+      ["/?_data=root", asParent],
+      ["/account?_data=routes%2Faccount._index", asParent],
+      [`/enroll/${event.id}?_data=routes%2Fenroll.%24eventId`, asParent],
+      ["/?_data=routes%2F_index", {}],
+    ] as const;
+    for (const [path, options] of answers) {
+      const response = await rawRequest(`${baseUrl}${path}`, options);
+      expect([path, response.status]).toEqual([path, 200]);
+      expect([path, response.headers["cache-control"]]).toEqual([path, "private, no-store"]);
+      expect([path, response.headers.etag]).toEqual([path, undefined]);
+      expect(String(response.headers.vary)).toContain("Cookie");
+    }
+  });
+
+  it("are never stored when they set a cookie, even for a visitor", async () => {
+    // Not signed in: /account sends to /login with a flash message, which the next page shows once.
+    const redirect = await rawRequest(`${baseUrl}/account`);
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers["cache-control"]).toBe("private, no-store");
+    const flash = String([redirect.headers["set-cookie"]].flat()[0]).split(";")[0];
+    const page = await rawRequest(`${baseUrl}/login`, { headers: { Cookie: flash } });
+    expect(page.text()).toContain("Sie sind nicht angemeldet");
+    expect(page.headers["set-cookie"]).toBeDefined();
+    expect(page.headers["cache-control"]).toBe("private, no-store");
+    expect(page.headers.etag).toBeUndefined();
+  });
+});
+
+describe("requests the app does not take", () => {
+  it("a malformed address gets a German 400 page, not Express's English one", async () => {
+    for (const path of ["/%E0%A4%A", "/freizeit/%", "/build/%zz.css"]) {
+      const response = await rawRequest(`${baseUrl}${path}`);
+      expect([path, response.status]).toEqual([path, 400]);
+      expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+      const html = response.text();
+      expect(html).toContain("<h1>Ungültige Anfrage</h1>");
+      expect(html).not.toMatch(/Bad Request|URIError|at .*\.js/);
+      expectSecurityHeaders(response.headers);
+    }
+  });
+
+  it("other methods than GET, HEAD and POST get a German 405 with Allow", async () => {
+    for (const method of ["PUT", "DELETE", "PATCH", "TRACE", "PROPFIND", "OPTIONS"]) {
+      const response = await rawRequest(`${baseUrl}/`, { method });
+      expect([method, response.status]).toEqual([method, 405]);
+      expect(response.headers.allow).toBe("GET, HEAD, POST");
+      expect(response.text()).toContain("Anfrage nicht möglich");
+    }
+  });
+
+  it("a POST to a page without a form shows German words, never Remix's English text", async () => {
+    const admin = await createUser({ role: "admin" });
+    for (const [path, cookie] of [["/", ""], ["/", await sessionCookieFor(admin.id)], ["/gibt-es-nicht", ""]] as const) {
+      const response = await rawRequest(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+        body: "a=b",
+      });
+      const html = response.text();
+      expect([path, response.status]).toEqual([path, path === "/" ? 405 : 404]);
+      expect(html).not.toContain("You made a POST request");
+      expect(html).not.toMatch(/did not provide an `action`|no way to handle/);
+      expect(html).toContain(path === "/" ? "Anfrage nicht möglich" : "Seite nicht gefunden");
+      // Who is signed in is not known here: no Login button for a signed-in admin.
+      if (cookie) expect(html).not.toContain(">Login<");
+    }
   });
 });
 

@@ -74,4 +74,20 @@ describe.each(JS_MODES)("the app shell $name", ({ javaScriptEnabled }) => {
     expect(await page.getByRole("link", { name: "Zur Startseite", exact: true }).getAttribute("href")).toBe("/");
     await context.close();
   });
+
+  it("shows a signed-in admin their own buttons on the 404 page, not Login and SignUp", async () => {
+    const admin = await createUser({ role: "admin" });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
+    const response = await page.goto("/gibt-es-nicht/auch-nicht");
+    expect(response?.status()).toBe(404);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Seite nicht gefunden");
+    const header = page.getByRole("banner");
+    expect(await header.getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
+    expect(await header.getByRole("link", { name: "Admin Panel" }).isVisible()).toBe(true);
+    expect(await header.getByRole("link", { name: "Login" }).count()).toBe(0);
+    expect(await header.getByRole("link", { name: "SignUp" }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,0 +1,46 @@
+// A newcomer's first start: nothing configured but the port, an empty database.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest } from "../support/http";
+import { ADMIN, startOwnServer, type OwnServer } from "../support/server";
+
+let app: OwnServer;
+beforeAll(async () => {
+  app = await startOwnServer(); // APP_URL unset
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+async function firstMail(timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const files = (existsSync(app.mailDir) ? readdirSync(app.mailDir, { withFileTypes: true }) : []).filter((f) => f.isFile() && f.name.endsWith(".eml"));
+    if (files.length > 0) return readFileSync(path.join(app.mailDir, files[0].name), "utf8");
+    if (Date.now() > deadline) throw new Error("no mail written");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("the first start", () => {
+  it("shows the admin on the empty home page how to create the first event", async () => {
+    const page = await rawRequest(`${app.baseUrl}/`, { headers: { Cookie: await app.sessionCookie(ADMIN.email) } });
+    const html = page.text();
+    expect(html).toContain("Keine Aktivitäten gefunden");
+    expect(html).toMatch(/So beginnen Sie: Legen Sie mit <a[^>]*href="\/freizeit\/create"[^>]*>Neue Veranstaltung anlegen<\/a>/);
+    // A visitor sees no such hint.
+    expect((await rawRequest(`${app.baseUrl}/`)).text()).not.toContain("So beginnen Sie");
+  });
+
+  it("sends mail links to the port the server runs on when APP_URL is unset", async () => {
+    const response = await rawRequest(`${app.baseUrl}/forgot`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: ADMIN.email }).toString(),
+    });
+    expect(response.status).toBeLessThan(400);
+    const mail = (await firstMail()).replace(/=\r?\n/g, "");
+    expect(mail).toContain(`http://localhost:${app.port}/resetPassword/`);
+  });
+});
