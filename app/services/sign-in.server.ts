@@ -11,9 +11,9 @@ import { createUserSession } from "./session.server";
 export type SignInOutcome = Exclude<LoginResult, { ok: true }> | { ok: true; userId: number; setCookies: string[] };
 
 /**
- * The strategy reads `request.clone().formData()` itself, which has no limits. So it never sees
- * the visitor's request: the action reads the body through readForm first, and the strategy gets
- * a small request built from the two already checked fields.
+ * The form strategy parses the body of the request it is given itself, with no limits. So it
+ * never sees the visitor's request: the action reads the body through readForm first, and the
+ * strategy gets a small request built from the two already checked fields.
  */
 function credentialsRequest(url: string, credentials: { email: string; password: string }) {
   return new Request(url, {
