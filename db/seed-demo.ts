@@ -2,7 +2,7 @@
 // Deterministic (a fixed random seed; dates are placed relative to today), realistic German
 // content, every state the screens know. Fast enough for the benchmark's large size.
 import { pathToFileURL } from "node:url";
-import { count, like } from "drizzle-orm";
+import { count, like, or } from "drizzle-orm";
 import {
   comments,
   eventGroups,
@@ -26,7 +26,10 @@ import type { Db } from "../app/services/db.server";
 export type SeedOptions = { events: number; users: number; registrations: number };
 export const DEFAULT_SEED: SeedOptions = { events: 24, users: 60, registrations: 240 };
 export const DEMO_PASSWORD = "Lagerfeuer-Demo-1";
-export const DEMO_DOMAIN = "lagerfeuer.example";
+/** A reserved name (RFC 2606) that still passes the app's e-mail rule (a 2–6 letter TLD). */
+export const DEMO_DOMAIN = "lagerfeuer.test";
+/** Where demo accounts lived before; --reset removes those too. */
+const FORMER_DEMO_DOMAIN = "lagerfeuer.example";
 
 /** mulberry32: a small, fast, seedable random generator. */
 function random(seed: number) {
@@ -427,7 +430,7 @@ async function main() {
     // demo accounts, such as the first admin, stay.
     db.transaction((tx) => {
       tx.delete(events).run();
-      tx.delete(users).where(like(users.email, `%@${DEMO_DOMAIN}`)).run();
+      tx.delete(users).where(or(like(users.email, `%@${DEMO_DOMAIN}`), like(users.email, `%@${FORMER_DEMO_DOMAIN}`))).run();
     }, { behavior: "immediate" });
   }
   const started = performance.now();

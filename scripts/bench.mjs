@@ -35,8 +35,8 @@ try {
     });
     return response.headers.get("set-cookie").split(";")[0];
   }
-  const admin = await signIn("leitung1@lagerfeuer.example");
-  const parent = await signIn("eltern1@lagerfeuer.example");
+  const admin = await signIn("leitung1@lagerfeuer.test");
+  const parent = await signIn("eltern1@lagerfeuer.test");
   const pages = [
     ["/", null],
     ["/", parent],

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DEMO_PASSWORD, seedDemo } from "../../db/seed-demo";
+import { DEMO_DOMAIN, DEMO_PASSWORD, seedDemo } from "../../db/seed-demo";
+import { EMAIL_PATTERN } from "~/lib/email";
 import { db, migrateDatabase, openDatabase } from "~/services/db.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 
@@ -38,6 +39,11 @@ describe("demo data", () => {
         where e.capacity is not null and r.waiting_list_position is null and r.application_status in ('open','accepted')
         group by e.id having count(*) > e.capacity)`),
     ).toBe(0);
+
+    // Every demo address passes the app's own e-mail rule ('Passwort vergessen' works for them).
+    const addresses = db.all<{ email: string }>(sql`select email from users where email like ${`%@${DEMO_DOMAIN}`}`);
+    expect(addresses.length).toBe(60);
+    expect(addresses.filter((a) => !EMAIL_PATTERN.test(a.email))).toEqual([]);
 
     const admin = db.get<{ password_hash: string }>(sql`select password_hash from users where email = ${result.admins[0].email}`);
     expect(await verifyPassword(admin.password_hash, DEMO_PASSWORD)).toBe(true);
