@@ -13,11 +13,14 @@ COPY . .
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS run
+# `docker stop` waits 10 s before it kills: requests in flight get 8 s to finish after SIGTERM.
+# Behind a proxy in another container, set TRUST_PROXY (see README, "Hinter einem Proxy").
 ENV NODE_ENV=production \
     PORT=3000 \
     DATABASE_PATH=/data/lagerfeuer.db \
     MAIL_DIR=/data/mail \
-    UPLOADS_DIR=/app/uploads
+    UPLOADS_DIR=/app/uploads \
+    SHUTDOWN_TIMEOUT_SECONDS=8
 WORKDIR /app
 RUN groupadd --system lagerfeuer && useradd --system --gid lagerfeuer --home-dir /app lagerfeuer \
     && mkdir -p /data /app/uploads && chown lagerfeuer:lagerfeuer /data /app/uploads
