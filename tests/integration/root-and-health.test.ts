@@ -34,6 +34,18 @@ describe("the root loader", () => {
     expect(response.headers.get("Set-Cookie")).toMatch(/lf_flash=;.*Expires=Thu, 01 Jan 1970/);
   });
 
+  it("marks the flash cookie Secure over HTTPS, and only there", async () => {
+    const https = new Request("https://lager.example.org/");
+    const set = await redirectWithFlash("/", { kind: "success", title: "Gespeichert" }, { request: https });
+    expect(set.headers.get("Set-Cookie")).toMatch(/^lf_flash=.*; Secure/);
+    const plain = await redirectWithFlash("/", { kind: "success", title: "Gespeichert" }, { request: new Request("http://localhost/") });
+    expect(plain.headers.get("Set-Cookie")).not.toContain("Secure");
+
+    const cookie = set.headers.get("Set-Cookie")!.split(";")[0];
+    const shown = await rootLoader(args(new Request("https://lager.example.org/", { headers: { Cookie: cookie } })));
+    expect(shown.headers.get("Set-Cookie")).toMatch(/^lf_flash=;.*; Secure/);
+  });
+
   it("ignores a forged flash cookie", async () => {
     const response = await rootLoader(args(new Request("http://localhost/", { headers: { Cookie: "lf_flash=eyJ0aXRsZSI6IkhhY2sifQ%3D%3D" } })));
     expect((await response.json()).flash).toBeNull();
