@@ -11,6 +11,8 @@ export type EventFormDefaults = Record<string, string | string[] | boolean | und
 type Props = {
   id: string;
   admins: Person[];
+  /** Offered as lead persons: the admins and the current lead persons, whatever their role. */
+  leadCandidates: Person[];
   defaults?: EventFormDefaults;
   lastResult?: SubmissionResult<string[]>;
   alert?: Alert | null;
@@ -111,12 +113,15 @@ export function EventForm(props: Props) {
       <fieldset className="choices">
         <legend>Leitung*</legend>
         {props.canChangeOwners ? (
-          props.admins.map((person) => (
-            <label key={person.id} className="checkbox">
-              <input type="checkbox" name="ownerIds" value={person.id} defaultChecked={chosen("ownerIds").has(String(person.id))} />{" "}
-              {person.firstName} {person.lastName}
-            </label>
-          ))
+          <>
+            <input type="hidden" name="ownersShown" value="1" />
+            {props.leadCandidates.map((person) => (
+              <label key={person.id} className="checkbox">
+                <input type="checkbox" name="ownerIds" value={person.id} defaultChecked={chosen("ownerIds").has(String(person.id))} />{" "}
+                {person.firstName} {person.lastName}
+              </label>
+            ))}
+          </>
         ) : (
           <p className="hint">Die Leitung kann nur ein Admin ändern.</p>
         )}

@@ -237,6 +237,8 @@ export type EventInput = {
   siblingDiscount: string;
   memberRules: string;
   ownerIds: number[];
+  /** False when the edit form did not offer the choice: the lead persons stay as they are. */
+  ownersChosen: boolean;
   helperIds: number[];
   onlyStaffVisible: boolean;
   requiresApplication: boolean;
@@ -245,6 +247,20 @@ export type EventInput = {
   permitsRequired: boolean;
   capacity: number | null;
 };
+
+/**
+ * Whom the edit form offers as lead persons: the active admins and the event's current lead
+ * persons, whatever their role (a lead person stays one when their admin role ends).
+ */
+export function listLeadCandidates(eventId: number | null): PersonName[] {
+  const current = eventId === null ? sql`0` : inArray(users.id, db.select({ id: eventOwners.userId }).from(eventOwners).where(eq(eventOwners.eventId, eventId)));
+  return db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(or(and(eq(users.role, "admin"), eq(users.banned, false)), current))
+    .orderBy(asc(users.lastName), asc(users.firstName))
+    .all();
+}
 
 /** Admin users, the people lead persons and helpers are picked from. */
 export function listAdminUsers(): PersonName[] {
@@ -257,19 +273,33 @@ export function listAdminUsers(): PersonName[] {
 }
 
 function eventColumns(input: EventInput) {
-  const { ownerIds: _owners, helperIds: _helpers, ...columns } = input;
+  const { ownerIds: _owners, ownersChosen: _chosen, helperIds: _helpers, ...columns } = input;
   return { ...columns, startsAt: berlinToInstant(input.dateFrom, input.timeFrom) };
 }
 
-/** Only ids of admin users count as lead persons or helpers picked in the form. */
+/** Of the ids picked in the form, those of active admins. */
 function adminIdsAmong(tx: Queryable, ids: number[]) {
   if (ids.length === 0) return [];
   return tx
     .select({ id: users.id })
     .from(users)
-    .where(and(inArray(users.id, ids), eq(users.role, "admin")))
+    .where(and(inArray(users.id, ids), eq(users.role, "admin"), eq(users.banned, false)))
     .all()
     .map((u) => u.id);
+}
+
+/**
+ * The lead persons an admin picked: among the active admins and the current lead persons (ids
+ * of anybody else are ignored). Unchanged ones are left alone.
+ */
+function replaceOwners(tx: Queryable, eventId: number, picked: number[]) {
+  const current = tx.select({ id: eventOwners.userId }).from(eventOwners).where(eq(eventOwners.eventId, eventId)).all().map((o) => o.id);
+  const admins = adminIdsAmong(tx, picked);
+  const next = new Set(picked.filter((id) => current.includes(id) || admins.includes(id)));
+  const gone = current.filter((id) => !next.has(id));
+  if (gone.length) tx.delete(eventOwners).where(and(eq(eventOwners.eventId, eventId), inArray(eventOwners.userId, gone))).run();
+  const added = [...next].filter((id) => !current.includes(id));
+  if (added.length) tx.insert(eventOwners).values(added.map((userId) => ({ eventId, userId }))).run();
 }
 
 type NewFile = StoredFile & { kind: UploadKind };
@@ -368,11 +398,7 @@ export function updateEvent(
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     tx.update(events).set(eventColumns(input)).where(eq(events.id, eventId)).run();
 
-    if (actor.role === "admin") {
-      const ownerIds = adminIdsAmong(tx, input.ownerIds);
-      tx.delete(eventOwners).where(eq(eventOwners.eventId, eventId)).run();
-      if (ownerIds.length) tx.insert(eventOwners).values(ownerIds.map((userId) => ({ eventId, userId }))).run();
-    }
+    if (actor.role === "admin" && input.ownersChosen) replaceOwners(tx, eventId, input.ownerIds);
 
     const chosen = adminIdsAmong(tx, input.helperIds);
     const adminHelpers = tx

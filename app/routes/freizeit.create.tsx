@@ -42,6 +42,7 @@ export default function CreateEvent() {
       <EventForm
         id="create-event"
         admins={admins}
+        leadCandidates={admins}
         defaults={{ ownerIds: [String(me)], price: "0", submissionKey }}
         lastResult={data?.result ?? undefined}
         alert={data?.alert as Alert | undefined}

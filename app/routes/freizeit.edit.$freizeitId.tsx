@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { EventForm } from "~/components/event-form";
 import type { Alert } from "~/components/forms";
 import { centsToInput } from "~/lib/event-rules";
-import { getEventAccess, getEventForEdit, listAdminUsers, updateEvent } from "~/models/event.server";
+import { getEventAccess, getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
 import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { earlierSubmission } from "~/models/form-submission.server";
@@ -31,6 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     id,
     admins: listAdminUsers(),
+    leadCandidates: listLeadCandidates(id),
     canChangeOwners: user.role === "admin",
     picture: data.picture,
     attachments: data.attachments,
@@ -83,6 +84,7 @@ export default function EditEvent() {
       <EventForm
         id="edit-event"
         admins={data.admins}
+        leadCandidates={data.leadCandidates}
         defaults={data.defaults}
         lastResult={actionData?.result ?? undefined}
         alert={actionData?.alert as Alert | undefined}

@@ -8,9 +8,11 @@ import { discardUploads, readUploadForm, storeUploads, UploadError } from "./upl
 
 const GENERIC_FAILURE = { title: "Fehler", message: "Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut." };
 
-function toInput(value: ReturnType<typeof eventSchema.parse>): EventInput {
+function toInput(value: ReturnType<typeof eventSchema.parse>, formData: FormData): EventInput {
   const { noRegistration, price, capacity, ...rest } = value;
-  return { ...rest, requiresApplication: !noRegistration, priceCents: price, capacity: capacity ?? null };
+  // Lead persons change only when the form offered the choice (an admin's form says so).
+  const ownersChosen = formData.get("ownersShown") === "1";
+  return { ...rest, ownersChosen, requiresApplication: !noRegistration, priceCents: price, capacity: capacity ?? null };
 }
 
 function fileChanges(formData: FormData): FileChanges {
@@ -61,7 +63,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
   }
   try {
     const stored = await storeUploads(uploads);
-    return { input: toInput(submission.value), stored, changes: fileChanges(formData), submission, submissionKey };
+    return { input: toInput(submission.value, formData), stored, changes: fileChanges(formData), submission, submissionKey };
   } catch (error) {
     if (error instanceof UploadError) {
       return {

@@ -19,7 +19,7 @@ import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures
 import { createEvent } from "../support/events";
 import { run } from "../support/remix";
 
-type Body = { contentType?: string; body: string | Uint8Array; length?: boolean };
+type Body = { contentType?: string; body: string };
 
 const BOUNDARY = "----lagerfeuer";
 const multipart = (parts: string) => `${parts.replace(/\n/g, "\r\n")}`;
