@@ -1,9 +1,12 @@
 // What travels over the wire: security headers, cross-site refusal, caching, weight.
 import { describe, expect, inject, it } from "vitest";
-import { events } from "../../db/schema";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { events, files } from "../../db/schema";
 import { berlinToInstant, berlinToday } from "~/lib/dates";
 import { db } from "~/services/db.server";
 import { getUser } from "~/services/session.server";
+import { storedPath } from "~/services/uploads.server";
 import { createEvent } from "../support/events";
 import { createUser, sessionCookieFor } from "../support/fixtures";
 import { rawRequest } from "../support/http";
@@ -125,6 +128,25 @@ describe("personal answers", () => {
       expect([path, response.headers.etag]).toEqual([path, undefined]);
       expect(String(response.headers.vary)).toContain("Cookie");
     }
+  });
+
+  it("files of a staff-only event are never stored; public files stay cacheable for everyone", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const hidden = createEvent({ title: "Leitungswochenende", onlyStaffVisible: true, ownerIds: [admin.id] });
+    const open = createEvent({ title: "Offene Freizeit" });
+    for (const [event, key] of [[hidden, "cache-staff-only.txt"], [open, "cache-public.txt"]] as const) {
+      const file = storedPath("attachment", key);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, "Packliste");
+      db.insert(files).values({ key, displayName: "Packliste.txt", mimeType: "text/plain", size: 9, kind: "attachment", eventId: event.id }).run();
+    }
+    const staff = await rawRequest(`${baseUrl}/uploads/attachments/cache-staff-only.txt`, { headers: { Cookie: await sessionCookieFor(admin.id) } });
+    expect(staff.status).toBe(200);
+    expect(staff.headers["cache-control"]).toBe("private, no-store");
+    const everyone = await rawRequest(`${baseUrl}/uploads/attachments/cache-public.txt`, { headers: { Cookie: await sessionCookieFor(parent.id) } });
+    expect(everyone.status).toBe(200);
+    expect(everyone.headers["cache-control"]).toBe("public, max-age=86400");
   });
 
   it("are never stored when they set a cookie, even for a visitor", async () => {
