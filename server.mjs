@@ -38,6 +38,7 @@ const {
   originOf,
   hasSessionCookie,
   PERSONAL_CACHE_CONTROL,
+  maxBodyBytes,
 } = build.entry.module;
 
 let config;
@@ -101,6 +102,12 @@ app.use((req, res, next) => {
   const request = { method: req.method, headers: { get: (name) => req.get(name) ?? null }, ownOrigins };
   if (isCrossSiteWrite(request)) {
     res.status(403).type("text/plain; charset=utf-8").send(CROSS_SITE_REFUSAL);
+    return;
+  }
+  // A body larger than any form of the app takes is refused before a byte of it is read; node
+  // discards the rest as it arrives and the connection closes after the answer.
+  if (Number(req.get("content-length") ?? 0) > maxBodyBytes(req.get("content-type"))) {
+    sendErrorPage(res, 413, { Connection: "close" });
     return;
   }
   next();

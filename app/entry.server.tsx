@@ -11,6 +11,7 @@ import { NonceContext } from "~/components/nonce";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
 
 export { boot, shutdown } from "~/services/boot.server";
+export { maxBodyBytes } from "~/services/form.server";
 export {
   ALLOWED_METHODS,
   CROSS_SITE_REFUSAL,

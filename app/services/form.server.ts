@@ -14,12 +14,22 @@ export const MAX_FIELDS = 1000;
 export const MAX_INDEX = 50;
 const MAX_NAME_LENGTH = 200;
 const MAX_NAME_DEPTH = 6;
+/** The largest form of the app: the event form with a picture and attachments. */
+export const MULTIPART_MAX_BYTES = 60 * 1024 * 1024;
 /** A text field of a multipart form; the longest real text field has 1,500 characters. */
 const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
 
 export const FORM_UNREADABLE = "Das Formular konnte nicht gelesen werden. Bitte versuchen Sie es erneut.";
 export const FORM_TOO_LARGE = "Das Formular ist zu groß. Bitte kürzen Sie Ihre Eingaben und versuchen Sie es erneut.";
 const FORM_TOO_MANY_FIELDS = "Das Formular enthält zu viele Felder.";
+
+/**
+ * The most any route takes in one body of this type; the server refuses a larger declared
+ * Content-Length before the body is read (server.mjs), routes may allow less.
+ */
+export function maxBodyBytes(contentType: string | null | undefined) {
+  return /^\s*multipart\/form-data/i.test(contentType ?? "") ? MULTIPART_MAX_BYTES : settings().formMaxBytes;
+}
 
 /** A refusal: thrown as a Response, so the route's error page shows the German message. */
 export function refusal(status: number, message: string) {

@@ -9,14 +9,14 @@ import type { Readable } from "node:stream";
 import { fileTypeFromFile } from "file-type";
 import sharp from "sharp";
 import { settings } from "./env.server";
-import { FORM_UNREADABLE, readForm, type FileHandler } from "./form.server";
+import { FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
 import { randomToken } from "./tokens.server";
 
 export const MB = 1024 * 1024;
 export const PICTURE_MAX_BYTES = 5 * MB;
 export const ATTACHMENT_MAX_BYTES = 10 * MB;
 /** A whole form: a picture and a handful of attachments. */
-export const FORM_MAX_BYTES = 60 * MB;
+export const FORM_MAX_BYTES = MULTIPART_MAX_BYTES;
 export const PICTURE_WIDTHS = [480, 960] as const;
 
 export type UploadKind = "picture" | "attachment" | "legal";
