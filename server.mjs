@@ -34,6 +34,7 @@ const {
   CROSS_SITE_REFUSAL,
   ALLOWED_METHODS,
   isMalformedPath,
+  isMalformedHost,
   errorPage,
   originOf,
   hasSessionCookie,
@@ -94,7 +95,7 @@ app.use((req, res, next) => {
     sendErrorPage(res, 405, { Allow: ALLOWED_METHODS.join(", ") });
     return;
   }
-  if (isMalformedPath(req.url)) {
+  if (isMalformedPath(req.url) || isMalformedHost(req.get("host")) || isMalformedHost(req.hostname)) {
     sendErrorPage(res, 400);
     return;
   }

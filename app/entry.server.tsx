@@ -18,6 +18,7 @@ export {
   errorPage,
   hasSessionCookie,
   isCrossSiteWrite,
+  isMalformedHost,
   isMalformedPath,
   originOf,
   PERSONAL_CACHE_CONTROL,

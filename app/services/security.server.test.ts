@@ -3,6 +3,7 @@ import {
   errorPage,
   hasSessionCookie,
   isCrossSiteWrite,
+  isMalformedHost,
   isMalformedPath,
   originOf,
   securityHeaders,
@@ -66,6 +67,15 @@ describe("requests the app does not take", () => {
     expect(isMalformedPath("/freizeit/%")).toBe(true);
     expect(isMalformedPath("/freizeit/12?x=%")).toBe(false);
     expect(isMalformedPath("/gr%C3%BC%C3%9Fe")).toBe(false);
+  });
+
+  it("recognises a Host header no URL can have", () => {
+    expect(isMalformedHost("[")).toBe(true);
+    expect(isMalformedHost("a b")).toBe(true);
+    expect(isMalformedHost("lager.example.org")).toBe(false);
+    expect(isMalformedHost("127.0.0.1:3000")).toBe(false);
+    expect(isMalformedHost("[::1]:3000")).toBe(false);
+    expect(isMalformedHost(undefined)).toBe(false);
   });
 
   it("answers with a small German page that never echoes the request", () => {

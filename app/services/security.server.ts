@@ -92,6 +92,16 @@ export function isMalformedPath(url: string) {
   }
 }
 
+/** True when a Host (or trusted X-Forwarded-Host) header names no host a URL can have. */
+export function isMalformedHost(host: string | undefined) {
+  if (host === undefined) return false;
+  try {
+    return new URL(`http://${host}/`).host === "";
+  } catch {
+    return true;
+  }
+}
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 

@@ -176,6 +176,14 @@ describe("requests the app does not take", () => {
     }
   });
 
+  it("a Host header no address can have gets the German 400 page, not a logged 500", async () => {
+    for (const headers of [{ Host: "[" }, { "X-Forwarded-Host": "[" }]) {
+      const response = await rawRequest(`${baseUrl}/`, { headers });
+      expect(response.status).toBe(400);
+      expect(response.text()).toContain("<h1>Ungültige Anfrage</h1>");
+    }
+  });
+
   it("other methods than GET, HEAD and POST get a German 405 with Allow", async () => {
     for (const method of ["PUT", "DELETE", "PATCH", "TRACE", "PROPFIND", "OPTIONS"]) {
       const response = await rawRequest(`${baseUrl}/`, { method });
