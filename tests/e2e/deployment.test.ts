@@ -12,7 +12,7 @@ const PUBLIC = "https://public.example";
 async function startProxy(target: OwnServer) {
   const server: Server = createServer((req, res) => {
     const client = String(req.headers["x-test-client"] ?? "203.0.113.1");
-    const headers = { ...req.headers, "x-forwarded-for": client, "x-forwarded-proto": "https" };
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers, "x-forwarded-for": client, "x-forwarded-proto": "https" };
     delete headers["x-test-client"];
     const upstream = httpRequest(
       { host: "127.0.0.1", port: target.port, method: req.method, path: req.url, headers },
@@ -32,7 +32,7 @@ async function startProxy(target: OwnServer) {
 
 const setCookies = (response: RawResponse) => [response.headers["set-cookie"] ?? []].flat();
 
-describe.each([
+describe.each<{ name: string; env: Record<string, string>; trusted: boolean }>([
   { name: "with the default TRUST_PROXY (loopback)", env: {}, trusted: true },
   { name: "with TRUST_PROXY=false", env: { TRUST_PROXY: "false" }, trusted: false },
 ])("behind a reverse proxy $name", ({ env, trusted }) => {

@@ -177,7 +177,7 @@ describe("requests the app does not take", () => {
   });
 
   it("a Host header no address can have gets the German 400 page, not a logged 500", async () => {
-    for (const headers of [{ Host: "[" }, { "X-Forwarded-Host": "[" }]) {
+    for (const headers of [{ Host: "[" }, { "X-Forwarded-Host": "[" }] as Record<string, string>[]) {
       const response = await rawRequest(`${baseUrl}/`, { headers });
       expect(response.status).toBe(400);
       expect(response.text()).toContain("<h1>Ungültige Anfrage</h1>");
