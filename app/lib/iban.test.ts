@@ -12,14 +12,14 @@ describe("IBAN", () => {
     expect(checkIban("AT611904300234573201").ok).toBe(true);
   });
   it("names wrong check digits", () => {
-    expect(checkIban("DE89370400440532013001")).toEqual({ ok: false, message: "Die Prüfziffer der IBAN stimmt nicht. Bitte prüfe sie auf Tippfehler." });
+    expect(checkIban("DE89370400440532013001")).toEqual({ ok: false, message: "Die Prüfziffer der IBAN stimmt nicht. Bitte prüfen Sie sie auf Tippfehler." });
   });
   it("names a wrong length", () => {
     expect(checkIban("DE8937040044053201300")).toEqual({ ok: false, message: "Eine deutsche IBAN hat 22 Zeichen, diese hat 21." });
     expect(checkIban("DE893704004405320130000").ok).toBe(false);
   });
   it("names a missing or unknown country", () => {
-    expect(checkIban("")).toEqual({ ok: false, message: "Bitte gib deine IBAN an." });
+    expect(checkIban("")).toEqual({ ok: false, message: "Bitte geben Sie Ihre IBAN an." });
     expect(checkIban("1234567890").ok).toBe(false);
     expect(checkIban("XX89370400440532013000")).toEqual({ ok: false, message: "Den Ländercode XX gibt es für IBANs nicht." });
   });

@@ -1,12 +1,13 @@
 // IBAN check (DECISIONS.md): country code, length for that country, mod-97 check digits, by a
-// well-kept library; spaces and lower case are accepted on input and removed when stored.
+// well-kept library; spaces and lower case are accepted on input and removed when stored. The
+// messages say 'Sie', as the SEPA dialog does (DECISIONS.md, form of address).
 import { electronicFormatIBAN, isSEPACountry, validateIBAN, ValidationErrorsIBAN } from "ibantools";
 
 export type IbanCheck = { ok: true; iban: string } | { ok: false; message: string };
 
 export function checkIban(input: string): IbanCheck {
   const iban = electronicFormatIBAN(input.trim()) ?? "";
-  if (iban === "") return { ok: false, message: "Bitte gib deine IBAN an." };
+  if (iban === "") return { ok: false, message: "Bitte geben Sie Ihre IBAN an." };
   if (!/^[A-Z]{2}/.test(iban)) return { ok: false, message: "Die IBAN muss mit einem Ländercode beginnen, z. B. DE." };
   const country = iban.slice(0, 2);
   const result = validateIBAN(iban);
@@ -23,7 +24,7 @@ export function checkIban(input: string): IbanCheck {
   if (result.errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat) || result.errorCodes.includes(ValidationErrorsIBAN.ChecksumNotNumber)) {
     return { ok: false, message: "Die IBAN enthält Zeichen, die an dieser Stelle nicht vorkommen dürfen." };
   }
-  if (!result.valid) return { ok: false, message: "Die Prüfziffer der IBAN stimmt nicht. Bitte prüfe sie auf Tippfehler." };
+  if (!result.valid) return { ok: false, message: "Die Prüfziffer der IBAN stimmt nicht. Bitte prüfen Sie sie auf Tippfehler." };
   return { ok: true, iban };
 }
 

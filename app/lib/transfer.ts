@@ -1,4 +1,7 @@
-/** The reference a bank transfer names, so the treasurer can match the payment. */
-export function transferReference(registrationId: number, eventId: number) {
-  return `LF-${eventId}-${registrationId}`;
+/**
+ * The reference (Verwendungszweck) of one enrolment's bank transfer. It names the enrolment, not
+ * a child, so that one transfer for several children can be matched against the bank statement.
+ */
+export function enrolmentReference(eventId: number, enrolmentId: number) {
+  return `LF-${eventId}-A${enrolmentId}`;
 }

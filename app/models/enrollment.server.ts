@@ -1,35 +1,31 @@
 // Enrolment: one submission creates all its registrations (and new children, guardians and the
-// SEPA mandate) in one IMMEDIATE transaction, or nothing. Places are counted under the write
-// lock, so concurrent enrolments never overbook; a repeated submission finds its registrations.
-import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import {
-  events,
-  guardians,
-  participants,
-  registrationHistory,
-  registrations,
-  sepaMandates,
-  users,
-  type PaymentMethod,
-} from "../../db/schema";
-import { needsGuardian } from "~/lib/age";
-import { formatIsoDate } from "~/lib/dates";
-import { formatEuro } from "~/lib/event-rules";
-import { formatIban } from "~/lib/iban";
-import { transferReference } from "~/lib/transfer";
-import type { BoxValue, SepaValue } from "~/schemas/enrollment";
-import { db, writeTransaction, type Tx } from "~/services/db.server";
-import { settings } from "~/services/env.server";
+// SEPA mandate) and one enrolment (its payment) in one IMMEDIATE transaction, or nothing. Places
+// are counted under the write lock, so concurrent enrolments never overbook; a repeated
+// submission finds its enrolment.
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { enrolments, events, guardians, participants, registrationHistory, registrations, sepaMandates, users, type PaymentMethod } from "../../db/schema";
+import { berlinToday } from "~/lib/dates";
+import { checkBoxes, guardianBoxIndex, type Problems, type RuleContext } from "~/lib/enrollment-rules";
+import { childAmounts } from "~/lib/money";
+import { enrolmentReference } from "~/lib/transfer";
+import { newChildSchema, newGuardianSchema, type BoxValue, type SepaValue } from "~/schemas/enrollment";
+import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { queueMail } from "~/services/mail.server";
+import { confirmationMail } from "./enrollment-mail.server";
 import { placesTaken, visibleTo } from "./event.server";
 import { createGuardian, createParticipant } from "./family.server";
 import type { SessionUser } from "./user.server";
+
+export const NOT_FOUND = "Die Freizeit wurde nicht gefunden oder konnte nicht geladen werden";
 
 export type EnrolmentProblem = { path: string; message: string };
 
 export class EnrolmentError extends Error {
   constructor(readonly problems: EnrolmentProblem[]) {
     super(problems.map((p) => p.message).join(" "));
+  }
+  static of(problems: Problems) {
+    return new EnrolmentError(Object.entries(problems).flatMap(([path, messages]) => messages.map((message) => ({ path, message }))));
   }
 }
 
@@ -42,194 +38,112 @@ export type EnrolmentRequest = {
   sepa: Omit<SepaValue, "consentMandate" | "consentPrivacy"> | null;
 };
 
-export type EnrolmentResult = {
-  registrations: { id: number; firstName: string; lastName: string; waitingListPosition: number | null }[];
-  paymentMethod: PaymentMethod;
-  priceCents: number;
-  eventTitle: string;
-  repeated: boolean;
+export type EnrolmentResult = { enrolmentId: number; repeated: boolean };
+
+const EVENT_FIELDS = {
+  id: events.id,
+  title: events.title,
+  dateFrom: events.dateFrom,
+  startsAt: events.startsAt,
+  registrationDeadline: events.registrationDeadline,
+  priceCents: events.priceCents,
+  siblingDiscountCents: events.siblingDiscountCents,
+  capacity: events.capacity,
+  requiresApplication: events.requiresApplication,
+  tshirtSizeRequired: events.tshirtSizeRequired,
+  swimBadgeRequired: events.swimBadgeRequired,
+  permitsRequired: events.permitsRequired,
 };
+function findEvent(database: Queryable, eventId: number, user: SessionUser) {
+  const event = database.select(EVENT_FIELDS).from(events).where(and(eq(events.id, eventId), visibleTo(user))).get();
+  return event && event.requiresApplication ? event : null;
+}
+type EnrolEvent = NonNullable<ReturnType<typeof findEvent>>;
+
+/** After the deadline an enrolment only takes free places (DECISIONS.md, registration deadline). */
+export function deadlinePassed(event: { registrationDeadline: string | null }, now = new Date()) {
+  return event.registrationDeadline !== null && berlinToday(now) > event.registrationDeadline;
+}
+
+/** The message when a late enrolment asks for more places than are free; null when it fits. */
+export function lateProblem(event: { registrationDeadline: string | null }, free: number | null, children: number, now = new Date()) {
+  if (!deadlinePassed(event, now) || free === null || children <= free) return null;
+  if (free === 0) return "Der Anmeldeschluss ist vorbei und alle Plätze sind vergeben. Eine Anmeldung ist nicht mehr möglich.";
+  return `Der Anmeldeschluss ist vorbei: Es ${free === 1 ? "ist nur noch 1 Platz" : `sind nur noch ${free} Plätze`} frei. Bitte melde höchstens ${free === 1 ? "ein Kind" : `${free} Kinder`} an.`;
+}
+
+/** What the rules of the boxes need to know about the account, read with `database`. */
+export function ruleContext(database: Queryable, event: EnrolEvent, userId: number, now = new Date()): RuleContext {
+  const children = database
+    .select({ id: participants.id, firstName: participants.firstName, lastName: participants.lastName, birthDate: participants.birthDate })
+    .from(participants)
+    .where(eq(participants.userId, userId))
+    .all();
+  const guardianIds = database.select({ id: guardians.id }).from(guardians).where(eq(guardians.userId, userId)).all();
+  const registered = database
+    .select({ participantId: registrations.participantId })
+    .from(registrations)
+    .where(and(eq(registrations.eventId, event.id), eq(registrations.userId, userId)))
+    .all();
+  return {
+    event,
+    today: berlinToday(now),
+    children: new Map(children.map((c) => [c.id, c])),
+    guardianIds: new Set(guardianIds.map((g) => g.id)),
+    registeredIds: new Set(registered.map((r) => r.participantId)),
+  };
+}
 
 /** What the enrolment form needs: the event, the account's children and guardians, a mandate. */
 export function getEnrolmentContext(eventId: number, user: SessionUser, now = new Date()) {
-  const event = db
-    .select({
-      id: events.id,
-      title: events.title,
-      dateFrom: events.dateFrom,
-      startsAt: events.startsAt,
-      priceCents: events.priceCents,
-      capacity: events.capacity,
-      requiresApplication: events.requiresApplication,
-      tshirtSizeRequired: events.tshirtSizeRequired,
-      swimBadgeRequired: events.swimBadgeRequired,
-      permitsRequired: events.permitsRequired,
-    })
-    .from(events)
-    .where(and(eq(events.id, eventId), visibleTo(user)))
-    .get();
-  if (!event || !event.requiresApplication) return null;
-  const children = db
-    .select()
-    .from(participants)
-    .where(eq(participants.userId, user.id))
-    .orderBy(asc(participants.firstName), asc(participants.lastName))
-    .all();
-  const family = db
-    .select()
-    .from(guardians)
-    .where(eq(guardians.userId, user.id))
-    .orderBy(asc(guardians.lastName), asc(guardians.firstName))
-    .all();
-  const mandate =
-    db
-      .select()
-      .from(sepaMandates)
-      .where(and(eq(sepaMandates.userId, user.id), eq(sepaMandates.eventId, eventId)))
-      .get() ?? null;
-  const registered = db
-    .select({ participantId: registrations.participantId })
-    .from(registrations)
-    .where(and(eq(registrations.eventId, eventId), eq(registrations.userId, user.id)))
-    .all()
-    .map((r) => r.participantId);
+  const event = findEvent(db, eventId, user);
+  if (!event) return null;
+  const children = db.select().from(participants).where(eq(participants.userId, user.id)).orderBy(asc(participants.firstName), asc(participants.lastName)).all();
+  const family = db.select().from(guardians).where(eq(guardians.userId, user.id)).orderBy(asc(guardians.lastName), asc(guardians.firstName)).all();
+  const mandate = db.select().from(sepaMandates).where(and(eq(sepaMandates.userId, user.id), eq(sepaMandates.eventId, eventId))).get() ?? null;
+  const rules = ruleContext(db, event, user.id, now);
   const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - placesTaken(eventId));
   return {
-    event: { ...event, started: event.startsAt.getTime() <= now.getTime() },
+    event: { ...event, started: event.startsAt.getTime() <= now.getTime(), late: deadlinePassed(event, now) },
     children,
     guardians: family,
     mandate,
-    registered,
+    registered: [...rules.registeredIds],
     placesLeft,
+    rules,
   };
+}
+
+/** The enrolment an earlier submission of the same form created (double click, reload, retry). */
+export function earlierEnrolment(database: Queryable, eventId: number, userId: number, submissionKey: string) {
+  return (
+    database
+      .select({ id: enrolments.id })
+      .from(enrolments)
+      .where(and(eq(enrolments.userId, userId), eq(enrolments.eventId, eventId), eq(enrolments.submissionKey, submissionKey)))
+      .get() ?? null
+  );
 }
 
 function toBool(answer: "ja" | "nein" | undefined) {
   return answer === undefined ? null : answer === "ja";
 }
 
-function repeatedSubmission(tx: Tx, userId: number, eventId: number, submissionKey: string) {
-  return tx
-    .select({
-      id: registrations.id,
-      firstName: participants.firstName,
-      lastName: participants.lastName,
-      waitingListPosition: registrations.waitingListPosition,
-      paymentMethod: registrations.paymentMethod,
-    })
-    .from(registrations)
-    .innerJoin(participants, eq(participants.id, registrations.participantId))
-    .where(and(eq(registrations.userId, userId), eq(registrations.eventId, eventId), eq(registrations.submissionKey, submissionKey)))
-    .orderBy(asc(registrations.id))
-    .all();
-}
-
 /**
  * Enrols the children of one form. Throws an EnrolmentError (nothing written) when a rule does
- * not hold: the server checks every rule of the spec, whatever the browser sent.
+ * not hold: the server checks every rule, whatever the browser sent.
  */
 export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequest, now = new Date()): EnrolmentResult {
   return writeTransaction((tx) => {
-    const event = tx
-      .select()
-      .from(events)
-      .where(and(eq(events.id, eventId), visibleTo(user)))
-      .get();
-    if (!event || !event.requiresApplication) throw new EnrolmentError([{ path: "", message: "Die Freizeit wurde nicht gefunden oder konnte nicht geladen werden" }]);
-
-    const earlier = repeatedSubmission(tx, user.id, eventId, request.submissionKey);
-    if (earlier.length > 0) {
-      return {
-        registrations: earlier,
-        paymentMethod: earlier[0].paymentMethod,
-        priceCents: event.priceCents,
-        eventTitle: event.title,
-        repeated: true,
-      };
-    }
+    const event = findEvent(tx, eventId, user);
+    if (!event) throw new EnrolmentError([{ path: "", message: NOT_FOUND }]);
+    const earlier = earlierEnrolment(tx, eventId, user.id, request.submissionKey);
+    if (earlier) return { enrolmentId: earlier.id, repeated: true };
     if (event.startsAt.getTime() <= now.getTime()) {
       throw new EnrolmentError([{ path: "", message: "Diese Veranstaltung hat schon begonnen. Eine Anmeldung ist nicht mehr möglich." }]);
     }
 
-    const problems: EnrolmentProblem[] = [];
-    const ownChildren = new Map(tx.select().from(participants).where(eq(participants.userId, user.id)).all().map((p) => [p.id, p]));
-    const ownGuardians = new Set(tx.select({ id: guardians.id }).from(guardians).where(eq(guardians.userId, user.id)).all().map((g) => g.id));
-
-    type Planned = { participantId: number; firstName: string; lastName: string; guardianId: number | null; box: BoxValue };
-    const planned: Planned[] = [];
-    request.boxes.forEach((box, index) => {
-      const at = (field: string) => `boxes[${index}].${field}`;
-      let child: { id: number; firstName: string; lastName: string; birthDate: string };
-      if (box.participant === "neu") {
-        const c = box.child ?? {};
-        const missing = (["firstName", "lastName", "street", "city", "birthDate"] as const).filter((k) => !c[k]);
-        if (missing.length) {
-          for (const field of missing) problems.push({ path: at(`child.${field}`), message: "Bitte fülle alle Pflichtfelder aus!" });
-          return;
-        }
-        const id = createParticipant(
-          user.id,
-          { ...c, firstName: c.firstName!, lastName: c.lastName!, street: c.street!, city: c.city!, birthDate: c.birthDate! },
-          tx,
-        );
-        child = { id, firstName: c.firstName!, lastName: c.lastName!, birthDate: c.birthDate! };
-      } else {
-        const existing = ownChildren.get(Number(box.participant));
-        if (!existing) {
-          // Someone else's child, or a made-up id: the same answer as for nothing chosen.
-          problems.push({ path: at("participant"), message: "Bitte wähle ein Kind aus oder lege eines an." });
-          return;
-        }
-        child = existing;
-      }
-
-      let guardianId: number | null = null;
-      if (box.guardian === "neu") {
-        const g = box.newGuardian ?? {};
-        if (!g.firstName || !g.lastName) {
-          problems.push({ path: at("newGuardian.firstName"), message: "Bitte gib Vor- und Nachnamen der erziehungsberechtigten Person an." });
-        } else {
-          guardianId = createGuardian(user.id, { ...g, firstName: g.firstName, lastName: g.lastName }, tx);
-        }
-      } else if (box.guardian) {
-        if (!ownGuardians.has(Number(box.guardian))) {
-          problems.push({ path: at("guardian"), message: "Bitte wähle eine erziehungsberechtigte Person aus oder lege eine an." });
-        } else {
-          guardianId = Number(box.guardian);
-        }
-      }
-      if (guardianId === null && box.guardian !== "neu" && needsGuardian(child.birthDate, event.dateFrom)) {
-        problems.push({ path: at("guardian"), message: `${child.firstName} ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.` });
-      }
-      if (event.tshirtSizeRequired && !box.tshirtSize) problems.push({ path: at("tshirtSize"), message: "Bitte wähle eine T-Shirt-Größe." });
-      if (event.swimBadgeRequired && !box.swimBadge) problems.push({ path: at("swimBadge"), message: "Bitte wähle ein Schwimmabzeichen." });
-      if (event.permitsRequired) {
-        for (const field of ["allowedToWander", "allowedToSwim", "canSwim", "allowedToCanoe"] as const) {
-          if (!box[field]) problems.push({ path: at(field), message: "Bitte beantworte alle Fragen zu den Erlaubnissen." });
-        }
-      }
-      if (planned.some((p) => p.participantId === child.id)) {
-        problems.push({ path: at("participant"), message: `${child.firstName} steht schon in einem anderen Kasten.` });
-        return;
-      }
-      planned.push({ participantId: child.id, firstName: child.firstName, lastName: child.lastName, guardianId, box });
-    });
-
-    if (planned.length) {
-      const already = tx
-        .select({ participantId: registrations.participantId })
-        .from(registrations)
-        .where(and(eq(registrations.eventId, eventId), inArray(registrations.participantId, planned.map((p) => p.participantId))))
-        .all();
-      for (const row of already) {
-        const index = planned.findIndex((p) => p.participantId === row.participantId);
-        problems.push({
-          path: `boxes[${request.boxes.indexOf(planned[index].box)}].participant`,
-          message: `${planned[index].firstName} ${planned[index].lastName} ist bereits für diese Veranstaltung angemeldet.`,
-        });
-      }
-    }
-
+    const problems: Problems = checkBoxes(request.boxes, ruleContext(tx, event, user.id, now));
     // The SEPA mandate: an existing one of this account and event fixes the payment method
     // (the form locks the choice); it can be corrected while nothing is paid. Otherwise a new one.
     const existingMandate = tx
@@ -238,34 +152,52 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
       .where(and(eq(sepaMandates.userId, user.id), eq(sepaMandates.eventId, eventId)))
       .get();
     const paymentMethod: PaymentMethod = existingMandate ? "sepa" : request.paymentMethod;
-    let sepaMandateId: number | null = null;
-    if (existingMandate) {
-      sepaMandateId = existingMandate.id;
-      if (request.sepa) {
-        const paid = tx
-          .select({ id: registrations.id })
-          .from(registrations)
-          .where(and(eq(registrations.sepaMandateId, existingMandate.id), eq(registrations.paid, true)))
-          .get();
-        if (paid) problems.push({ path: "sepa", message: "Das Mandat ist schon eingezogen und kann nicht mehr geändert werden." });
-        else tx.update(sepaMandates).set({ ...request.sepa, updatedAt: new Date() }).where(eq(sepaMandates.id, existingMandate.id)).run();
-      }
-    } else if (paymentMethod === "sepa") {
-      if (request.sepa) {
-        sepaMandateId = tx
-          .insert(sepaMandates)
-          .values({ userId: user.id, eventId, ...request.sepa })
-          .returning({ id: sepaMandates.id })
-          .get().id;
-      } else {
-        problems.push({ path: "sepa", message: "Bitte fülle das SEPA-Lastschriftmandat aus." });
-      }
+    let sepaMandateId: number | null = existingMandate?.id ?? null;
+    if (existingMandate && request.sepa) {
+      const paid = tx
+        .select({ id: registrations.id })
+        .from(registrations)
+        .where(and(eq(registrations.sepaMandateId, existingMandate.id), eq(registrations.paid, true)))
+        .get();
+      if (paid) problems.sepa = ["Das Mandat ist schon eingezogen und kann nicht mehr geändert werden."];
+      else tx.update(sepaMandates).set({ ...request.sepa, updatedAt: new Date() }).where(eq(sepaMandates.id, existingMandate.id)).run();
+    } else if (!existingMandate && paymentMethod === "sepa") {
+      if (request.sepa) sepaMandateId = tx.insert(sepaMandates).values({ userId: user.id, eventId, ...request.sepa }).returning({ id: sepaMandates.id }).get().id;
+      else problems.sepa = ["Bitte füllen Sie das SEPA-Lastschriftmandat aus."];
     }
 
-    if (problems.length) throw new EnrolmentError(problems);
-
     // Places: counted under the write lock (BEGIN IMMEDIATE), so no one slips in between.
-    let free = event.capacity === null ? Number.POSITIVE_INFINITY : event.capacity - placesTaken(eventId, tx);
+    const free = event.capacity === null ? null : Math.max(0, event.capacity - placesTaken(eventId, tx));
+    const late = lateProblem(event, free, request.boxes.length, now);
+    if (late) problems[""] = [late];
+    if (Object.keys(problems).length) throw EnrolmentError.of(problems);
+
+    // New guardians first: a box may name the one typed into another box ("box-1").
+    const typedGuardians = new Map<number, number>();
+    request.boxes.forEach((box, index) => {
+      if (box.guardian === "neu") typedGuardians.set(index, createGuardian(user.id, newGuardianSchema.parse(box.newGuardian ?? {}), tx));
+    });
+    const enrolmentId = tx
+      .insert(enrolments)
+      .values({ eventId, userId: user.id, submissionKey: request.submissionKey, reference: `neu-${user.id}-${request.submissionKey}`, paymentMethod })
+      .returning({ id: enrolments.id })
+      .get().id;
+    tx.update(enrolments).set({ reference: enrolmentReference(eventId, enrolmentId) }).where(eq(enrolments.id, enrolmentId)).run();
+
+    const earlierPlaces = tx
+      .select({ n: count() })
+      .from(registrations)
+      .where(
+        and(
+          eq(registrations.eventId, eventId),
+          eq(registrations.userId, user.id),
+          inArray(registrations.applicationStatus, ["open", "accepted"]),
+          isNull(registrations.waitingListPosition),
+        ),
+      )
+      .get()!.n;
+    const placed = request.boxes.map((_, index) => free === null || index < free);
+    const amounts = childAmounts(event.priceCents, event.siblingDiscountCents, earlierPlaces, placed);
     let nextWaiting =
       (tx
         .select({ n: sql<number>`coalesce(max(${registrations.waitingListPosition}), 0)` })
@@ -273,90 +205,65 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
         .where(and(eq(registrations.eventId, eventId), isNotNull(registrations.waitingListPosition)))
         .get()?.n ?? 0) + 1;
 
-    const created: EnrolmentResult["registrations"] = [];
-    for (const plan of planned) {
-      const box = plan.box;
+    const created: { firstName: string; lastName: string; waitingListPosition: number | null; amountCents: number | null }[] = [];
+    request.boxes.forEach((box, index) => {
+      let participantId: number;
+      let name: { firstName: string; lastName: string };
+      if (box.participant === "neu") {
+        const child = newChildSchema.parse(box.child ?? {});
+        participantId = createParticipant(user.id, child, tx);
+        name = child;
+      } else {
+        participantId = Number(box.participant);
+        name = tx.select({ firstName: participants.firstName, lastName: participants.lastName }).from(participants).where(eq(participants.id, participantId)).get()!;
+      }
+      const other = guardianBoxIndex(box.guardian);
+      const guardianId = box.guardian === "neu" ? typedGuardians.get(index)! : other !== null ? typedGuardians.get(other)! : box.guardian ? Number(box.guardian) : null;
+      const answers = {
+        tshirtSize: box.tshirtSize ?? null,
+        swimBadge: box.swimBadge ?? null,
+        specialNeeds: box.specialNeeds,
+        nameOfInsured: box.nameOfInsured,
+        birthdateOfInsured: box.birthdateOfInsured || null,
+      };
+      const permissions = {
+        allowedToWander: toBool(box.allowedToWander),
+        allowedToSwim: toBool(box.allowedToSwim),
+        canSwim: toBool(box.canSwim),
+        allowedToCanoe: toBool(box.allowedToCanoe),
+      };
+      // The child's record keeps the latest answers, only as defaults for the next enrolment.
+      const answeredPermissions = Object.fromEntries(Object.entries(permissions).filter(([, v]) => v !== null));
       tx.update(participants)
-        .set({
-          tshirtSize: box.tshirtSize ?? sql`${participants.tshirtSize}`,
-          swimBadge: box.swimBadge ?? sql`${participants.swimBadge}`,
-          specialNeeds: box.specialNeeds || sql`${participants.specialNeeds}`,
-          nameOfInsured: box.nameOfInsured || sql`${participants.nameOfInsured}`,
-          birthdateOfInsured: box.birthdateOfInsured || sql`${participants.birthdateOfInsured}`,
-          updatedAt: new Date(),
-        })
-        .where(eq(participants.id, plan.participantId))
+        .set({ ...answers, ...answeredPermissions, updatedAt: new Date() })
+        .where(eq(participants.id, participantId))
         .run();
-      const waitingListPosition = free > 0 ? null : nextWaiting++;
-      if (free > 0) free--;
+      const waitingListPosition = placed[index] ? null : nextWaiting++;
       const registration = tx
         .insert(registrations)
         .values({
           eventId,
-          participantId: plan.participantId,
+          participantId,
           userId: user.id,
-          guardianId: plan.guardianId,
+          guardianId,
           referral: request.referral,
           paymentMethod,
           sepaMandateId,
           waitingListPosition,
-          allowedToWander: toBool(box.allowedToWander),
-          allowedToSwim: toBool(box.allowedToSwim),
-          canSwim: toBool(box.canSwim),
-          allowedToCanoe: toBool(box.allowedToCanoe),
+          ...answers,
+          ...permissions,
           submissionKey: request.submissionKey,
+          enrolmentId,
+          amountCents: amounts[index],
         })
         .returning({ id: registrations.id })
         .get();
       tx.insert(registrationHistory).values({ registrationId: registration.id, actorId: user.id, action: "created" }).run();
-      created.push({ id: registration.id, firstName: plan.firstName, lastName: plan.lastName, waitingListPosition });
-    }
+      created.push({ ...name, waitingListPosition, amountCents: amounts[index] });
+    });
 
     const account = tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, user.id)).get()!;
-    queueMail(tx, confirmationMail(account, event, created, paymentMethod));
-    return { registrations: created, paymentMethod, priceCents: event.priceCents, eventTitle: event.title, repeated: false };
+    queueMail(tx, confirmationMail({ account, event, enrolmentId, reference: enrolmentReference(eventId, enrolmentId), created, paymentMethod }));
+    return { enrolmentId, repeated: false };
   });
-}
-
-function confirmationMail(
-  account: { email: string; firstName: string },
-  event: { id: number; title: string; dateFrom: string; priceCents: number },
-  created: EnrolmentResult["registrations"],
-  paymentMethod: PaymentMethod,
-) {
-  const bank = settings().bank;
-  const lines = created.map(
-    (r) =>
-      `- ${r.firstName} ${r.lastName}: ${r.waitingListPosition === null ? "angemeldet" : `Warteliste (Platz ${r.waitingListPosition})`}, ${formatEuro(event.priceCents)}`,
-  );
-  const payment =
-    paymentMethod === "transfer"
-      ? [
-          "Bitte überweise den Betrag für jede Anmeldung, die einen Platz hat, auf dieses Konto:",
-          `Kontoinhaber: ${bank.accountHolder}`,
-          `IBAN: ${formatIban(bank.iban)}`,
-          `BIC: ${bank.bic}`,
-          `Bank: ${bank.name}`,
-          ...created
-            .filter((r) => r.waitingListPosition === null)
-            .map((r) => `Verwendungszweck für ${r.firstName}: ${transferReference(r.id, event.id)}`),
-          "Für Plätze auf der Warteliste bitte erst überweisen, wenn wir uns melden.",
-        ]
-      : ["Der Betrag wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen."];
-  return {
-    to: account.email,
-    subject: `Anmeldung: ${event.title}`,
-    text: [
-      `Hallo ${account.firstName},`,
-      "",
-      `vielen Dank für deine Anmeldung zu „${event.title}“ (ab ${formatIsoDate(event.dateFrom)}):`,
-      "",
-      ...lines,
-      "",
-      ...payment,
-      "",
-      "Die Leitung prüft die Anmeldung und bestätigt sie dir. Den Stand siehst du jederzeit auf der Seite der Veranstaltung:",
-      `${settings().appUrl}/freizeit/${event.id}`,
-    ].join("\n"),
-  };
 }

@@ -50,6 +50,7 @@ export function getFamily(userId: number) {
           applicationStatus: registrations.applicationStatus,
           paid: registrations.paid,
           waitingListPosition: registrations.waitingListPosition,
+          enrolmentId: registrations.enrolmentId,
         })
         .from(registrations)
         .innerJoin(events, eq(events.id, registrations.eventId))
@@ -152,4 +153,30 @@ export function createGuardian(userId: number, input: Partial<GuardianInput> & {
     })
     .returning({ id: guardians.id })
     .get().id;
+}
+
+/**
+ * 'Im Konto speichern' of an enrolment box: the box's new child and new guardian go into the
+ * account together. A repeat with the same one-time key (double tap, retry) answers with the
+ * first save's ids and creates nothing.
+ */
+export function saveFromEnrolmentBox(
+  userId: number,
+  key: string | null,
+  input: { child: Parameters<typeof createParticipant>[1] | null; guardian: Parameters<typeof createGuardian>[1] | null },
+) {
+  return writeTransaction((tx) => {
+    const earlier = earlierSubmission(tx, key, userId);
+    if (earlier) {
+      const saved = new URL(earlier, "http://x").searchParams;
+      return { participantId: Number(saved.get("kind")) || null, guardianId: Number(saved.get("person")) || null };
+    }
+    const participantId = input.child ? createParticipant(userId, input.child, tx) : null;
+    const guardianId = input.guardian ? createGuardian(userId, input.guardian, tx) : null;
+    const saved = new URLSearchParams({ tab: "teilnehmer" });
+    if (participantId) saved.set("kind", String(participantId));
+    if (guardianId) saved.set("person", String(guardianId));
+    recordSubmission(tx, key, userId, `/account?${saved}`);
+    return { participantId, guardianId };
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SEPA_MESSAGES, sepaSchema } from "./enrollment";
+import { SEPA_MESSAGES, sepaProblems, sepaSchema } from "./enrollment";
 
 const valid = {
   firstName: "Eva",
@@ -32,20 +32,29 @@ describe("the SEPA mandate rules", () => {
     expect(errors({ ...valid, street: "Am1" }).street).toBeUndefined();
     expect(errors({ ...valid, street: "Hauptstraße" }).street).toEqual([SEPA_MESSAGES.street]);
   });
-  it("needs a postal code of exactly 5 digits", () => {
+  it("needs a postal code of exactly 5 digits for a German IBAN, 4 or 5 for a foreign one", () => {
+    expect(errors({ ...valid, iban: "AT61 1904 3002 3457 3201", postalCode: "6020" }).postalCode).toBeUndefined();
+    expect(errors({ ...valid, iban: "AT61 1904 3002 3457 3201", postalCode: "602" }).postalCode).toEqual([SEPA_MESSAGES.postalCodeForeign]);
     expect(errors({ ...valid, postalCode: "2410" }).postalCode).toEqual([SEPA_MESSAGES.postalCode]);
     expect(errors({ ...valid, postalCode: "241030" }).postalCode).toEqual([SEPA_MESSAGES.postalCode]);
     expect(errors({ ...valid, postalCode: "24a03" }).postalCode).toContain(SEPA_MESSAGES.postalCode);
     expect(errors({ ...valid, postalCode: undefined }).postalCode).toEqual([SEPA_MESSAGES.placeMissing]);
   });
-  it("needs a city of letters and spaces, umlauts included", () => {
-    expect(errors({ ...valid, city: "Bad Bramstedt" }).city).toBeUndefined();
+  it("needs a city of letters, spaces, hyphens, dots, apostrophes and parentheses", () => {
+    for (const city of ["Bad Bramstedt", "Garmisch-Partenkirchen", "Halle (Saale)", "St. Peter-Ording", "L'Aquila", "Besançon"]) {
+      expect(errors({ ...valid, city }).city).toBeUndefined();
+    }
+    expect(errors({ ...valid, city: "Kiel/Holstein" }).city).toEqual([SEPA_MESSAGES.city]);
     expect(errors({ ...valid, city: "Lütjenburg" }).city).toBeUndefined();
     expect(errors({ ...valid, city: "Kiel 1" }).city).toEqual([SEPA_MESSAGES.city]);
+  });
+  it("names a wrong postal code in the same round as a wrong IBAN", () => {
+    expect(Object.keys(sepaProblems({ ...valid, iban: "DE89370400440532013001", postalCode: "2410" }).problems).sort()).toEqual(["iban", "postalCode"]);
+    expect(sepaProblems(valid).value?.iban).toBe("DE89370400440532013000");
   });
   it("needs both consents and a valid IBAN", () => {
     expect(errors({ ...valid, consentMandate: undefined }).consentMandate).toEqual([SEPA_MESSAGES.consent]);
     expect(errors({ ...valid, consentPrivacy: undefined }).consentPrivacy).toEqual([SEPA_MESSAGES.consent]);
-    expect(errors({ ...valid, iban: "DE89370400440532013001" }).iban).toEqual(["Die Prüfziffer der IBAN stimmt nicht. Bitte prüfe sie auf Tippfehler."]);
+    expect(errors({ ...valid, iban: "DE89370400440532013001" }).iban).toEqual(["Die Prüfziffer der IBAN stimmt nicht. Bitte prüfen Sie sie auf Tippfehler."]);
   });
 });

@@ -51,7 +51,7 @@ export const boxSchema = z.object({
   allowedToSwim: answer,
   canSwim: answer,
   allowedToCanoe: answer,
-  /** An existing guardian of the account, "neu", or nothing. */
+  /** An existing guardian of the account, "neu", "box-{index}" (the one typed there), or nothing. */
   guardian: z.string().optional(),
   newGuardian: z.object(guardianFields).partial().optional(),
 });
@@ -62,11 +62,15 @@ export const SEPA_MESSAGES = {
   street: "Bitte geben Sie Ihre Straße und Hausnummer an",
   placeMissing: "Bitte geben Sie Ihre Postleitzahl und Ihren Ort an",
   postalCode: "Die Postleitzahl muss genau 5 Ziffern enthalten",
+  postalCodeForeign: "Die Postleitzahl muss 4 oder 5 Ziffern enthalten",
   city: "Der Ortsname darf nur Buchstaben enthalten",
   consent: "Bitte bestätigen Sie das Mandat und die Datenschutzerklärung.",
 } as const;
 
-export const sepaSchema = z.object({
+// DECISIONS.md, SEPA address rules: real places ('Halle (Saale)', 'St. Peter-Ording') and the
+// 4-digit postal codes of the foreign SEPA countries whose IBANs we accept.
+export const sepaSchema = z
+  .object({
   firstName: z.string({ required_error: SEPA_MESSAGES.firstName }).trim().min(2, SEPA_MESSAGES.firstName).max(50, "Höchstens 50 Zeichen"),
   lastName: z.string({ required_error: SEPA_MESSAGES.lastName }).trim().min(2, SEPA_MESSAGES.lastName).max(50, "Höchstens 50 Zeichen"),
   street: z
@@ -75,18 +79,15 @@ export const sepaSchema = z.object({
     .min(3, SEPA_MESSAGES.street)
     .max(100, "Höchstens 100 Zeichen")
     .regex(/\d/, SEPA_MESSAGES.street),
-  postalCode: z
-    .string({ required_error: SEPA_MESSAGES.placeMissing })
-    .trim()
-    .regex(/^\d+$/, SEPA_MESSAGES.postalCode)
-    .length(5, SEPA_MESSAGES.postalCode),
+  postalCode: z.string({ required_error: SEPA_MESSAGES.placeMissing }).trim().min(1, SEPA_MESSAGES.placeMissing),
   city: z
     .string({ required_error: SEPA_MESSAGES.placeMissing })
     .trim()
+    .min(1, SEPA_MESSAGES.placeMissing)
     .max(100, "Höchstens 100 Zeichen")
-    .regex(/^[\p{L} ]+$/u, SEPA_MESSAGES.city),
+    .regex(/^[\p{L}][\p{L}\p{M} .'’()-]*$/u, SEPA_MESSAGES.city),
   iban: z
-    .string({ required_error: "Bitte gib deine IBAN an." })
+    .string({ required_error: "Bitte geben Sie Ihre IBAN an." })
     .max(50, "Höchstens 50 Zeichen")
     .transform((value, ctx) => {
       const result = checkIban(value);
@@ -98,7 +99,35 @@ export const sepaSchema = z.object({
     }),
   consentMandate: z.literal("on", { errorMap: () => ({ message: SEPA_MESSAGES.consent }) }),
   consentPrivacy: z.literal("on", { errorMap: () => ({ message: SEPA_MESSAGES.consent }) }),
-});
+  })
+  .superRefine((value, ctx) => {
+    // With a wrong IBAN (or postal code) zod still calls this; sepaProblems then decides.
+    if (typeof value.iban !== "string" || typeof value.postalCode !== "string") return;
+    const message = postalCodeProblem(value.postalCode, value.iban);
+    if (message) ctx.addIssue({ code: "custom", path: ["postalCode"], message });
+  });
+
+/** Exactly 5 digits for a German account (and while the IBAN is unclear), 4 or 5 abroad. */
+export function postalCodeProblem(postalCode: string, iban: string) {
+  const code = postalCode.trim();
+  if (!code) return SEPA_MESSAGES.placeMissing;
+  const foreign = /^[A-Z]{2}/i.test(iban.trim()) && !/^DE/i.test(iban.trim());
+  if (foreign) return /^\d{4,5}$/.test(code) ? null : SEPA_MESSAGES.postalCodeForeign;
+  return /^\d{5}$/.test(code) ? null : SEPA_MESSAGES.postalCode;
+}
+
+/** Every message of the SEPA section at once (zod skips the refinement when a field fails). */
+export function sepaProblems(raw: unknown): { value: SepaValue | null; problems: Record<string, string[]> } {
+  const parsed = sepaSchema.safeParse(raw ?? {});
+  if (parsed.success) return { value: parsed.data, problems: {} };
+  const problems: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors)) if (messages?.length) problems[field] = messages;
+  const fields = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === "string" ? v : "");
+  const postal = postalCodeProblem(text(fields.postalCode), text(fields.iban));
+  if (postal && !problems.postalCode) problems.postalCode = [postal];
+  return { value: null, problems };
+}
 
 export const enrollmentSchema = z.object({
   submissionKey: z.string().regex(/^[\w-]{16,64}$/, "Das Formular ist ungültig. Bitte lade die Seite neu."),

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { guardians, participants, registrations, sepaMandates } from "../../db/schema";
+import { enrolments, formSubmissions, guardians, participants, registrations, sepaMandates } from "../../db/schema";
 import { enrol, EnrolmentError } from "~/models/enrollment.server";
+import { loader as confirmationLoader } from "~/routes/anmeldung.$enrolmentId";
 import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
 import { db } from "~/services/db.server";
 import { createEvent, daysFromToday } from "../support/events";
@@ -10,7 +11,7 @@ import { body, get, outbox, post, run } from "../support/remix";
 
 beforeEach(() => resetDatabase());
 
-type Answer = { errors: Record<string, string[]>; done: null | { registrations: { firstName: string; waitingListPosition: number | null }[]; repeated: boolean } };
+type Answer = { errors: Record<string, string[]>; payload: { boxes: Record<string, unknown>[] } };
 
 async function parent() {
   const user = await createUser({ firstName: "Eva", lastName: "Muster" });
@@ -47,6 +48,18 @@ const SEPA = {
 
 function count() {
   return db.select().from(registrations).all().length;
+}
+
+/** The confirmation page a successful submit leads to. */
+async function confirmation(response: Response, cookie: string) {
+  expect(response.status).toBe(302);
+  const location = response.headers.get("Location")!;
+  expect(location).toMatch(/^\/anmeldung\/\d+$/);
+  const id = location.split("/").pop()!;
+  return body<{
+    enrolment: { reference: string; totalCents: number; children: { firstName: string; waitingListPosition: number | null; amountCents: number | null }[] };
+    qr: { size: number; d: string } | null;
+  }>(await run(confirmationLoader, get(location, { cookie, params: { enrolmentId: id } })));
 }
 
 describe("the enrolment form", () => {
@@ -139,16 +152,21 @@ describe("submitting", () => {
       "boxes[1].newGuardian.firstName": "Jan",
       "boxes[1].newGuardian.lastName": "Muster",
     });
-    expect(response.status).toBe(200);
-    const answer = await body<Answer>(response);
-    expect(answer.done?.registrations.map((r) => r.firstName)).toEqual(["Mia", "Ben"]);
+    const page = await confirmation(response, cookie);
+    expect(page.enrolment.children.map((r) => r.firstName)).toEqual(["Mia", "Ben"]);
+    expect(page.enrolment.totalCents).toBe(49800);
+    expect(page.qr?.d).toMatch(/^M4 4h1v1h-1z/);
     expect(count()).toBe(2);
     expect(db.select().from(participants).where(eq(participants.userId, user.id)).all()).toHaveLength(2);
     const [mail] = outbox();
     expect(mail.subject).toBe("Anmeldung: Ostseefreizeit");
-    expect(mail.text).toContain("- Mia Muster: angemeldet, 249,00");
+    expect(mail.text).toContain("- Mia Muster: Anmeldung eingegangen – Bestätigung ausstehend, 249,00");
+    expect(mail.text).toContain("Gesamtbetrag: 498,00");
     expect(mail.text).toContain("IBAN: DE02 1203 0000 0000 2020 51");
-    expect(mail.text).toMatch(/Verwendungszweck für Mia: LF-\d+-\d+/);
+    expect(mail.text).toContain(`Verwendungszweck: ${page.enrolment.reference}`);
+    expect(page.enrolment.reference).toMatch(/^LF-\d+-A\d+$/);
+    // One reference for the whole enrolment: both registrations belong to it.
+    expect(new Set(db.select().from(registrations).all().map((r) => r.enrolmentId)).size).toBe(1);
   });
 
   it.each([
@@ -186,8 +204,8 @@ describe("submitting", () => {
       "boxes[0].canSwim": "ja",
       "boxes[0].allowedToCanoe": "ja",
     });
-    expect(ok.status).toBe(200);
-    expect(db.select().from(registrations).get()).toMatchObject({ allowedToWander: true, allowedToSwim: false, canSwim: true, allowedToCanoe: true });
+    expect(ok.status).toBe(302);
+    expect(db.select().from(registrations).get()).toMatchObject({ allowedToWander: true, allowedToSwim: false, canSwim: true, allowedToCanoe: true, tshirtSize: "M", swimBadge: "Bronze" });
     expect(db.select().from(participants).get()).toMatchObject({ tshirtSize: "M", swimBadge: "Bronze" });
   });
 
@@ -196,7 +214,7 @@ describe("submitting", () => {
     const { user, cookie } = await parent();
     const [y, m, d] = daysFromToday(30).split("-").map(Number);
     const adult = child(user.id, `${y - 18}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`, "Lea");
-    expect((await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(adult.id) })).status).toBe(200);
+    expect((await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(adult.id) })).status).toBe(302);
   });
 
   it("refuses a child or guardian of another account as if none were chosen", async () => {
@@ -221,12 +239,12 @@ describe("submitting", () => {
     const mia = child(user.id);
     const eva = guardian(user.id);
     const fields = { ...form({}), "boxes[0].participant": String(mia.id), "boxes[0].guardian": String(eva.id) };
-    const first = await body<Answer>(await submit(camp.id, cookie, fields));
-    const again = await body<Answer>(await submit(camp.id, cookie, fields));
-    expect(first.done?.repeated).toBe(false);
-    expect(again.done?.repeated).toBe(true);
-    expect(again.done?.registrations.map((r) => r.firstName)).toEqual(["Mia"]);
+    const first = await submit(camp.id, cookie, fields);
+    const again = await submit(camp.id, cookie, fields);
+    expect(first.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
     expect(count()).toBe(1);
+    expect(db.select().from(enrolments).all()).toHaveLength(1);
     expect(outbox()).toHaveLength(1);
     const fresh = await submit(camp.id, cookie, { ...fields, submissionKey: "ein-anderer-schluessel-123" });
     expect(fresh.status).toBe(400);
@@ -238,7 +256,7 @@ describe("submitting", () => {
     const camp = createEvent();
     const { user, cookie } = await parent();
     const [mia, ben] = [child(user.id, "2000-01-01", "Mia"), child(user.id, "2000-02-01", "Ben")];
-    expect((await submit(camp.id, cookie, { ...form({ paymentMethod: "sepa" }), ...SEPA, "boxes[0].participant": String(mia.id) })).status).toBe(200);
+    expect((await submit(camp.id, cookie, { ...form({ paymentMethod: "sepa" }), ...SEPA, "boxes[0].participant": String(mia.id) })).status).toBe(302);
     const mandate = db.select().from(sepaMandates).get()!;
     expect(mandate).toMatchObject({ iban: "DE89370400440532013000", postalCode: "24103", userId: user.id, eventId: camp.id });
     const loaded = await body<{ mandate: { id: number }; defaults: { paymentMethod: string } }>(
@@ -247,7 +265,7 @@ describe("submitting", () => {
     expect(loaded.mandate.id).toBe(mandate.id);
     expect(loaded.defaults.paymentMethod).toBe("sepa");
     // The payment choice is locked: a forged 'transfer' still uses the mandate.
-    expect((await submit(camp.id, cookie, { ...form({ paymentMethod: "transfer" }), "boxes[0].participant": String(ben.id) })).status).toBe(200);
+    expect((await submit(camp.id, cookie, { ...form({ paymentMethod: "transfer" }), "boxes[0].participant": String(ben.id) })).status).toBe(302);
     expect(db.select().from(registrations).all().map((r) => [r.paymentMethod, r.sepaMandateId])).toEqual([
       ["sepa", mandate.id],
       ["sepa", mandate.id],
@@ -257,8 +275,8 @@ describe("submitting", () => {
     // Corrected with the next enrolment while nothing is paid …
     const lea = child(user.id, "2000-03-01", "Lea");
     expect(
-      (await submit(camp.id, cookie, { ...form({ paymentMethod: "sepa" }), ...SEPA, "sepa.iban": "AT61 1904 3002 3457 3201", "boxes[0].participant": String(lea.id) })).status,
-    ).toBe(200);
+      (await submit(camp.id, cookie, { ...form({ paymentMethod: "sepa" }), ...SEPA, "sepa.iban": "AT61 1904 3002 3457 3201", "sepa.postalCode": "6020", "boxes[0].participant": String(lea.id) })).status,
+    ).toBe(302);
     expect(db.select().from(sepaMandates).get()!.iban).toBe("AT611904300234573201");
     // … but not once a payment is confirmed.
     db.update(registrations).set({ paid: true }).where(eq(registrations.participantId, mia.id)).run();
@@ -275,10 +293,11 @@ describe("capacity", () => {
     const camp = createEvent({ capacity: 1 });
     const { user, cookie } = await parent();
     const [a, b, c] = [child(user.id, "2000-01-01", "Anna"), child(user.id, "2000-01-02", "Ben"), child(user.id, "2000-01-03", "Cem")];
-    const answer = await body<Answer>(
+    const page = await confirmation(
       await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(a.id), "boxes[1].participant": String(b.id), "boxes[2].participant": String(c.id) }),
+      cookie,
     );
-    expect(answer.done?.registrations.map((r) => [r.firstName, r.waitingListPosition])).toEqual([
+    expect(page.enrolment.children.map((r) => [r.firstName, r.waitingListPosition])).toEqual([
       ["Anna", null],
       ["Ben", 1],
       ["Cem", 2],
@@ -306,7 +325,7 @@ describe("capacity", () => {
         });
       }),
     );
-    expect(results.every((r) => r.registrations.length === 1)).toBe(true);
+    expect(new Set(results.map((r) => r.enrolmentId)).size).toBe(50);
     const rows = db.select().from(registrations).where(eq(registrations.eventId, camp.id)).orderBy(registrations.id).all();
     expect(rows).toHaveLength(50);
     expect(rows.filter((r) => r.waitingListPosition === null)).toHaveLength(10);

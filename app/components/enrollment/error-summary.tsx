@@ -1,0 +1,41 @@
+// All messages of a refused submission at the top of the form, each linking to its field (issue
+// 9, item 2). Without JavaScript the form's address ends in #fehler, so the page opens here; with
+// JavaScript the focus moves here.
+import { useEffect, useRef } from "react";
+import { fieldId, type Errors } from "./fields";
+
+function where(path: string) {
+  const box = /^boxes\[(\d+)\]\.(child|newGuardian)?/.exec(path);
+  if (box) return `Teilnehmer*in ${Number(box[1]) + 1}${box[2] === "child" ? " (neues Kind)" : box[2] === "newGuardian" ? " (neue*r Erziehungsberechtigte*r)" : ""}: `;
+  if (path.startsWith("sepa")) return "SEPA-Lastschriftmandat: ";
+  return "";
+}
+
+export function ErrorSummary({ errors, stamp }: { errors: Errors; stamp: number | null }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (stamp !== null) ref.current?.focus();
+  }, [stamp]);
+  const entries = Object.entries(errors).flatMap(([path, messages]) => messages.map((message) => ({ path, message })));
+  if (entries.length === 0) return null;
+  return (
+    <div id="fehler" ref={ref} tabIndex={-1} role="alert" className="flash flash-danger form-alert error-summary" aria-labelledby="fehler-titel">
+      <h2 id="fehler-titel">Mindestens ein Feld ist nicht valide</h2>
+      <p>Bitte prüfe diese Angaben:</p>
+      <ul>
+        {entries.map(({ path, message }) => (
+          <li key={`${path}:${message}`}>
+            {path === "" || path === "boxes" || path === "sepa" ? (
+              message
+            ) : (
+              <a href={`#${fieldId(path)}`}>
+                {where(path)}
+                {message}
+              </a>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+// The enrolment form's state as the server sends it back (without JavaScript every button is a
+// round trip): boxes added, removed, a child's saved answers taken over, nothing typed lost.
+import { guardianBoxIndex, PERMISSIONS, type RawBox } from "./enrollment-rules";
+
+export type Payload = Record<string, unknown> & { boxes: RawBox[]; sepa?: Record<string, unknown> };
+export const MAX_BOXES = 10;
+
+/** A field of the payload by its form name: boxes[1].child.firstName. */
+export function valueAt(payload: Record<string, unknown>, path: string): string {
+  const value = path.split(".").reduce<unknown>((node, key) => {
+    const match = /^(\w+)\[(\d+)\]$/.exec(key);
+    if (match) return ((node as Record<string, unknown[]>)?.[match[1]] ?? [])[Number(match[2])];
+    return (node as Record<string, unknown>)?.[key];
+  }, payload);
+  return typeof value === "string" ? value : "";
+}
+
+/** A new box: a new child, and the guardian of the box before it (typed once for siblings). */
+export function addBox(payload: Payload, saveKey: string) {
+  if (payload.boxes.length >= MAX_BOXES) return;
+  const index = payload.boxes.length - 1;
+  const previous = payload.boxes[index];
+  const guardian = typeof previous?.guardian === "string" ? previous.guardian : "";
+  payload.boxes.push({ participant: "neu", answersFor: "neu", saveKey, guardian: guardian === "neu" ? `box-${index}` : guardian });
+}
+
+/** Removes a box; boxes that named its typed guardian get it copied, so nothing typed is lost. */
+export function removeBox(payload: Payload, index: number) {
+  const boxes = payload.boxes;
+  if (boxes.length <= 1 || !Number.isInteger(index) || index < 0 || index >= boxes.length) return;
+  const [removed] = boxes.splice(index, 1);
+  let heir: number | null = null;
+  boxes.forEach((box, i) => {
+    const other = guardianBoxIndex(box.guardian);
+    if (other === null) return;
+    if (other === index) {
+      if (heir === null) {
+        heir = i;
+        box.guardian = "neu";
+        box.newGuardian = removed.newGuardian;
+      } else box.guardian = `box-${heir}`;
+    } else if (other > index) box.guardian = `box-${other - 1}`;
+  });
+}
+
+type Defaults = {
+  id: number;
+  tshirtSize: string | null;
+  swimBadge: string | null;
+  specialNeeds: string;
+  nameOfInsured: string;
+  birthdateOfInsured: string | null;
+} & Partial<Record<(typeof PERMISSIONS)[number], boolean | null>>;
+
+/** The answers a box starts with for a child: its latest ones, kept on the child's record. */
+export function childAnswers(child: Defaults | undefined): Record<string, string> {
+  const answers: Record<string, string> = {
+    tshirtSize: child?.tshirtSize ?? "",
+    swimBadge: child?.swimBadge ?? "",
+    specialNeeds: child?.specialNeeds ?? "",
+    nameOfInsured: child?.nameOfInsured ?? "",
+    birthdateOfInsured: child?.birthdateOfInsured ?? "",
+  };
+  for (const field of PERMISSIONS) {
+    const value = child?.[field];
+    answers[field] = value === true ? "ja" : value === false ? "nein" : "";
+  }
+  return answers;
+}
+
+/** Boxes whose child changed since the answers were shown get that child's saved answers. */
+export function takeOverChildAnswers(payload: Payload, children: Defaults[]) {
+  for (const box of payload.boxes) {
+    const participant = typeof box.participant === "string" ? box.participant : "";
+    if (box.answersFor === participant) continue;
+    Object.assign(box, childAnswers(children.find((c) => String(c.id) === participant)));
+    box.answersFor = participant;
+  }
+}
+
+/** The guardians typed into boxes (not saved yet), offered to the other boxes: index → name. */
+export function typedGuardians(boxes: RawBox[]) {
+  const typed: Record<number, string> = {};
+  boxes.forEach((box, index) => {
+    if (box.guardian !== "neu") return;
+    const g = (box.newGuardian ?? {}) as Record<string, unknown>;
+    const name = [g.firstName, g.lastName].filter((v) => typeof v === "string" && v.trim()).join(" ");
+    typed[index] = name || "Neue Person";
+  });
+  return typed;
+}

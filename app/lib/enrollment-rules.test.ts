@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { birthDateProblem, checkBoxes, mergeProblems, type RuleContext } from "./enrollment-rules";
+
+function context(overrides: Partial<RuleContext> = {}): RuleContext {
+  return {
+    event: { dateFrom: "2030-07-01", tshirtSizeRequired: false, swimBadgeRequired: false, permitsRequired: false },
+    today: "2030-01-15",
+    children: new Map([[1, { id: 1, firstName: "Mia", lastName: "Muster", birthDate: "2015-01-01" }]]),
+    guardianIds: new Set([7]),
+    registeredIds: new Set(),
+    ...overrides,
+  };
+}
+
+const newChild = { firstName: "Ida", lastName: "Muster", street: "Weg 1", city: "Kiel", birthDate: "2016-02-02" };
+
+describe("birthDateProblem", () => {
+  it("refuses dates in the future and after the event's start", () => {
+    expect(birthDateProblem("2030-01-16", "2030-01-15", "2030-07-01")).toBe("Das Geburtsdatum darf nicht in der Zukunft liegen.");
+    expect(birthDateProblem("2030-01-15", "2030-01-15", "2030-07-01")).toBeNull();
+    expect(birthDateProblem("2030-01-10", "2030-01-15", "2030-01-01")).toBe("Das Geburtsdatum darf nicht nach dem Beginn der Freizeit liegen.");
+  });
+});
+
+describe("checkBoxes", () => {
+  it("names every problem of every box at once", () => {
+    const problems = checkBoxes(
+      [
+        { participant: "1" },
+        { participant: "neu", child: { ...newChild, birthDate: "2031-01-01" }, guardian: "neu", newGuardian: { firstName: "Eva" }, birthdateOfInsured: "2099-01-01" },
+      ],
+      context({ event: { dateFrom: "2030-07-01", tshirtSizeRequired: true, swimBadgeRequired: true, permitsRequired: true } }),
+    );
+    expect(Object.keys(problems).sort()).toEqual([
+      "boxes[0].allowedToCanoe",
+      "boxes[0].allowedToSwim",
+      "boxes[0].allowedToWander",
+      "boxes[0].canSwim",
+      "boxes[0].guardian",
+      "boxes[0].swimBadge",
+      "boxes[0].tshirtSize",
+      "boxes[1].allowedToCanoe",
+      "boxes[1].allowedToSwim",
+      "boxes[1].allowedToWander",
+      "boxes[1].birthdateOfInsured",
+      "boxes[1].canSwim",
+      "boxes[1].child.birthDate",
+      "boxes[1].newGuardian.lastName",
+      "boxes[1].swimBadge",
+      "boxes[1].tshirtSize",
+    ]);
+    expect(problems["boxes[0].guardian"]).toEqual(["Mia ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."]);
+  });
+
+  it("accepts a guardian typed into another box, but not a reference to itself or to a box without one", () => {
+    const ok = checkBoxes([{ participant: "neu", child: newChild, guardian: "neu", newGuardian: { firstName: "Eva", lastName: "Muster" } }, { participant: "1", guardian: "box-0" }], context());
+    expect(ok).toEqual({});
+    const wrong = checkBoxes([{ participant: "1", guardian: "box-0" }, { participant: "neu", child: newChild, guardian: "box-0" }], context());
+    expect(Object.keys(wrong)).toEqual(["boxes[0].guardian", "boxes[1].guardian"]);
+  });
+
+  it("refuses foreign ids, children already registered and a child in two boxes", () => {
+    expect(checkBoxes([{ participant: "99", guardian: "7" }], context())).toEqual({ "boxes[0].participant": ["Bitte wähle ein Kind aus oder lege eines an."] });
+    expect(checkBoxes([{ participant: "1", guardian: "8" }], context())["boxes[0].guardian"]).toHaveLength(1);
+    expect(checkBoxes([{ participant: "1", guardian: "7" }], context({ registeredIds: new Set([1]) }))["boxes[0].participant"]).toEqual([
+      "Mia Muster ist bereits für diese Veranstaltung angemeldet.",
+    ]);
+    expect(checkBoxes([{ participant: "1", guardian: "7" }, { participant: "1", guardian: "7" }], context())["boxes[1].participant"]).toEqual([
+      "Mia steht schon in einem anderen Kasten.",
+    ]);
+  });
+});
+
+describe("mergeProblems", () => {
+  it("keeps the first list's messages for a field", () => {
+    expect(mergeProblems({ a: ["eins"] }, { a: ["zwei"], b: ["drei"] })).toEqual({ a: ["eins"], b: ["drei"] });
+  });
+});

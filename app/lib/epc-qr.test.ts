@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { epcPayload, qrPath } from "./epc-qr";
+
+describe("epcPayload", () => {
+  it("lists the fields of EPC069-12 in order", () => {
+    expect(
+      epcPayload({ bic: "BYLADEM1001", name: "Jugendverband e.V.", iban: "DE02 1203 0000 0000 2020 51", amountCents: 47800, text: "LF-3-A7" }).split("\n"),
+    ).toEqual(["BCD", "002", "1", "SCT", "BYLADEM1001", "Jugendverband e.V.", "DE02120300000000202051", "EUR478.00", "", "", "LF-3-A7"]);
+  });
+});
+
+describe("qrPath", () => {
+  it("draws a square code with a quiet zone, also for umlauts", () => {
+    const { size, d } = qrPath(epcPayload({ bic: "BYLADEM1001", name: "Jugendverband Müßiggang e.V.", iban: "DE02120300000000202051", amountCents: 100, text: "LF-1-A1" }));
+    // Version 6 or more at level M for about 90 bytes: 41 modules and up, plus 2 × 4 margin.
+    expect(size).toBeGreaterThanOrEqual(49);
+    expect(d.startsWith("M4 4h1v1h-1z")).toBe(true); // the finder pattern's first dark module
+    expect(qrPath("a").size).toBeLessThan(size);
+  });
+});

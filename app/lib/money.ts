@@ -1,0 +1,28 @@
+// Money of one enrolment in whole cents (DECISIONS.md: one enrolment, one payment; sibling
+// discount). Never floating point: 0.1 + 0.2 is not a price.
+
+/**
+ * What each child of one enrolment costs, in the order of the boxes. The account's first child
+ * holding a place at the event pays the full price, each further one the price less the sibling
+ * discount (never below 0). A child on the waiting list (`placed` false) costs nothing now: null.
+ * `earlierPlaces` counts the account's children that already hold a place at this event.
+ */
+export function childAmounts(priceCents: number, discountCents: number, earlierPlaces: number, placed: boolean[]): (number | null)[] {
+  let places = earlierPlaces;
+  return placed.map((hasPlace) => {
+    if (!hasPlace) return null;
+    const amount = places === 0 ? priceCents : Math.max(0, priceCents - discountCents);
+    places++;
+    return amount;
+  });
+}
+
+/** The total of the children holding a place; waiting children are not part of it. */
+export function totalCents(amounts: (number | null)[]) {
+  return amounts.reduce<number>((sum, amount) => sum + (amount ?? 0), 0);
+}
+
+/** The amount as an EPC QR code wants it: EUR12.50 (no thousands separator). */
+export function epcAmount(cents: number) {
+  return `EUR${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}

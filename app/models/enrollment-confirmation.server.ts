@@ -1,0 +1,58 @@
+// The confirmation page of one enrolment, and the ways back to it (event page, account).
+import { and, asc, desc, eq } from "drizzle-orm";
+import { enrolments, events, participants, registrations } from "../../db/schema";
+import { totalCents } from "~/lib/money";
+import { db } from "~/services/db.server";
+import type { SessionUser } from "./user.server";
+
+/** One enrolment of `user` with its children and the total; null for anyone else's (404). */
+export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser) {
+  const enrolment = db
+    .select({
+      id: enrolments.id,
+      reference: enrolments.reference,
+      paymentMethod: enrolments.paymentMethod,
+      createdAt: enrolments.createdAt,
+      eventId: events.id,
+      title: events.title,
+      dateFrom: events.dateFrom,
+      priceCents: events.priceCents,
+      siblingDiscountCents: events.siblingDiscountCents,
+    })
+    .from(enrolments)
+    .innerJoin(events, eq(events.id, enrolments.eventId))
+    .where(and(eq(enrolments.id, enrolmentId), eq(enrolments.userId, user.id)))
+    .get();
+  if (!enrolment) return null;
+  const children = db
+    .select({
+      id: registrations.id,
+      firstName: participants.firstName,
+      lastName: participants.lastName,
+      applicationStatus: registrations.applicationStatus,
+      paid: registrations.paid,
+      waitingListPosition: registrations.waitingListPosition,
+      amountCents: registrations.amountCents,
+    })
+    .from(registrations)
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .where(eq(registrations.enrolmentId, enrolmentId))
+    .orderBy(asc(registrations.id))
+    .all();
+  // Only children that hold a place and are not turned down count (waiting ones pay later).
+  const due = children.filter((c) => c.waitingListPosition === null && (c.applicationStatus === "open" || c.applicationStatus === "accepted"));
+  const total = totalCents(due.map((c) => c.amountCents));
+  return { ...enrolment, children, totalCents: total, paid: due.length > 0 && due.every((c) => c.paid) };
+}
+
+export type EnrolmentConfirmation = NonNullable<ReturnType<typeof getEnrolmentConfirmation>>;
+
+/** The account's enrolments for one event, newest first: links from the event page. */
+export function enrolmentLinks(eventId: number, userId: number) {
+  return db
+    .select({ id: enrolments.id, createdAt: enrolments.createdAt })
+    .from(enrolments)
+    .where(and(eq(enrolments.eventId, eventId), eq(enrolments.userId, userId)))
+    .orderBy(desc(enrolments.id))
+    .all();
+}

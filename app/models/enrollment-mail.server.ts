@@ -1,0 +1,72 @@
+// The parent's mail after an enrolment: who got a place, the one total and, for a transfer, the
+// association's account and the enrolment's reference (DECISIONS.md, one enrolment, one payment).
+import type { PaymentMethod } from "../../db/schema";
+import { formatIsoDate } from "~/lib/dates";
+import { formatEuro } from "~/lib/event-rules";
+import { formatIban } from "~/lib/iban";
+import { totalCents } from "~/lib/money";
+import { settings } from "~/services/env.server";
+
+type Created = { firstName: string; lastName: string; waitingListPosition: number | null; amountCents: number | null };
+
+export function confirmationMail({
+  account,
+  event,
+  enrolmentId,
+  reference,
+  created,
+  paymentMethod,
+}: {
+  account: { email: string; firstName: string };
+  event: { title: string; dateFrom: string; priceCents: number };
+  enrolmentId: number;
+  reference: string;
+  created: Created[];
+  paymentMethod: PaymentMethod;
+}) {
+  const { bank, appUrl } = settings();
+  const total = totalCents(created.map((c) => c.amountCents));
+  const placed = created.filter((c) => c.waitingListPosition === null);
+  const waiting = created.length - placed.length;
+  const lines = created.map((c) =>
+    c.waitingListPosition === null
+      ? `- ${c.firstName} ${c.lastName}: Anmeldung eingegangen – Bestätigung ausstehend, ${formatEuro(c.amountCents ?? 0)}`
+      : `- ${c.firstName} ${c.lastName}: Warteliste (Platz ${c.waitingListPosition})`,
+  );
+  const payment: string[] = [];
+  if (placed.length > 0) {
+    payment.push(`Gesamtbetrag: ${formatEuro(total)}${placed.some((c) => (c.amountCents ?? 0) < event.priceCents) ? " (mit Geschwisterrabatt)" : ""}`, "");
+    if (paymentMethod === "sepa") {
+      payment.push("Der Gesamtbetrag wird einmal per SEPA-Lastschrift von dem angegebenen Konto eingezogen.");
+    } else if (total > 0) {
+      payment.push(
+        `Bitte überweise den Gesamtbetrag in einer Überweisung${placed.length > 1 ? " für alle Kinder" : ""} auf dieses Konto:`,
+        `Kontoinhaber: ${bank.accountHolder}`,
+        `IBAN: ${formatIban(bank.iban)}`,
+        `BIC: ${bank.bic}`,
+        `Bank: ${bank.name}`,
+        `Betrag: ${formatEuro(total)}`,
+        `Verwendungszweck: ${reference}`,
+      );
+    }
+  }
+  if (waiting > 0) {
+    payment.push("", `Für ${waiting === 1 ? "das Kind" : "die Kinder"} auf der Warteliste zahlst du erst, wenn ${waiting === 1 ? "es einen Platz bekommt" : "sie einen Platz bekommen"}; wir melden uns dann.`);
+  }
+  return {
+    to: account.email,
+    subject: `Anmeldung: ${event.title}`,
+    text: [
+      `Hallo ${account.firstName},`,
+      "",
+      `vielen Dank für deine Anmeldung zu „${event.title}“ (ab ${formatIsoDate(event.dateFrom)}):`,
+      "",
+      ...lines,
+      "",
+      ...payment,
+      "",
+      "Die Leitung prüft die Anmeldung und bestätigt sie dir. Deine Anmeldebestätigung mit dem Stand findest du jederzeit hier:",
+      `${appUrl}/anmeldung/${enrolmentId}`,
+    ].join("\n"),
+  };
+}

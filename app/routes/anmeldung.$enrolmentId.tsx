@@ -1,0 +1,29 @@
+// The confirmation page of one enrolment: where the enrolment form leads (post/redirect/get),
+// and found again from the event page and the account.
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Confirmation } from "~/components/enrollment/confirmation";
+import { epcPayload, qrPath } from "~/lib/epc-qr";
+import { getEnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
+import { settings } from "~/services/env.server";
+import { requireUser } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Anmeldebestätigung – Lagerfeuer" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = Number(params.enrolmentId);
+  const enrolment = Number.isSafeInteger(id) && id > 0 ? getEnrolmentConfirmation(id, user) : null;
+  if (!enrolment) throw new Response("Diese Anmeldung wurde nicht gefunden.", { status: 404 });
+  const bank = settings().bank;
+  const transfer = enrolment.paymentMethod === "transfer" && enrolment.totalCents > 0 && !enrolment.paid;
+  const qr = transfer
+    ? qrPath(epcPayload({ bic: bank.bic, name: bank.accountHolder, iban: bank.iban, amountCents: enrolment.totalCents, text: enrolment.reference }))
+    : null;
+  return json({ enrolment, bank, qr }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export default function EnrolmentConfirmationPage() {
+  const { enrolment, bank, qr } = useLoaderData<typeof loader>();
+  return <Confirmation enrolment={enrolment} bank={bank} qr={qr} />;
+}

@@ -1,0 +1,131 @@
+// The buttons of the enrolment form (issue 9, items 1, 2 and 4). Every one but the enrolment
+// itself answers with the form again, everything typed kept; the enrolment answers with all
+// messages at once, or with the way to its confirmation page (post/redirect/get).
+import { parseWithZod } from "@conform-to/zod";
+import { birthDateProblem, checkBoxes, mergeProblems, type Problems } from "~/lib/enrollment-rules";
+import { addBox, MAX_BOXES, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
+import { isIsoDate } from "~/lib/dates";
+import { earlierEnrolment, enrol, EnrolmentError, lateProblem, type getEnrolmentContext } from "~/models/enrollment.server";
+import { saveFromEnrolmentBox } from "~/models/family.server";
+import type { SessionUser } from "~/models/user.server";
+import { enrollmentSchema, newChildSchema, newGuardianSchema, sepaProblems } from "~/schemas/enrollment";
+import { db } from "./db.server";
+import { randomToken } from "./tokens.server";
+
+type Context = NonNullable<ReturnType<typeof getEnrolmentContext>>;
+export type FormState = { payload: Payload; errors: Problems; stamp: number; focus: string | null };
+export type FormAnswer = { redirectTo: string } | { state: FormState; status: number };
+
+const KEY = /^[\w-]{16,64}$/;
+
+function boxAnchor(index: number) {
+  return `teilnehmer-${index + 1}`;
+}
+
+function prefixed(prefix: string, problems: Problems): Problems {
+  return Object.fromEntries(Object.entries(problems).map(([field, messages]) => [`${prefix}${field}`, messages]));
+}
+
+function fieldErrors(error: { flatten(): { fieldErrors: Record<string, string[] | undefined> } }): Problems {
+  return Object.fromEntries(Object.entries(error.flatten().fieldErrors).filter((e): e is [string, string[]] => Boolean(e[1]?.length)));
+}
+
+/** The form as sent: at most ten boxes, each with its one-time key for 'Im Konto speichern'. */
+function payloadOf(raw: unknown, context: Context): Payload {
+  const payload = { ...(raw as Record<string, unknown>) } as Payload;
+  const boxes = Array.isArray(payload.boxes) ? payload.boxes.filter((b) => b && typeof b === "object").slice(0, MAX_BOXES) : [];
+  payload.boxes = boxes.length ? boxes : [{ participant: "neu", answersFor: "neu" }];
+  for (const box of payload.boxes) if (typeof box.saveKey !== "string" || !KEY.test(box.saveKey)) box.saveKey = randomToken();
+  if (context.mandate) payload.paymentMethod = "sepa";
+  return payload;
+}
+
+/** 'Im Konto speichern': the box's new child and new guardian, both or neither. */
+function saveBox(payload: Payload, index: number, user: SessionUser, context: Context): Problems {
+  const box = payload.boxes[index];
+  if (!box) return {};
+  const at = (field: string) => `boxes[${index}].${field}`;
+  let problems: Problems = {};
+  const child = box.participant === "neu" ? newChildSchema.safeParse(box.child ?? {}) : null;
+  if (child && !child.success) problems = { ...problems, ...prefixed(at("child."), fieldErrors(child.error)) };
+  const birthDate = child?.success ? child.data.birthDate : "";
+  const wrongDate = isIsoDate(birthDate) ? birthDateProblem(birthDate, context.rules.today, context.event.dateFrom) : null;
+  if (wrongDate) problems[at("child.birthDate")] = [wrongDate];
+  const guardian = box.guardian === "neu" ? newGuardianSchema.safeParse(box.newGuardian ?? {}) : null;
+  if (guardian && !guardian.success) problems = { ...problems, ...prefixed(at("newGuardian."), fieldErrors(guardian.error)) };
+  if (Object.keys(problems).length || (!child && !guardian)) return problems;
+
+  const saved = saveFromEnrolmentBox(user.id, String(box.saveKey), {
+    child: child?.success ? child.data : null,
+    guardian: guardian?.success ? guardian.data : null,
+  });
+  if (saved.participantId) {
+    box.participant = box.answersFor = String(saved.participantId);
+    delete box.child;
+  }
+  if (saved.guardianId) {
+    box.guardian = String(saved.guardianId);
+    delete box.newGuardian;
+    for (const other of payload.boxes) if (other.guardian === `box-${index}`) other.guardian = String(saved.guardianId);
+  }
+  box.saveKey = randomToken();
+  return {};
+}
+
+function submit(formData: FormData, payload: Payload, eventId: number, user: SessionUser, context: Context): FormAnswer {
+  // The same form again (double click, reload, retry): the confirmation of the first one.
+  const key = String(payload.submissionKey ?? "");
+  const earlier = KEY.test(key) ? earlierEnrolment(db, eventId, user.id, key) : null;
+  if (earlier) return { redirectTo: `/anmeldung/${earlier.id}` };
+  const submission = parseWithZod(formData, { schema: enrollmentSchema });
+  const schemaErrors: Problems = {};
+  if (submission.status !== "success") {
+    for (const [path, messages] of Object.entries(submission.error ?? {})) if (messages?.length && !path.startsWith("sepa")) schemaErrors[path] = messages;
+  }
+  const sepaGiven = payload.sepa && Object.values(payload.sepa).some((v) => typeof v === "string" && v.trim() !== "");
+  const sepa = payload.paymentMethod === "sepa" && (!context.mandate || sepaGiven) ? sepaProblems(payload.sepa) : null;
+  const late = lateProblem(context.event, context.placesLeft, payload.boxes.length);
+  let errors = mergeProblems(schemaErrors, checkBoxes(payload.boxes, context.rules), prefixed("sepa.", sepa?.problems ?? {}), late ? { "": [late] } : {});
+  if (!Object.keys(errors).length && submission.status === "success") {
+    try {
+      const { consentMandate: _m, consentPrivacy: _p, ...mandate } = sepa?.value ?? { consentMandate: "on", consentPrivacy: "on" };
+      const result = enrol(eventId, user, { ...submission.value, sepa: sepa?.value ? (mandate as NonNullable<typeof sepa.value>) : null });
+      return { redirectTo: `/anmeldung/${result.enrolmentId}` };
+    } catch (error) {
+      if (!(error instanceof EnrolmentError)) throw error;
+      errors = {};
+      for (const problem of error.problems) (errors[problem.path] ??= []).push(problem.message);
+    }
+  }
+  return { state: { payload, errors, stamp: Date.now(), focus: "fehler" }, status: 400 };
+}
+
+export async function answerEnrolmentForm(formData: FormData, eventId: number, user: SessionUser, context: Context): Promise<FormAnswer> {
+  const intent = String(formData.get("intent") ?? "submit");
+  const raw = parseWithZod(formData, { schema: enrollmentSchema }).payload;
+  const payload = payloadOf(raw, context);
+  const answer = (focus: string | null, errors: Problems = {}): FormAnswer => ({
+    state: { payload, errors, stamp: Date.now(), focus },
+    status: Object.keys(errors).length ? 400 : 200,
+  });
+
+  if (intent === "add") {
+    addBox(payload, randomToken());
+    return answer(boxAnchor(payload.boxes.length - 1));
+  }
+  if (intent.startsWith("remove-")) {
+    const index = Number(intent.slice("remove-".length));
+    removeBox(payload, index);
+    return answer(boxAnchor(Math.min(index, payload.boxes.length - 1)));
+  }
+  if (intent.startsWith("save-")) {
+    const index = Number(intent.slice("save-".length));
+    const errors = saveBox(payload, index, user, context);
+    takeOverChildAnswers(payload, context.children);
+    return answer(Object.keys(errors).length ? "fehler" : boxAnchor(index), errors);
+  }
+  if (intent === "submit") return submit(formData, payload, eventId, user, context);
+  // 'Auswahl übernehmen' and 'Weiter': the form again with the new choices' fields.
+  takeOverChildAnswers(payload, context.children);
+  return answer(intent.startsWith("refresh-") ? intent.slice("refresh-".length) : null);
+}
