@@ -14,6 +14,7 @@ import {
 import { berlinToInstant } from "~/lib/dates";
 import { sortMyRegistrations } from "~/lib/registration-order";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
+import { can, capabilitiesOf, roleOf } from "~/services/permissions.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { SessionUser } from "./user.server";
@@ -197,7 +198,9 @@ export function getEventPage(eventId: number, user: SessionUser | null, now = ne
     placesLeft,
     isOwner: event.isOwner,
     isAcceptedHelper: event.isAcceptedHelper,
-    canManage: user?.role === "admin" || event.isOwner,
+    canManage: can(roleOf(user, event.isOwner, myHelperStatus), "editEvent"),
+    /** What the person may do on the event's lists (the links of the page). */
+    may: capabilitiesOf(roleOf(user, event.isOwner, myHelperStatus)),
   };
 }
 
@@ -218,7 +221,7 @@ export function getEventAccess(eventId: number, user: SessionUser | null) {
     .where(and(eq(events.id, eventId), visibleTo(user)))
     .get();
   if (!row) return null;
-  return { ...row, canManage: user?.role === "admin" || row.isOwner };
+  return { ...row, canManage: can(roleOf(user, row.isOwner, row.isAcceptedHelper ? "accepted" : null), "editEvent") };
 }
 
 // ---------------------------------------------------------------------------------------------

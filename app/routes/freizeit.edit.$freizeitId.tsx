@@ -3,12 +3,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { EventForm } from "~/components/event-form";
 import type { Alert } from "~/components/forms";
 import { centsToInput } from "~/lib/event-rules";
-import { getEventAccess, getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
+import { getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
 import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { earlierSubmission } from "~/models/form-submission.server";
 import { db } from "~/services/db.server";
-import { requireUser } from "~/services/session.server";
+import { requireEventCapability } from "~/services/permissions.server";
 import { randomToken } from "~/services/tokens.server";
 
 export const meta: MetaFunction = () => [{ title: "Veranstaltung bearbeiten – Lagerfeuer" }];
@@ -17,11 +17,13 @@ const LOAD_FAILED = "Es gab ein Problem bei der Abfrage der Freizeit. Versuchen 
 
 /** Admins and the event's lead persons may edit; for anyone else the event does not exist. */
 async function requireEditor(request: Request, idParam: string | undefined) {
-  const user = await requireUser(request);
-  const id = Number(idParam);
-  const access = Number.isSafeInteger(id) && id > 0 ? getEventAccess(id, user) : null;
-  if (!access || !access.canManage) throw new Response(LOAD_FAILED, { status: 404 });
-  return { user, id };
+  try {
+    const { user, event } = await requireEventCapability(request, idParam, "editEvent");
+    return { user, id: event.id };
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status === 404) throw new Response(LOAD_FAILED, { status: 404 });
+    throw thrown;
+  }
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
