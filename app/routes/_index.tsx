@@ -45,8 +45,8 @@ export default function Home() {
       {upcoming.length === 0 && past.length === 0 ? <p>Keine Aktivitäten gefunden</p> : null}
       {admin && filter === "all" && upcoming.length === 0 && past.length === 0 ? (
         <p className="hint">
-          So beginnen Sie: Legen Sie mit <Link to="/freizeit/create">Neue Veranstaltung anlegen</Link> die erste
-          Veranstaltung an. Sie erscheint danach hier für alle Besucher*innen.
+          So beginnen Sie: <Link to="/freizeit/create">Erste Veranstaltung anlegen</Link>. Sie erscheint danach hier
+          für alle Besucher*innen.
         </p>
       ) : null}
       {upcoming.length > 0 ? (

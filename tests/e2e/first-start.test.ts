@@ -28,7 +28,7 @@ describe("the first start", () => {
     const page = await rawRequest(`${app.baseUrl}/`, { headers: { Cookie: await app.sessionCookie(ADMIN.email) } });
     const html = page.text();
     expect(html).toContain("Keine Aktivitäten gefunden");
-    expect(html).toMatch(/So beginnen Sie: Legen Sie mit <a[^>]*href="\/freizeit\/create"[^>]*>Neue Veranstaltung anlegen<\/a>/);
+    expect(html).toMatch(/So beginnen Sie: <a[^>]*href="\/freizeit\/create"[^>]*>Erste Veranstaltung anlegen<\/a>/);
     // A visitor sees no such hint.
     expect((await rawRequest(`${app.baseUrl}/`)).text()).not.toContain("So beginnen Sie");
   });
