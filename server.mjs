@@ -152,7 +152,8 @@ app.use((error, req, res, _next) => {
 });
 
 const listening = () => {
-  console.log(`Lagerfeuer läuft auf http://${config.host ?? "localhost"}:${config.port}`);
+  const host = config.host?.includes(":") ? `[${config.host}]` : (config.host ?? "localhost");
+  console.log(`Lagerfeuer läuft auf http://${host}:${config.port}`);
   if (development) broadcastDevReady(build);
 };
 // HOST unset: every interface, as node does by default.
