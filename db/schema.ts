@@ -161,6 +161,8 @@ export const events = sqliteTable(
     permitsRequired: bool("permits_required").notNull().default(false),
     /** Places; null means unlimited (DECISIONS.md, capacity and waiting list). */
     capacity: integer("capacity"),
+    /** How long a place offered to the waiting list is held, in hours (6 to 168). */
+    offerHours: integer("offer_hours").notNull().default(48),
     createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -169,6 +171,7 @@ export const events = sqliteTable(
     index("events_starts_at_idx").on(t.startsAt),
     index("events_date_title_idx").on(t.dateFrom, t.title),
     check("events_capacity_check", sql`capacity IS NULL OR capacity > 0`),
+    check("events_offer_hours_check", sql`offer_hours BETWEEN 6 AND 168`),
     check("events_price_check", sql`price_cents >= 0`),
     check("events_sibling_discount_check", sql`sibling_discount_cents >= 0`),
     check("events_date_order_check", sql`date_to IS NULL OR date_to >= date_from`),
@@ -426,6 +429,11 @@ export const registrations = sqliteTable(
     applicationStatus: text("application_status", { enum: APPLICATION_STATUSES }).notNull().default("open"),
     /** Null: holds a place. A number: on the waiting list, in order of arrival. */
     waitingListPosition: integer("waiting_list_position"),
+    /**
+     * Set while a freed place is offered to this waiting registration: the offer holds the place
+     * until then (DECISIONS.md, waiting list moves by itself).
+     */
+    offerExpiresAt: integer("offer_expires_at", { mode: "timestamp_ms" }),
     /** The four permission answers given for this event (null: not asked or not answered). */
     allowedToWander: bool("allowed_to_wander"),
     allowedToSwim: bool("allowed_to_swim"),
@@ -469,6 +477,8 @@ export const registrations = sqliteTable(
       sql`payment_method = 'sepa' OR sepa_mandate_id IS NULL`,
     ),
     check("registrations_waiting_check", sql`waiting_list_position IS NULL OR waiting_list_position > 0`),
+    check("registrations_offer_check", sql`offer_expires_at IS NULL OR waiting_list_position IS NOT NULL`),
+    index("registrations_offer_idx").on(t.offerExpiresAt),
   ],
 );
 

@@ -419,7 +419,7 @@ async function main() {
   const { openDatabase, migrateDatabase } = await import("../app/services/db.server");
   const { hashPassword } = await import("../app/services/password.server");
   const { sqlite, db } = openDatabase(settings().databasePath);
-  migrateDatabase(db);
+  migrateDatabase(sqlite);
   const existing = db.select({ n: count() }).from(events).get()!.n;
   if (existing > 0 && !options.reset) {
     console.error(`Die Datenbank ${settings().databasePath} enthält schon ${existing} Veranstaltungen. Mit --reset werden alle Daten ersetzt.`);

@@ -2,7 +2,8 @@
 // can use them without loading the database layer.
 export const ROLES = ["user", "admin"] as const;
 export const HELPER_STATUSES = ["pending", "accepted", "declined"] as const;
-export const APPLICATION_STATUSES = ["open", "accepted", "rejected"] as const;
+/** open: waiting for the leaders' decision (or on the waiting list); cancelled: storniert. */
+export const APPLICATION_STATUSES = ["open", "accepted", "rejected", "cancelled"] as const;
 export const PAYMENT_METHODS = ["transfer", "sepa"] as const;
 export const TSHIRT_SIZES = ["S", "M", "L", "XL", "XXL"] as const;
 export const SWIM_BADGES = ["Seepferdchen", "Bronze", "Silber", "Gold"] as const;
@@ -19,6 +20,10 @@ export const REGISTRATION_ACTIONS = [
   "moved_from_waiting_list",
   "payment_confirmed",
   "payment_revoked",
+  "offered",
+  "offer_accepted",
+  "offer_declined",
+  "offer_expired",
 ] as const;
 
 export type Role = (typeof ROLES)[number];

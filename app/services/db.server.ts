@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import * as schema from "../../db/schema";
 import { settings } from "./env.server";
 
@@ -26,8 +26,35 @@ export function openDatabase(file: string) {
   return { sqlite, db: drizzle(sqlite, { schema }) };
 }
 
-export function migrateDatabase(db: Db) {
-  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+/**
+ * Applies the pending migrations of db/migrations in one transaction, with foreign keys off
+ * around it (SQLite's documented way to change a table: drizzle-kit rebuilds a table to change
+ * a CHECK, and with foreign keys on, dropping the old table would cascade-delete every row that
+ * refers to it; inside a transaction the migration's own PRAGMA is ignored). The foreign keys are
+ * checked before the commit. Same bookkeeping table as drizzle's migrator.
+ */
+export function migrateDatabase(sqlite: Database.Database, migrationsFolder = MIGRATIONS_DIR) {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  sqlite.exec(`CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
+  const lastApplied = () =>
+    Number((sqlite.prepare(`SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1`).get() as { created_at?: number } | undefined)?.created_at ?? -1);
+  if (!migrations.some((m) => m.folderMillis > lastApplied())) return;
+  sqlite.pragma("foreign_keys = OFF");
+  try {
+    sqlite
+      .transaction(() => {
+        const since = lastApplied(); // again under the write lock: another process may have migrated
+        for (const migration of migrations.filter((m) => m.folderMillis > since)) {
+          for (const statement of migration.sql) if (statement.trim()) sqlite.exec(statement);
+          sqlite.prepare(`INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)`).run(migration.hash, migration.folderMillis);
+        }
+        const broken = sqlite.pragma("foreign_key_check") as unknown[];
+        if (broken.length) throw new Error(`Migration verletzt ${broken.length} Fremdschlüssel; nichts wurde geändert.`);
+      })
+      .immediate();
+  } finally {
+    sqlite.pragma("foreign_keys = ON");
+  }
 }
 
 const globalForDb = globalThis as unknown as { __lagerfeuerDb?: ReturnType<typeof openDatabase> };
@@ -35,7 +62,7 @@ const globalForDb = globalThis as unknown as { __lagerfeuerDb?: ReturnType<typeo
 function connection() {
   if (!globalForDb.__lagerfeuerDb) {
     const opened = openDatabase(settings().databasePath);
-    migrateDatabase(opened.db);
+    migrateDatabase(opened.sqlite);
     globalForDb.__lagerfeuerDb = opened;
   }
   return globalForDb.__lagerfeuerDb;

@@ -53,7 +53,7 @@ describe("demo data", () => {
     const titles = () => {
       const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-seed-")), "seed.db");
       const { db: other, sqlite } = openDatabase(file);
-      migrateDatabase(other);
+      migrateDatabase(sqlite);
       seedDemo(other, { events: 10, users: 20, registrations: 50 }, "hash");
       const rows = other.all<{ t: string }>(sql`select title || '|' || date_from || '|' || location as t from events order by id`);
       const people = other.all<{ t: string }>(sql`select email || first_name || last_name as t from users order by id`);

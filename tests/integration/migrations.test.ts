@@ -1,0 +1,62 @@
+// Migrations keep every row: a migration that rebuilds a table (drizzle-kit does so to change a
+// CHECK) must not cascade-delete the rows that refer to it.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { MIGRATIONS_DIR, migrateDatabase, openDatabase } from "~/services/db.server";
+
+/** A copy of db/migrations that stops after the first `count` migrations. */
+function migrationsUpTo(count: number) {
+  const dir = mkdtempSync(path.join(tmpdir(), "lf-migrations-"));
+  cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+  const journalFile = path.join(dir, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
+  journal.entries = journal.entries.slice(0, count);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return dir;
+}
+
+describe("migrating a database in use", () => {
+  it("0004 (rebuilds events, registrations and their history) keeps every row that refers to them", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), "alt.db");
+    const { sqlite } = openDatabase(file);
+    migrateDatabase(sqlite, migrationsUpTo(4));
+    sqlite.exec(`
+      insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
+      insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
+      insert into event_owners (event_id, user_id) values (1, 1);
+      insert into event_helpers (event_id, user_id, status) values (1, 1, 'accepted');
+      insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01');
+      insert into registrations (id, event_id, participant_id, user_id, payment_method) values (1, 1, 1, 1, 'transfer');
+      insert into registration_history (registration_id, action) values (1, 'created');
+      insert into event_groups (id, event_id, name) values (1, 1, 'Füchse');
+      insert into group_members (event_id, group_id, registration_id) values (1, 1, 1);
+      insert into group_members (event_id, group_id, helper_user_id) values (1, 1, 1);
+      insert into comments (participant_id, event_id, author_id, text) values (1, 1, 1, 'Allergie');
+    `);
+    migrateDatabase(sqlite);
+    const count = (table: string) => (sqlite.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+    for (const table of ["events", "event_owners", "event_helpers", "registrations", "registration_history", "group_members", "comments"]) {
+      expect(count(table), table).toBeGreaterThan(0);
+    }
+    expect(count("group_members")).toBe(2);
+    expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
+    // What 0004 brought: the cancelled state, offers, the offer time.
+    sqlite.exec(`update registrations set application_status = 'cancelled' where id = 1`);
+    expect(sqlite.prepare(`select offer_hours as h from events where id = 1`).get()).toEqual({ h: 48 });
+    sqlite.close();
+  });
+
+  it("a second process finds nothing left to do", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), "zwei.db");
+    const first = openDatabase(file);
+    migrateDatabase(first.sqlite);
+    const second = openDatabase(file);
+    migrateDatabase(second.sqlite);
+    const applied = (second.sqlite.prepare(`select count(*) as n from "__drizzle_migrations"`).get() as { n: number }).n;
+    expect(applied).toBe((JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length);
+    first.sqlite.close();
+    second.sqlite.close();
+  });
+});
