@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import {
+  allowedDecisions,
+  canAnswerOffer,
+  DECISIONS,
+  holdsPlace,
+  isAllowed,
+  isAlreadyDone,
+  stateOf,
+  type Decision,
+  type RegistrationFacts,
+  type RegistrationState,
+} from "./registration-machine";
+
+const soon = new Date("2030-01-02T00:00:00Z");
+const FACTS: Record<RegistrationState, RegistrationFacts> = {
+  open: { applicationStatus: "open", waitingListPosition: null, offerExpiresAt: null, paid: false },
+  waiting: { applicationStatus: "open", waitingListPosition: 3, offerExpiresAt: null, paid: false },
+  offered: { applicationStatus: "open", waitingListPosition: 1, offerExpiresAt: soon, paid: false },
+  accepted: { applicationStatus: "accepted", waitingListPosition: null, offerExpiresAt: null, paid: false },
+  rejected: { applicationStatus: "rejected", waitingListPosition: null, offerExpiresAt: null, paid: false },
+  cancelled: { applicationStatus: "cancelled", waitingListPosition: null, offerExpiresAt: null, paid: false },
+};
+
+// Every state × every decision: exactly the transitions of spec part 2 §4 and DECISIONS.md.
+const ALLOWED: Record<RegistrationState, Decision[]> = {
+  open: ["accept", "reject", "confirm-payment"],
+  waiting: ["reject", "move-up"],
+  offered: ["reject", "move-up"],
+  accepted: ["cancel", "confirm-payment"],
+  rejected: ["revoke-rejection"],
+  cancelled: [],
+};
+
+describe("the registration state machine", () => {
+  for (const state of Object.keys(FACTS) as RegistrationState[]) {
+    it(`derives ${state}`, () => expect(stateOf(FACTS[state])).toBe(state));
+    for (const decision of DECISIONS) {
+      const expected = ALLOWED[state].includes(decision);
+      it(`${expected ? "allows" : "refuses"} ${decision} on ${state}`, () => {
+        expect(isAllowed(decision, FACTS[state])).toBe(expected);
+      });
+    }
+  }
+
+  it("payments: revoke only when paid, confirm only unpaid place-holders", () => {
+    const paidAccepted = { ...FACTS.accepted, paid: true };
+    expect(allowedDecisions(paidAccepted)).toEqual(["cancel", "revoke-payment"]);
+    expect(isAllowed("confirm-payment", { ...FACTS.waiting })).toBe(false);
+    expect(isAllowed("revoke-payment", { ...FACTS.rejected, paid: true })).toBe(true);
+  });
+
+  it("knows a repeated decision", () => {
+    expect(isAlreadyDone("accept", FACTS.accepted)).toBe(true);
+    expect(isAlreadyDone("accept", FACTS.open)).toBe(false);
+    expect(isAlreadyDone("reject", FACTS.rejected)).toBe(true);
+    expect(isAlreadyDone("cancel", FACTS.cancelled)).toBe(true);
+    expect(isAlreadyDone("confirm-payment", { ...FACTS.open, paid: true })).toBe(true);
+    expect(isAlreadyDone("revoke-payment", FACTS.open)).toBe(true);
+    expect(isAlreadyDone("move-up", FACTS.open)).toBe(true);
+    expect(isAlreadyDone("revoke-rejection", FACTS.waiting)).toBe(true);
+  });
+
+  it("places are held by open and accepted registrations and by open offers", () => {
+    expect((Object.keys(FACTS) as RegistrationState[]).filter(holdsPlace)).toEqual(["open", "offered", "accepted"]);
+  });
+
+  it("an offer can be answered only while it runs", () => {
+    expect(canAnswerOffer(FACTS.offered, new Date("2030-01-01T23:59:59Z"))).toBe(true);
+    expect(canAnswerOffer(FACTS.offered, soon)).toBe(false);
+    expect(canAnswerOffer(FACTS.waiting, new Date("2029-01-01"))).toBe(false);
+  });
+});

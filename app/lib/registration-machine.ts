@@ -1,0 +1,118 @@
+// The states of a registration and the decisions that move it (spec part 2 §4, DECISIONS.md
+// 'Decisions and reasons', 'Waiting list moves by itself'). Pure: the model asks it inside its
+// write transaction, the pages ask it which buttons to show.
+import type { ApplicationStatus } from "./enums";
+
+export type RegistrationState =
+  /** Holds a place, waits for the leaders' decision. */
+  | "open"
+  /** On the waiting list, no place. */
+  | "waiting"
+  /** On the waiting list with a place held for it until the offer runs out. */
+  | "offered"
+  | "accepted"
+  | "rejected"
+  /** Storniert: by the leaders, or a place offered and not taken. */
+  | "cancelled";
+
+export type RegistrationFacts = {
+  applicationStatus: ApplicationStatus;
+  waitingListPosition: number | null;
+  offerExpiresAt: Date | number | null;
+  paid: boolean;
+};
+
+export function stateOf(r: RegistrationFacts): RegistrationState {
+  if (r.applicationStatus !== "open") return r.applicationStatus;
+  if (r.waitingListPosition === null) return "open";
+  return r.offerExpiresAt === null ? "waiting" : "offered";
+}
+
+/** Does it take one of the event's places (open and accepted ones, and open offers)? */
+export function holdsPlace(state: RegistrationState) {
+  return state === "open" || state === "accepted" || state === "offered";
+}
+
+/** What the leaders decide. */
+export const DECISIONS = [
+  "accept",
+  "reject",
+  "cancel",
+  "revoke-rejection",
+  "move-up",
+  "confirm-payment",
+  "revoke-payment",
+] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** Decisions that need a reason ('Begründung ist erforderlich'). */
+export const REASON_REQUIRED: readonly Decision[] = ["reject", "cancel"];
+
+const FROM: Record<Exclude<Decision, "confirm-payment" | "revoke-payment">, readonly RegistrationState[]> = {
+  accept: ["open"],
+  reject: ["open", "waiting", "offered"],
+  cancel: ["accepted"],
+  "revoke-rejection": ["rejected"],
+  "move-up": ["waiting", "offered"],
+};
+
+/** Where a decision leads; what a repeated decision finds (then nothing changes). */
+export const TARGET: Record<Exclude<Decision, "confirm-payment" | "revoke-payment">, RegistrationState> = {
+  accept: "accepted",
+  reject: "rejected",
+  cancel: "cancelled",
+  "revoke-rejection": "open",
+  "move-up": "open",
+};
+
+export function isAllowed(decision: Decision, r: RegistrationFacts) {
+  const state = stateOf(r);
+  if (decision === "confirm-payment") return (state === "open" || state === "accepted") && !r.paid;
+  if (decision === "revoke-payment") return r.paid;
+  return FROM[decision].includes(state);
+}
+
+/** The decision was made before (a repeated POST): it changes nothing more. */
+export function isAlreadyDone(decision: Decision, r: RegistrationFacts) {
+  if (decision === "confirm-payment") return r.paid;
+  if (decision === "revoke-payment") return !r.paid;
+  // A revoked rejection may have gone to the waiting list when no place was free.
+  if (decision === "revoke-rejection") return stateOf(r) === "open" || stateOf(r) === "waiting";
+  return stateOf(r) === TARGET[decision];
+}
+
+/** The buttons a leader sees for a registration. */
+export function allowedDecisions(r: RegistrationFacts): Decision[] {
+  return DECISIONS.filter((d) => isAllowed(d, r));
+}
+
+/** What the parent does with an offered place. */
+export type OfferAnswer = "accept" | "decline";
+
+export function canAnswerOffer(r: RegistrationFacts, now: Date) {
+  if (stateOf(r) !== "offered") return false;
+  const expires = r.offerExpiresAt instanceof Date ? r.offerExpiresAt.getTime() : Number(r.offerExpiresAt);
+  return expires > now.getTime();
+}
+
+/** Refusals of the machine, in German, by what the registration is now. */
+export function refusalText(decision: Decision, r: RegistrationFacts) {
+  const state = stateOf(r);
+  if (decision === "confirm-payment") {
+    return state === "open" || state === "accepted"
+      ? "Die Zahlung ist bereits bestätigt."
+      : "Eine Zahlung kann nur für eine Anmeldung mit Platz bestätigt werden.";
+  }
+  if (decision === "accept" && (state === "waiting" || state === "offered")) {
+    return "Diese Anmeldung steht auf der Warteliste. Bitte zuerst nachrücken lassen.";
+  }
+  const words: Record<RegistrationState, string> = {
+    open: "noch offen",
+    waiting: "auf der Warteliste",
+    offered: "auf der Warteliste mit einem angebotenen Platz",
+    accepted: "bestätigt",
+    rejected: "abgelehnt",
+    cancelled: "storniert",
+  };
+  return `Das geht nicht: Die Anmeldung ist ${words[state]}.`;
+}
