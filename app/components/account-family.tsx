@@ -7,6 +7,7 @@ import { formatDate, formatIsoDate } from "~/lib/dates";
 import type { getFamily } from "~/models/family.server";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 import { FormAlert, PlainInput, PlainSelect, useHydrated, type Alert } from "./forms";
+import { RegistrationStatus } from "./registration-status";
 
 type Family = SerializeFrom<ReturnType<typeof getFamily>>;
 type Child = Family["children"][number];
@@ -130,8 +131,6 @@ function GuardianFields({ formId, guardian, actionData }: { formId: string; guar
   );
 }
 
-const STATUS: Record<string, string> = { open: "Offen", accepted: "Bestätigt", rejected: "Abgelehnt" };
-
 export function AccountFamily({
   children,
   guardians,
@@ -163,9 +162,13 @@ export function AccountFamily({
             <ul>
               {child.registrations.map((r) => (
                 <li key={r.id}>
-                  <a href={`/freizeit/${r.eventId}`}>{r.title}</a> ({formatIsoDate(r.dateFrom)}):{" "}
-                  {r.waitingListPosition !== null ? "Warteliste" : STATUS[r.applicationStatus]}
-                  {r.paid ? ", bezahlt" : ""}
+                  <a href={`/freizeit/${r.eventId}`}>{r.title}</a> ({formatIsoDate(r.dateFrom)}): <RegistrationStatus registration={r} />
+                  {r.enrolmentId !== null ? (
+                    <>
+                      {" "}
+                      <a href={`/anmeldung/${r.enrolmentId}`}>Anmeldebestätigung</a>
+                    </>
+                  ) : null}
                 </li>
               ))}
             </ul>

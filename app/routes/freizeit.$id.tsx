@@ -1,8 +1,10 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { EventPicture } from "~/components/event-tile";
-import { formatIsoDate, formatClock } from "~/lib/dates";
+import { RegistrationStatus } from "~/components/registration-status";
+import { formatClock, formatDate, formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
+import { enrolmentLinks } from "~/models/enrollment-confirmation.server";
 import { applyAsHelper, deleteEvent, getEventAccess, getEventPage, type EventPage } from "~/models/event.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getUser, requireUser } from "~/services/session.server";
@@ -27,6 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     event: shown,
     signedIn: user !== null,
+    enrolments: user ? enrolmentLinks(event.id, user.id) : [],
     confirmDelete: event.canManage && new URL(request.url).searchParams.has("loeschen"),
   });
 }
@@ -58,15 +61,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 type ShownEvent = Omit<EventPage, "startsAt" | "createdAt" | "updatedAt" | "createdById">;
-
-function Mark({ ok, label }: { ok: boolean; label: string }) {
-  return (
-    <span className={ok ? "mark ok" : "mark missing"}>
-      <span aria-hidden="true">{ok ? "✓" : "✗"}</span> {label}
-      <span className="visually-hidden">{ok ? ": ja" : ": nein"}</span>
-    </span>
-  );
-}
 
 function HelperButton({ event }: { event: ShownEvent }) {
   switch (event.myHelperStatus) {
@@ -108,7 +102,7 @@ function names(people: { firstName: string; lastName: string }[]) {
 }
 
 export default function EventDetail() {
-  const { event, signedIn, confirmDelete } = useLoaderData<typeof loader>();
+  const { event, signedIn, enrolments, confirmDelete } = useLoaderData<typeof loader>();
   const dateTo = event.dateTo ?? event.dateFrom;
   return (
     <article className="event-detail">
@@ -179,19 +173,23 @@ export default function EventDetail() {
                   <strong>
                     {r.firstName} {r.lastName}
                   </strong>{" "}
-                  {r.waitingListPosition !== null ? (
-                    <span className="badge">Warteliste</span>
-                  ) : (
-                    <>
-                      <Mark ok={r.applicationStatus === "accepted"} label="Bestätigt" />{" "}
-                      <Mark ok={r.paid} label="Bezahlt" />
-                    </>
-                  )}
+                  <RegistrationStatus registration={r} />
                 </li>
               ))}
             </ul>
           )}
+          {enrolments.map((e) => (
+            <p key={e.id}>
+              <Link to={`/anmeldung/${e.id}`}>
+                {enrolments.length === 1 ? "Anmeldebestätigung ansehen" : `Anmeldebestätigung vom ${formatDate(new Date(e.createdAt))}`}
+              </Link>
+            </p>
+          ))}
         </section>
+      ) : event.requiresApplication && !event.past ? (
+        <p className="flash flash-info visitor-hint">
+          <Link to={`/login?redirectTo=/freizeit/${event.id}`}>Zum Anmelden bitte einloggen</Link>
+        </p>
       ) : null}
 
       {signedIn ? (

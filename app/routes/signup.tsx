@@ -47,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const outcome = await signUp(submission.value);
     if (!outcome.ok) {
       return json(
-        { result: submission.reply(), alert: SIGNUP_TAKEN as Alert, check: null, values, attempt: Date.now(), done: null },
+        { result: submission.reply({ hideFields: ["password", "passwordRepeat"] }), alert: SIGNUP_TAKEN as Alert, check: null, values, attempt: Date.now(), done: null },
         { status: 409 },
       );
     }
@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     console.error(error);
     return json(
-      { result: submission.reply(), alert: SIGNUP_FAILED as Alert, check: null, values, attempt: Date.now(), done: null },
+      { result: submission.reply({ hideFields: ["password", "passwordRepeat"] }), alert: SIGNUP_FAILED as Alert, check: null, values, attempt: Date.now(), done: null },
       { status: 500 },
     );
   }
