@@ -1,0 +1,206 @@
+// Groups of an event (spec part 2 §4, §5, §8): create, rename, delete, and who is in which group.
+// A person is in at most one group per event; the composite keys of group_members make sure the
+// group, the registration and the helper belong to the same event. The state rules (no waiting,
+// rejected or cancelled registration, no pending or declined helper) are checked here.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { eventGroups, eventHelpers, groupMembers, registrations } from "../../db/schema";
+import { db, writeTransaction, type Queryable } from "~/services/db.server";
+
+export type GroupRow = { id: number; name: string };
+export type GroupTarget = { registrationId: number } | { helperUserId: number };
+export type GroupOutcome =
+  | { ok: true; groupId: number | null; groupName: string | null; title: string; message: string }
+  | { ok: false; status: 400 | 404 | 409; title: string; message: string };
+
+export const GROUP_TEXTS = {
+  failedTitle: "Da hat etwas nicht geklappt",
+  failedMessage: "Die Freizeit konnten nicht aktualisiert werden",
+  notInGroup: "Beim Aktualisieren der Gruppe ist ein Fehler aufgetreten",
+  emptyTitle: "Upps",
+  emptyMessage: "Du musst einen Gruppennamen angeben...",
+  successTitle: "Erfolgreich",
+  created: (name: string) => `Du hast erfolgreich die Gruppe "${name}" angelegt.`,
+  renamed: (name: string) => `Die Gruppe heißt jetzt "${name}".`,
+  deleted: (name: string) => `Die Gruppe "${name}" wurde gelöscht. Ihre Mitglieder sind jetzt ohne Gruppe.`,
+  duplicate: (name: string) => `Es gibt schon eine Gruppe "${name}" in dieser Freizeit.`,
+  tooLong: "Der Gruppenname darf höchstens 50 Zeichen lang sein.",
+  assigned: (name: string) => `Die Zuordnung zur Gruppe "${name}" wurde gespeichert.`,
+  unassigned: "Die Person ist jetzt keiner Gruppe zugeordnet.",
+  registrationRefused:
+    "Nur offene oder angenommene Anmeldungen (nicht auf der Warteliste) können einer Gruppe zugeordnet werden.",
+  helperRefused: "Nur angenommene Mitarbeiter*innen können einer Gruppe zugeordnet werden.",
+} as const;
+
+export const GROUP_NAME_MAX = 50;
+
+/** The groups of an event by name (one query). */
+export function listEventGroups(eventId: number, q: Queryable = db): GroupRow[] {
+  return q
+    .select({ id: eventGroups.id, name: eventGroups.name })
+    .from(eventGroups)
+    .where(eq(eventGroups.eventId, eventId))
+    .orderBy(sql`${eventGroups.name} collate nocase`, asc(eventGroups.id))
+    .all();
+}
+
+/** Who is in which group of the event (one query): registration id → group id, helper id → group id. */
+export function groupAssignments(eventId: number, q: Queryable = db) {
+  const rows = q
+    .select({ groupId: groupMembers.groupId, registrationId: groupMembers.registrationId, helperUserId: groupMembers.helperUserId })
+    .from(groupMembers)
+    .where(eq(groupMembers.eventId, eventId))
+    .all();
+  const byRegistration = new Map<number, number>();
+  const byHelper = new Map<number, number>();
+  for (const row of rows) {
+    if (row.registrationId !== null) byRegistration.set(row.registrationId, row.groupId);
+    if (row.helperUserId !== null) byHelper.set(row.helperUserId, row.groupId);
+  }
+  return { byRegistration, byHelper };
+}
+
+/** Registration ids → group id for the given registrations only (one query). */
+export function groupsOfRegistrations(eventId: number, registrationIds: number[], q: Queryable = db) {
+  const map = new Map<number, number>();
+  if (registrationIds.length === 0) return map;
+  const rows = q
+    .select({ registrationId: groupMembers.registrationId, groupId: groupMembers.groupId })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.eventId, eventId), inArray(groupMembers.registrationId, registrationIds)))
+    .all();
+  for (const row of rows) if (row.registrationId !== null) map.set(row.registrationId, row.groupId);
+  return map;
+}
+
+function failed(status: 400 | 404 | 409, message: string = GROUP_TEXTS.failedMessage): GroupOutcome {
+  return { ok: false, status, title: GROUP_TEXTS.failedTitle, message };
+}
+
+function cleanName(raw: unknown): { name: string } | { error: GroupOutcome } {
+  const name = typeof raw === "string" ? raw.replace(/\s+/g, " ").trim() : "";
+  if (!name) return { error: { ok: false, status: 400, title: GROUP_TEXTS.emptyTitle, message: GROUP_TEXTS.emptyMessage } };
+  if (name.length > GROUP_NAME_MAX) return { error: failed(400, GROUP_TEXTS.tooLong) };
+  return { name };
+}
+
+function nameTaken(tx: Queryable, eventId: number, name: string, exceptId = 0) {
+  return Boolean(
+    tx
+      .select({ id: eventGroups.id })
+      .from(eventGroups)
+      .where(and(eq(eventGroups.eventId, eventId), eq(eventGroups.name, name), sql`${eventGroups.id} <> ${exceptId}`))
+      .get(),
+  );
+}
+
+export function createGroup(eventId: number, rawName: unknown): GroupOutcome {
+  const cleaned = cleanName(rawName);
+  if ("error" in cleaned) return cleaned.error;
+  const { name } = cleaned;
+  return writeTransaction((tx) => {
+    if (nameTaken(tx, eventId, name)) return failed(409, GROUP_TEXTS.duplicate(name));
+    const row = tx.insert(eventGroups).values({ eventId, name }).returning({ id: eventGroups.id }).get();
+    return { ok: true, groupId: row.id, groupName: name, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.created(name) };
+  });
+}
+
+export function renameGroup(eventId: number, groupId: number, rawName: unknown): GroupOutcome {
+  const cleaned = cleanName(rawName);
+  if ("error" in cleaned) return cleaned.error;
+  const { name } = cleaned;
+  return writeTransaction((tx) => {
+    const group = findGroup(tx, eventId, groupId);
+    if (!group) return failed(404);
+    if (nameTaken(tx, eventId, name, groupId)) return failed(409, GROUP_TEXTS.duplicate(name));
+    tx.update(eventGroups).set({ name }).where(eq(eventGroups.id, groupId)).run();
+    return { ok: true, groupId, groupName: name, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.renamed(name) };
+  });
+}
+
+/** Deletes the group; its members become ungrouped (their rows go with the group). */
+export function deleteGroup(eventId: number, groupId: number): GroupOutcome {
+  return writeTransaction((tx) => {
+    const group = findGroup(tx, eventId, groupId);
+    if (!group) return failed(404);
+    tx.delete(groupMembers).where(and(eq(groupMembers.eventId, eventId), eq(groupMembers.groupId, groupId))).run();
+    tx.delete(eventGroups).where(and(eq(eventGroups.eventId, eventId), eq(eventGroups.id, groupId))).run();
+    return { ok: true, groupId: null, groupName: null, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.deleted(group.name) };
+  });
+}
+
+export function findGroup(q: Queryable, eventId: number, groupId: number): GroupRow | undefined {
+  if (!Number.isSafeInteger(groupId) || groupId <= 0) return undefined;
+  return q
+    .select({ id: eventGroups.id, name: eventGroups.name })
+    .from(eventGroups)
+    .where(and(eq(eventGroups.eventId, eventId), eq(eventGroups.id, groupId)))
+    .get();
+}
+
+/** Whether the person exists on the event and may be in a group: null = not found. */
+function assignable(tx: Queryable, eventId: number, target: GroupTarget): boolean | null {
+  if ("registrationId" in target) {
+    const row = tx
+      .select({ status: registrations.applicationStatus, waiting: registrations.waitingListPosition })
+      .from(registrations)
+      .where(and(eq(registrations.eventId, eventId), eq(registrations.id, target.registrationId)))
+      .get();
+    if (!row) return null;
+    return (row.status === "open" || row.status === "accepted") && row.waiting === null;
+  }
+  const row = tx
+    .select({ status: eventHelpers.status })
+    .from(eventHelpers)
+    .where(and(eq(eventHelpers.eventId, eventId), eq(eventHelpers.userId, target.helperUserId)))
+    .get();
+  if (!row) return null;
+  return row.status === "accepted";
+}
+
+function memberWhere(eventId: number, target: GroupTarget) {
+  return and(
+    eq(groupMembers.eventId, eventId),
+    "registrationId" in target
+      ? eq(groupMembers.registrationId, target.registrationId)
+      : eq(groupMembers.helperUserId, target.helperUserId),
+  );
+}
+
+/**
+ * Puts a registration or a helper into one group of the event (groupId null: into none). Taking
+ * someone out of a group is always allowed; putting them in only while their state allows it.
+ * `actor` is the person deciding (asked by the caller through the permissions module).
+ */
+export function assignToGroup(
+  eventId: number,
+  target: GroupTarget,
+  groupId: number | null,
+  actor: { id: number },
+): GroupOutcome {
+  void actor;
+  return writeTransaction((tx) => {
+    const state = assignable(tx, eventId, target);
+    if (state === null) return failed(404);
+    if (groupId === null) {
+      tx.delete(groupMembers).where(memberWhere(eventId, target)).run();
+      return { ok: true, groupId: null, groupName: null, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.unassigned };
+    }
+    const group = findGroup(tx, eventId, groupId);
+    if (!group) return failed(404);
+    if (!state) {
+      return failed(409, "registrationId" in target ? GROUP_TEXTS.registrationRefused : GROUP_TEXTS.helperRefused);
+    }
+    tx.delete(groupMembers).where(memberWhere(eventId, target)).run();
+    tx.insert(groupMembers)
+      .values({
+        eventId,
+        groupId: group.id,
+        registrationId: "registrationId" in target ? target.registrationId : null,
+        helperUserId: "helperUserId" in target ? target.helperUserId : null,
+      })
+      .run();
+    const check = tx.select({ groupId: groupMembers.groupId }).from(groupMembers).where(memberWhere(eventId, target)).get();
+    if (check?.groupId !== group.id) return failed(409, GROUP_TEXTS.notInGroup);
+    return { ok: true, groupId: group.id, groupName: group.name, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.assigned(group.name) };
+  });
+}

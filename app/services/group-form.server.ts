@@ -1,0 +1,89 @@
+// The group forms of the participant and helper lists (spec part 2 §2.5, §2.6, §4, §5): one
+// handler for 'assign-group', 'create-group', 'rename-group' and 'delete-group'. It asks the
+// permissions module itself ('assignGroups'), so a caller cannot forget it, and answers with a
+// redirect to `backTo` carrying the spec's toast as a flash message (PRG, works without JS).
+import { redirect } from "@remix-run/node";
+import { assignToGroup, createGroup, deleteGroup, renameGroup, type GroupOutcome } from "~/models/group.server";
+import { redirectWithFlash } from "./flash.server";
+import { readForm } from "./form.server";
+import { requireEventCapability } from "./permissions.server";
+
+export const GROUP_INTENTS = ["assign-group", "create-group", "rename-group", "delete-group"] as const;
+export type GroupIntent = (typeof GROUP_INTENTS)[number];
+export const INVALID_INPUT = "Ungültige Angaben";
+/** Query parameter of the confirmation step before a group is deleted (works without JS). */
+export const CONFIRM_DELETE_PARAM = "gruppeLoeschen";
+
+export function isGroupIntent(value: unknown): value is GroupIntent {
+  return typeof value === "string" && (GROUP_INTENTS as readonly string[]).includes(value);
+}
+
+function badRequest(): never {
+  throw new Response(INVALID_INPUT, { status: 400 });
+}
+
+/** A positive id from a form field; throws 400 for anything else. */
+function idField(form: FormData, name: string): number {
+  const value = form.get(name);
+  if (typeof value !== "string" || !/^[1-9]\d{0,15}$/.test(value)) badRequest();
+  const id = Number(value);
+  if (!Number.isSafeInteger(id)) badRequest();
+  return id;
+}
+
+/** groupId: an id, or '' / 'none' for 'Keine Gruppe'. */
+function optionalGroupId(form: FormData): number | null {
+  const value = form.get("groupId");
+  if (value === null || value === "" || value === "none") return null;
+  return idField(form, "groupId");
+}
+
+function withoutConfirm(backTo: string) {
+  const url = new URL(backTo, "http://x");
+  url.searchParams.delete(CONFIRM_DELETE_PARAM);
+  return url.pathname + url.search;
+}
+
+async function answer(outcome: GroupOutcome, backTo: string, request: Request) {
+  return redirectWithFlash(
+    withoutConfirm(backTo),
+    { kind: outcome.ok ? "success" : outcome.title === "Upps" ? "info" : "danger", title: outcome.title, message: outcome.message },
+    { request },
+  );
+}
+
+/**
+ * Handles one group form of the event's lists. `form` is the already read form when the caller
+ * read it (to look at the intent first); otherwise the request's body is read here.
+ * `backTo` is a path of this app (for example `/freizeit/helper/12`).
+ */
+export async function handleGroupForm(request: Request, eventId: number, backTo: string, form?: FormData): Promise<Response> {
+  const { user } = await requireEventCapability(request, eventId, "assignGroups", "home");
+  const data = form ?? (await readForm(request));
+  const intent = data.get("intent");
+  if (!isGroupIntent(intent) || !backTo.startsWith("/") || backTo.startsWith("//")) badRequest();
+  switch (intent) {
+    case "assign-group": {
+      const hasRegistration = data.has("registrationId");
+      const hasHelper = data.has("helperUserId");
+      if (hasRegistration === hasHelper) badRequest();
+      const target = hasRegistration
+        ? { registrationId: idField(data, "registrationId") }
+        : { helperUserId: idField(data, "helperUserId") };
+      return answer(assignToGroup(eventId, target, optionalGroupId(data), user), backTo, request);
+    }
+    case "create-group":
+      return answer(createGroup(eventId, data.get("name")), backTo, request);
+    case "rename-group":
+      return answer(renameGroup(eventId, idField(data, "groupId"), data.get("name")), backTo, request);
+    case "delete-group": {
+      const groupId = idField(data, "groupId");
+      if (data.get("confirm") !== "yes") {
+        const url = new URL(backTo, "http://x");
+        url.searchParams.set(CONFIRM_DELETE_PARAM, String(groupId));
+        return redirect(url.pathname + url.search);
+      }
+      return answer(deleteGroup(eventId, groupId), backTo, request);
+    }
+  }
+}

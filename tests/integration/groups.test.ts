@@ -1,0 +1,152 @@
+// Group rules (spec part 2 §4, §5, §8; issue 11 item 4): create, rename, delete (members become
+// ungrouped), one group per person per event, no group of another event, no waiting, rejected or
+// cancelled registration, no pending or declined helper; the form handler's permission check.
+import { beforeAll, describe, expect, it } from "vitest";
+import { assignToGroup, createGroup, deleteGroup, groupAssignments, listEventGroups, renameGroup } from "~/models/group.server";
+import { handleGroupForm } from "~/services/group-form.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { addHelper, createRegistration } from "../support/camp";
+import { post } from "../support/remix";
+
+let lead: { id: number };
+let parent: { id: number };
+let eventId: number;
+let otherEventId: number;
+
+beforeAll(async () => {
+  resetDatabase();
+  lead = await createUser();
+  parent = await createUser();
+  eventId = createEvent({ ownerIds: [lead.id] }).id;
+  otherEventId = createEvent({ ownerIds: [lead.id], title: "Andere" }).id;
+});
+
+function newGroup(name: string, event = eventId) {
+  const outcome = createGroup(event, name);
+  if (!outcome.ok || outcome.groupId === null) throw new Error(outcome.message);
+  return outcome.groupId;
+}
+
+describe("groups", () => {
+  it("creates with the spec's toast and refuses an empty name with 'Upps'", () => {
+    const outcome = createGroup(eventId, "  Füchse ");
+    expect(outcome).toMatchObject({ ok: true, title: "Erfolgreich", message: 'Du hast erfolgreich die Gruppe "Füchse" angelegt.' });
+    expect(createGroup(eventId, "   ")).toMatchObject({ ok: false, title: "Upps", message: "Du musst einen Gruppennamen angeben..." });
+    expect(createGroup(eventId, "Füchse")).toMatchObject({ ok: false, status: 409 });
+    expect(listEventGroups(eventId).map((g) => g.name)).toContain("Füchse");
+  });
+
+  it("renames, and refuses a group of another event", () => {
+    const id = newGroup("Eulen");
+    expect(renameGroup(eventId, id, "Uhus")).toMatchObject({ ok: true });
+    expect(listEventGroups(eventId).find((g) => g.id === id)?.name).toBe("Uhus");
+    expect(renameGroup(otherEventId, id, "X")).toMatchObject({ ok: false, status: 404, title: "Da hat etwas nicht geklappt" });
+  });
+
+  it("puts a person in one group per event; moving replaces the group", () => {
+    const a = newGroup("A1");
+    const b = newGroup("B1");
+    const reg = createRegistration(eventId, parent.id);
+    expect(assignToGroup(eventId, { registrationId: reg.id }, a, lead)).toMatchObject({ ok: true, groupId: a });
+    expect(assignToGroup(eventId, { registrationId: reg.id }, b, lead)).toMatchObject({ ok: true, groupId: b });
+    expect(groupAssignments(eventId).byRegistration.get(reg.id)).toBe(b);
+    expect(assignToGroup(eventId, { registrationId: reg.id }, null, lead)).toMatchObject({ ok: true, groupId: null });
+    expect(groupAssignments(eventId).byRegistration.has(reg.id)).toBe(false);
+  });
+
+  it("refuses another event's group and another event's registration", () => {
+    const foreign = newGroup("Fremd", otherEventId);
+    const reg = createRegistration(eventId, parent.id);
+    expect(assignToGroup(eventId, { registrationId: reg.id }, foreign, lead)).toMatchObject({
+      ok: false,
+      status: 404,
+      message: "Die Freizeit konnten nicht aktualisiert werden",
+    });
+    const own = newGroup("Eigen");
+    expect(assignToGroup(otherEventId, { registrationId: reg.id }, own, lead)).toMatchObject({ ok: false, status: 404 });
+    expect(groupAssignments(eventId).byRegistration.has(reg.id)).toBe(false);
+  });
+
+  it.each([
+    ["waiting", { status: "open" as const, waiting: 1 }],
+    ["rejected", { status: "rejected" as const }],
+    ["cancelled", { status: "cancelled" as const }],
+  ])("refuses a %s registration", (_name, options) => {
+    const group = newGroup(`G-${_name}`);
+    const reg = createRegistration(eventId, parent.id, options);
+    const outcome = assignToGroup(eventId, { registrationId: reg.id }, group, lead);
+    expect(outcome).toMatchObject({ ok: false, status: 409 });
+    expect(groupAssignments(eventId).byRegistration.has(reg.id)).toBe(false);
+  });
+
+  it("accepts an open registration that holds a place", () => {
+    const group = newGroup("Offen");
+    const reg = createRegistration(eventId, parent.id, { status: "open" });
+    expect(assignToGroup(eventId, { registrationId: reg.id }, group, lead)).toMatchObject({ ok: true });
+  });
+
+  it.each(["pending", "declined"] as const)("refuses a %s helper, accepts an accepted one", async (status) => {
+    const group = newGroup(`H-${status}`);
+    const helper = await createUser();
+    addHelper(eventId, helper.id, status);
+    expect(assignToGroup(eventId, { helperUserId: helper.id }, group, lead)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: "Nur angenommene Mitarbeiter*innen können einer Gruppe zugeordnet werden.",
+    });
+    const accepted = await createUser();
+    addHelper(eventId, accepted.id, "accepted");
+    expect(assignToGroup(eventId, { helperUserId: accepted.id }, group, lead)).toMatchObject({ ok: true });
+    expect(groupAssignments(eventId).byHelper.get(accepted.id)).toBe(group);
+  });
+
+  it("deleting a group ungroups its members", () => {
+    const group = newGroup("Weg");
+    const reg = createRegistration(eventId, parent.id);
+    assignToGroup(eventId, { registrationId: reg.id }, group, lead);
+    expect(deleteGroup(otherEventId, group)).toMatchObject({ ok: false, status: 404 });
+    expect(deleteGroup(eventId, group)).toMatchObject({ ok: true });
+    expect(groupAssignments(eventId).byRegistration.has(reg.id)).toBe(false);
+    expect(listEventGroups(eventId).some((g) => g.id === group)).toBe(false);
+  });
+});
+
+describe("handleGroupForm", () => {
+  it("assigns for staff and answers with a flash redirect to backTo", async () => {
+    const group = newGroup("Formular");
+    const reg = createRegistration(eventId, parent.id);
+    const { request } = post(`/freizeit/participants/${eventId}`, { intent: "assign-group", registrationId: String(reg.id), groupId: String(group) }, { cookie: await sessionCookieFor(lead.id) });
+    const response = await handleGroupForm(request, eventId, `/freizeit/participants/${eventId}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/freizeit/participants/${eventId}`);
+    expect(groupAssignments(eventId).byRegistration.get(reg.id)).toBe(group);
+  });
+
+  it("sends a parent home and changes nothing", async () => {
+    const group = newGroup("Fremdzugriff");
+    const reg = createRegistration(eventId, parent.id);
+    const { request } = post(`/freizeit/participants/${eventId}`, { intent: "assign-group", registrationId: String(reg.id), groupId: String(group) }, { cookie: await sessionCookieFor(parent.id) });
+    const response = await handleGroupForm(request, eventId, `/freizeit/participants/${eventId}`).catch((r: Response) => r);
+    expect(response.headers.get("Location")).toBe("/");
+    expect(groupAssignments(eventId).byRegistration.has(reg.id)).toBe(false);
+  });
+
+  it("answers 400 for a malformed id", async () => {
+    const { request } = post(`/x`, { intent: "assign-group", registrationId: "1; drop", groupId: "2" }, { cookie: await sessionCookieFor(lead.id) });
+    const response = await handleGroupForm(request, eventId, `/freizeit/participants/${eventId}`).catch((r: Response) => r);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe("Ungültige Angaben");
+  });
+
+  it("asks for confirmation before deleting", async () => {
+    const group = newGroup("Bestätigen");
+    const cookie = await sessionCookieFor(lead.id);
+    const first = await handleGroupForm(post(`/x`, { intent: "delete-group", groupId: String(group) }, { cookie }).request, eventId, `/freizeit/helper/${eventId}`);
+    expect(first.headers.get("Location")).toBe(`/freizeit/helper/${eventId}?gruppeLoeschen=${group}`);
+    expect(listEventGroups(eventId).some((g) => g.id === group)).toBe(true);
+    const second = await handleGroupForm(post(`/x`, { intent: "delete-group", groupId: String(group), confirm: "yes" }, { cookie }).request, eventId, `/freizeit/helper/${eventId}?gruppeLoeschen=${group}`);
+    expect(second.headers.get("Location")).toBe(`/freizeit/helper/${eventId}`);
+    expect(listEventGroups(eventId).some((g) => g.id === group)).toBe(false);
+  });
+});
