@@ -253,6 +253,29 @@ export const legalDocuments = sqliteTable(
   (t) => [check("legal_documents_type_check", oneOf("type", LEGAL_DOCUMENT_TYPES))],
 );
 
+/** Every uploaded version of a legal document, kept (DECISIONS.md, legal documents and consent);
+ * `legal_documents` points to the current file of each type. */
+export const legalDocumentVersions = sqliteTable(
+  "legal_document_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type", { enum: LEGAL_DOCUMENT_TYPES }).notNull(),
+    /** 1, 2, 3 … per type. */
+    version: integer("version").notNull(),
+    fileId: integer("file_id")
+      .notNull()
+      .references(() => files.id, { onDelete: "restrict" }),
+    uploadedById: integer("uploaded_by_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("legal_document_versions_type_version_unique").on(t.type, t.version),
+    uniqueIndex("legal_document_versions_file_unique").on(t.fileId),
+    check("legal_document_versions_type_check", oneOf("type", LEGAL_DOCUMENT_TYPES)),
+    check("legal_document_versions_version_check", sql`version > 0`),
+  ],
+);
+
 /** Gruppen of an event; participants and helpers are sorted into them. */
 export const eventGroups = sqliteTable(
   "event_groups",
@@ -395,9 +418,16 @@ export const enrolments = sqliteTable(
     /** Verwendungszweck of the bank transfer; identifies the enrolment on bank statements. */
     reference: text("reference").notNull(),
     paymentMethod: text("payment_method", { enum: PAYMENT_METHODS }).notNull(),
+    /** Proof of consent: the versions of the participation terms and of the privacy policy
+     * accepted with this enrolment, and when (null: none had been uploaded yet). */
+    termsVersionId: integer("terms_version_id").references(() => legalDocumentVersions.id, { onDelete: "restrict" }),
+    privacyVersionId: integer("privacy_version_id").references(() => legalDocumentVersions.id, { onDelete: "restrict" }),
+    consentedAt: integer("consented_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
+    index("enrolments_terms_version_idx").on(t.termsVersionId),
+    index("enrolments_privacy_version_idx").on(t.privacyVersionId),
     uniqueIndex("enrolments_submission_unique").on(t.userId, t.eventId, t.submissionKey),
     uniqueIndex("enrolments_reference_unique").on(t.reference),
     index("enrolments_event_idx").on(t.eventId),
@@ -718,3 +748,4 @@ export type Registration = typeof registrations.$inferSelect;
 export type SepaMandate = typeof sepaMandates.$inferSelect;
 export type MailOutboxRow = typeof mailOutbox.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
+export type LegalDocumentVersion = typeof legalDocumentVersions.$inferSelect;
