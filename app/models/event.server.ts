@@ -111,6 +111,7 @@ export function listEvents(user: SessionUser | null, filter: EventFilter, now = 
 export type PersonName = { id: number; firstName: string; lastName: string };
 
 /** Places taken: open and accepted registrations that are not on the waiting list. */
+/** Places taken: open and accepted registrations and open waiting-list offers (DECISIONS.md). */
 export function placesTaken(eventId: number, database: Queryable = db) {
   return database
     .select({ n: count() })
@@ -119,7 +120,7 @@ export function placesTaken(eventId: number, database: Queryable = db) {
       and(
         eq(registrations.eventId, eventId),
         inArray(registrations.applicationStatus, ["open", "accepted"]),
-        sql`${registrations.waitingListPosition} IS NULL`,
+        sql`(${registrations.waitingListPosition} IS NULL OR ${registrations.offerExpiresAt} IS NOT NULL)`,
       ),
     )
     .get()!.n;

@@ -1,0 +1,163 @@
+// What every change of a registration needs: the registration with the facts the state machine
+// asks and the names a mail uses (one query), its history entry, and the mail to the parent.
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { enrolments, events, participants, registrationHistory, registrations, users } from "../../db/schema";
+import { formatIsoDate } from "~/lib/dates";
+import type { RegistrationAction } from "~/lib/enums";
+import { childAmounts } from "~/lib/money";
+import type { RegistrationFacts } from "~/lib/registration-machine";
+import type { Queryable, Tx } from "~/services/db.server";
+import { settings } from "~/services/env.server";
+import { queueMail } from "~/services/mail.server";
+
+const columns = {
+  id: registrations.id,
+  eventId: registrations.eventId,
+  userId: registrations.userId,
+  applicationStatus: registrations.applicationStatus,
+  waitingListPosition: registrations.waitingListPosition,
+  offerExpiresAt: registrations.offerExpiresAt,
+  paid: registrations.paid,
+  paymentMethod: registrations.paymentMethod,
+  amountCents: registrations.amountCents,
+  sepaMandateId: registrations.sepaMandateId,
+  reference: enrolments.reference,
+  childFirstName: participants.firstName,
+  childLastName: participants.lastName,
+  parentEmail: users.email,
+  parentFirstName: users.firstName,
+  eventTitle: events.title,
+  eventDateFrom: events.dateFrom,
+  startsAt: events.startsAt,
+  capacity: events.capacity,
+  offerHours: events.offerHours,
+  priceCents: events.priceCents,
+  siblingDiscountCents: events.siblingDiscountCents,
+};
+
+export type ChangeRow = RegistrationFacts & {
+  id: number;
+  eventId: number;
+  userId: number;
+  paymentMethod: "transfer" | "sepa";
+  amountCents: number | null;
+  sepaMandateId: number | null;
+  reference: string | null;
+  childFirstName: string;
+  childLastName: string;
+  parentEmail: string;
+  parentFirstName: string;
+  eventTitle: string;
+  eventDateFrom: string;
+  startsAt: Date;
+  capacity: number | null;
+  offerHours: number;
+  priceCents: number;
+  siblingDiscountCents: number;
+};
+
+function select(tx: Queryable) {
+  return tx
+    .select(columns)
+    .from(registrations)
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .innerJoin(users, eq(users.id, registrations.userId))
+    .innerJoin(events, eq(events.id, registrations.eventId))
+    .leftJoin(enrolments, eq(enrolments.id, registrations.enrolmentId));
+}
+
+/** One registration of one event (null when it is not of that event). */
+export function loadForChange(tx: Queryable, eventId: number, registrationId: number): ChangeRow | null {
+  if (!Number.isSafeInteger(registrationId) || registrationId <= 0) return null;
+  return (select(tx).where(and(eq(registrations.id, registrationId), eq(registrations.eventId, eventId))).get() as ChangeRow | undefined) ?? null;
+}
+
+/** Several registrations of one event, in one query. */
+export function loadManyForChange(tx: Tx, eventId: number, registrationIds: number[]): ChangeRow[] {
+  const ids = registrationIds.filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (!ids.length) return [];
+  return select(tx).where(and(eq(registrations.eventId, eventId), inArray(registrations.id, ids))).all() as ChangeRow[];
+}
+
+/** The waiting registrations of an event without an offer, first in line first. */
+export function waitingInLine(tx: Tx, eventId: number, limit: number): ChangeRow[] {
+  return select(tx)
+    .where(
+      and(
+        eq(registrations.eventId, eventId),
+        eq(registrations.applicationStatus, "open"),
+        sql`${registrations.waitingListPosition} IS NOT NULL`,
+        isNull(registrations.offerExpiresAt),
+      ),
+    )
+    .orderBy(registrations.waitingListPosition)
+    .limit(limit)
+    .all() as ChangeRow[];
+}
+
+export function writeHistory(tx: Tx, registrationId: number, actorId: number | null, action: RegistrationAction, reason = "") {
+  tx.insert(registrationHistory).values({ registrationId, actorId, action, reason }).run();
+}
+
+/**
+ * What a registration that gets a place costs: the full price for the account's first child
+ * holding a place at the event, the price less the sibling discount for each further one.
+ */
+export function amountOnGettingPlace(tx: Tx, row: ChangeRow) {
+  const earlier = tx
+    .select({ n: sql<number>`count(*)` })
+    .from(registrations)
+    .where(
+      and(
+        eq(registrations.eventId, row.eventId),
+        eq(registrations.userId, row.userId),
+        inArray(registrations.applicationStatus, ["open", "accepted"]),
+        isNull(registrations.waitingListPosition),
+      ),
+    )
+    .get()!.n;
+  return childAmounts(row.priceCents, row.siblingDiscountCents, earlier, [true])[0] ?? row.priceCents;
+}
+
+export function link(path: string) {
+  return `${settings().appUrl}${path}`;
+}
+
+function euro(cents: number) {
+  return new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" }).format(cents / 100);
+}
+
+/** How to pay, for a registration that holds a place and is not paid yet. */
+export function paymentLines(row: ChangeRow, amountCents: number | null) {
+  if (row.paid || amountCents === null || amountCents === 0) return [];
+  if (row.paymentMethod === "sepa") {
+    return [`Der Betrag von ${euro(amountCents)} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`];
+  }
+  const bank = settings().bank;
+  return [
+    `Bitte überweise ${euro(amountCents)} auf dieses Konto:`,
+    `Kontoinhaber: ${bank.accountHolder}`,
+    `IBAN: ${bank.iban.replace(/(.{4})/g, "$1 ").trim()}`,
+    `BIC: ${bank.bic} (${bank.name})`,
+    `Verwendungszweck: ${row.reference ?? `Anmeldung ${row.id}`}`,
+  ];
+}
+
+/** A mail to the account that enrolled the child, in the form of the enrolment boxes ('du'). */
+export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: string[]) {
+  queueMail(tx, {
+    to: row.parentEmail,
+    subject: `${subject}: ${row.childFirstName} ${row.childLastName} – ${row.eventTitle}`,
+    text: [
+      `Hallo ${row.parentFirstName},`,
+      "",
+      ...lines,
+      "",
+      `Veranstaltung: ${row.eventTitle} (ab ${formatIsoDate(row.eventDateFrom)})`,
+      `Alle Anmeldungen findest du in deinem Konto: ${link("/account?tab=teilnehmer")}`,
+      "",
+      "Viele Grüße",
+      "dein Lagerfeuer-Team",
+    ].join("\n"),
+  });
+}

@@ -1,0 +1,205 @@
+// The leaders' decisions on registrations (spec part 2 §4): each in one write transaction, only
+// the transitions of the state machine, a history entry with the person and the reason, the
+// parent told by mail through the outbox, an audit entry; a freed place goes to the waiting list
+// in the same transaction. A repeated decision changes nothing more.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { registrations } from "../../db/schema";
+import type { RegistrationAction } from "~/lib/enums";
+import {
+  holdsPlace,
+  isAllowed,
+  isAlreadyDone,
+  REASON_REQUIRED,
+  refusalText,
+  stateOf,
+  type Decision,
+} from "~/lib/registration-machine";
+import { writeTransaction, type Tx } from "~/services/db.server";
+import { recordAudit, type AuditAction } from "./audit.server";
+import { placesTaken } from "./event.server";
+import {
+  amountOnGettingPlace,
+  loadForChange,
+  loadManyForChange,
+  paymentLines,
+  tellParent,
+  writeHistory,
+  type ChangeRow,
+} from "./registration-change.server";
+import type { SessionUser } from "./user.server";
+import { offerFreePlaces } from "./waiting-list.server";
+
+export const REASON_MISSING = "Begründung ist erforderlich";
+export const REASON_MAX = 1000;
+
+export type DecisionOutcome =
+  | { ok: true; changed: boolean; message: string }
+  | { ok: false; status: 400 | 404 | 409; message: string; field?: "reason" };
+
+const DONE: Record<Decision, string> = {
+  accept: "Die Anmeldung ist bestätigt.",
+  reject: "Die Anmeldung ist abgelehnt.",
+  cancel: "Die Anmeldung ist storniert.",
+  "revoke-rejection": "Die Ablehnung ist aufgehoben.",
+  "move-up": "Die Anmeldung ist von der Warteliste nachgerückt.",
+  "confirm-payment": "Die Bezahlung ist bestätigt.",
+  "revoke-payment": "Die Bezahlung ist widerrufen.",
+};
+
+const HISTORY: Record<Decision, RegistrationAction> = {
+  accept: "accepted",
+  reject: "rejected",
+  cancel: "cancelled",
+  "revoke-rejection": "rejection_revoked",
+  "move-up": "moved_from_waiting_list",
+  "confirm-payment": "payment_confirmed",
+  "revoke-payment": "payment_revoked",
+};
+
+const AUDIT: Record<Decision, AuditAction> = {
+  accept: "registration.accepted",
+  reject: "registration.rejected",
+  cancel: "registration.cancelled",
+  "revoke-rejection": "registration.rejection_revoked",
+  "move-up": "registration.moved_up",
+  "confirm-payment": "registration.payment_confirmed",
+  "revoke-payment": "registration.payment_revoked",
+};
+
+function freePlaces(tx: Tx, row: ChangeRow) {
+  return row.capacity === null ? Infinity : row.capacity - placesTaken(row.eventId, tx);
+}
+
+function nextWaitingPosition(tx: Tx, eventId: number) {
+  return (
+    tx
+      .select({ n: sql<number>`coalesce(max(${registrations.waitingListPosition}), 0)` })
+      .from(registrations)
+      .where(eq(registrations.eventId, eventId))
+      .get()!.n + 1
+  );
+}
+
+/** Applies an allowed decision; the caller has checked the state machine. */
+function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, reason: string, now: Date): DecisionOutcome | null {
+  const set = (values: Partial<typeof registrations.$inferInsert>) =>
+    tx.update(registrations).set({ ...values, updatedAt: now }).where(eq(registrations.id, row.id)).run();
+  const heldPlace = holdsPlace(stateOf(row));
+  const because = reason ? ["", `Begründung: ${reason}`] : [];
+  switch (decision) {
+    case "accept":
+      set({ applicationStatus: "accepted" });
+      tellParent(tx, row, "Anmeldung bestätigt", [
+        `die Anmeldung von ${row.childFirstName} ist bestätigt. Wir freuen uns auf euch!`,
+        ...because,
+        ...(paymentLines(row, row.amountCents).length ? ["", ...paymentLines(row, row.amountCents)] : []),
+      ]);
+      break;
+    case "reject":
+    case "cancel":
+      set({ applicationStatus: decision === "reject" ? "rejected" : "cancelled", waitingListPosition: null, offerExpiresAt: null });
+      tellParent(tx, row, decision === "reject" ? "Anmeldung abgelehnt" : "Anmeldung storniert", [
+        decision === "reject"
+          ? `die Anmeldung von ${row.childFirstName} wurde leider abgelehnt.`
+          : `die Anmeldung von ${row.childFirstName} wurde storniert.`,
+        ...because,
+      ]);
+      break;
+    case "revoke-rejection": {
+      // Back to the leaders' decision with a place, or at the end of the waiting list.
+      const placed = freePlaces(tx, row) > 0;
+      set(placed ? { applicationStatus: "open", amountCents: amountOnGettingPlace(tx, row) } : { applicationStatus: "open", waitingListPosition: nextWaitingPosition(tx, row.eventId) });
+      tellParent(tx, row, "Ablehnung aufgehoben", [
+        placed
+          ? `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; die Anmeldung wird neu geprüft.`
+          : `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; ${row.childFirstName} steht jetzt auf der Warteliste.`,
+      ]);
+      break;
+    }
+    case "move-up": {
+      // An offered registration holds its place already; a waiting one needs a free place.
+      if (stateOf(row) === "waiting" && freePlaces(tx, row) <= 0) {
+        return { ok: false, status: 409, message: "Kein Platz frei. Erhöhe die Zahl der Plätze oder warte, bis ein Platz frei wird." };
+      }
+      const amountCents = amountOnGettingPlace(tx, row);
+      set({ waitingListPosition: null, offerExpiresAt: null, amountCents });
+      tellParent(tx, row, "Nachgerückt", [
+        `${row.childFirstName} ist von der Warteliste nachgerückt und hat jetzt einen Platz. Die Leitung bestätigt die Anmeldung noch.`,
+        ...because,
+        ...(paymentLines(row, amountCents).length ? ["", ...paymentLines(row, amountCents)] : []),
+      ]);
+      break;
+    }
+    case "confirm-payment":
+      set({ paid: true });
+      tellParent(tx, row, "Zahlung eingegangen", [`die Zahlung für ${row.childFirstName} ist bei uns eingegangen. Vielen Dank!`]);
+      break;
+    case "revoke-payment":
+      set({ paid: false });
+      break;
+  }
+  writeHistory(tx, row.id, actor.id, HISTORY[decision], reason);
+  recordAudit(tx, { actorId: actor.id, action: AUDIT[decision], entityType: "registration", entityId: row.id, details: { eventId: row.eventId, ...(reason ? { reason } : {}) } });
+  // A place given up goes to the next in line, in this same transaction.
+  if (heldPlace && (decision === "reject" || decision === "cancel")) offerFreePlaces(tx, row.eventId, now);
+  return null;
+}
+
+function checkReason(decision: Decision, reason: string): DecisionOutcome | null {
+  if (reason.length > REASON_MAX) return { ok: false, status: 400, message: `Höchstens ${REASON_MAX} Zeichen`, field: "reason" };
+  if (REASON_REQUIRED.includes(decision) && reason === "") return { ok: false, status: 400, message: REASON_MISSING, field: "reason" };
+  return null;
+}
+
+export function decide(eventId: number, registrationId: number, decision: Decision, actor: SessionUser, reasonInput = "", now = new Date()): DecisionOutcome {
+  const reason = reasonInput.trim();
+  const invalid = checkReason(decision, reason);
+  if (invalid) return invalid;
+  return writeTransaction((tx) => {
+    const row = loadForChange(tx, eventId, registrationId);
+    if (!row) return { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
+    if (isAlreadyDone(decision, row)) return { ok: true, changed: false, message: DONE[decision] };
+    if (!isAllowed(decision, row)) return { ok: false, status: 409, message: refusalText(decision, row) };
+    return apply(tx, row, decision, actor, reason, now) ?? { ok: true, changed: true, message: DONE[decision] };
+  });
+}
+
+/** Accepts several open registrations at once; others are left as they are and counted. */
+export function acceptMany(eventId: number, registrationIds: number[], actor: SessionUser, noteInput = "", now = new Date()): DecisionOutcome {
+  const note = noteInput.trim();
+  const invalid = checkReason("accept", note);
+  if (invalid) return invalid;
+  if (!registrationIds.length) return { ok: false, status: 400, message: "Bitte wähle mindestens eine offene Anmeldung aus." };
+  return writeTransaction((tx) => {
+    const rows = loadManyForChange(tx, eventId, registrationIds);
+    let accepted = 0;
+    for (const row of rows) {
+      if (!isAllowed("accept", row)) continue;
+      apply(tx, row, "accept", actor, note, now);
+      accepted++;
+    }
+    const skipped = registrationIds.length - accepted;
+    const message = `${accepted} ${accepted === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.${skipped ? ` ${skipped} waren nicht (mehr) offen und blieben unverändert.` : ""}`;
+    return { ok: true, changed: accepted > 0, message };
+  });
+}
+
+/** 'Bezahlung bestätigen' for every unpaid place-holding registration of one SEPA mandate. */
+export function confirmMandatePayments(eventId: number, sepaMandateId: number, actor: SessionUser, now = new Date()): DecisionOutcome {
+  return writeTransaction((tx) => {
+    const ids = tx
+      .select({ id: registrations.id })
+      .from(registrations)
+      .where(and(eq(registrations.eventId, eventId), eq(registrations.sepaMandateId, sepaMandateId), inArray(registrations.applicationStatus, ["open", "accepted"])))
+      .all()
+      .map((r) => r.id);
+    if (!ids.length) return { ok: false, status: 404, message: "Zu diesem Mandat gibt es keine Anmeldung mit Platz." };
+    let confirmed = 0;
+    for (const row of loadManyForChange(tx, eventId, ids)) {
+      if (!isAllowed("confirm-payment", row)) continue;
+      apply(tx, row, "confirm-payment", actor, "", now);
+      confirmed++;
+    }
+    return { ok: true, changed: confirmed > 0, message: `Bezahlung für ${confirmed} ${confirmed === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.` };
+  });
+}

@@ -1,0 +1,142 @@
+// The waiting list moves by itself (DECISIONS.md): a freed place is offered to the first in line
+// and held for the event's offer time; the parent takes it or lets it go; an offer that runs out
+// passes the place on. Deadlines live in the database (registrations.offer_expires_at); the
+// scheduler only asks `expireOffers(now)` now and then, so a restart loses nothing.
+import { and, eq, isNotNull, lte } from "drizzle-orm";
+import { events, registrations } from "../../db/schema";
+import { formatDate, formatTime } from "~/lib/dates";
+import { canAnswerOffer, stateOf, type OfferAnswer } from "~/lib/registration-machine";
+import { db, writeTransaction, type Queryable, type Tx } from "~/services/db.server";
+import { recordAudit } from "./audit.server";
+import { placesTaken } from "./event.server";
+import {
+  amountOnGettingPlace,
+  link,
+  loadForChange,
+  paymentLines,
+  tellParent,
+  waitingInLine,
+  writeHistory,
+  type ChangeRow,
+} from "./registration-change.server";
+import type { SessionUser } from "./user.server";
+
+export const OFFER_NOT_TAKEN = "Platz nicht angenommen";
+
+/**
+ * Offers every free place of the event to the next in line, inside the caller's transaction
+ * (the one that freed the place). None once the event has started. Returns how many.
+ */
+export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
+  const event = tx
+    .select({ capacity: events.capacity, startsAt: events.startsAt, offerHours: events.offerHours })
+    .from(events)
+    .where(eq(events.id, eventId))
+    .get();
+  if (!event || event.startsAt.getTime() <= now.getTime()) return 0;
+  const free = event.capacity === null ? 10_000 : event.capacity - placesTaken(eventId, tx);
+  if (free <= 0) return 0;
+  const expiresAt = new Date(now.getTime() + event.offerHours * 3600_000);
+  const next = waitingInLine(tx, eventId, free);
+  for (const row of next) {
+    tx.update(registrations).set({ offerExpiresAt: expiresAt, updatedAt: now }).where(eq(registrations.id, row.id)).run();
+    writeHistory(tx, row.id, null, "offered");
+    recordAudit(tx, { actorId: null, action: "registration.offered", entityType: "registration", entityId: row.id, details: { eventId } });
+    tellParent(tx, row, "Ein Platz ist frei geworden", [
+      `für ${row.childFirstName} ist ein Platz frei geworden. Wir halten ihn bis ${formatDate(expiresAt)}, ${formatTime(expiresAt)} Uhr für euch frei.`,
+      "",
+      `Platz annehmen: ${link(`/platzangebot/${row.id}/annehmen`)}`,
+      `Platz freigeben: ${link(`/platzangebot/${row.id}/freigeben`)}`,
+      "",
+      "Wenn du bis dahin nicht antwortest, geht der Platz an das nächste Kind auf der Warteliste.",
+    ]);
+  }
+  return next.length;
+}
+
+/** Takes the place: the registration holds it from now on, open for the leaders' decision. */
+function takePlace(tx: Tx, row: ChangeRow, now: Date) {
+  const amountCents = amountOnGettingPlace(tx, row);
+  tx.update(registrations)
+    .set({ waitingListPosition: null, offerExpiresAt: null, amountCents, updatedAt: now })
+    .where(eq(registrations.id, row.id))
+    .run();
+  return amountCents;
+}
+
+/** Lets the place go: off the waiting list ('storniert'), and the place goes to the next. */
+function releasePlace(tx: Tx, row: ChangeRow, now: Date, action: "offer_declined" | "offer_expired") {
+  tx.update(registrations)
+    .set({ applicationStatus: "cancelled", waitingListPosition: null, offerExpiresAt: null, amountCents: null, updatedAt: now })
+    .where(eq(registrations.id, row.id))
+    .run();
+  writeHistory(tx, row.id, action === "offer_declined" ? row.userId : null, action, OFFER_NOT_TAKEN);
+  recordAudit(tx, { actorId: null, action: `registration.${action}`, entityType: "registration", entityId: row.id, details: { eventId: row.eventId } });
+  offerFreePlaces(tx, row.eventId, now);
+}
+
+export type OfferOutcome =
+  | { ok: true; answer: OfferAnswer; eventId: number; enrolmentId?: number }
+  | { ok: false; status: 404 | 409 | 410; message: string; eventId?: number };
+
+/** What the parent may see of an offer (the page with one button). */
+export function getOffer(registrationId: number, user: SessionUser, now = new Date()) {
+  const row = findOwn(db, registrationId, user);
+  if (!row) return null;
+  return { row, open: canAnswerOffer(row, now), state: stateOf(row) };
+}
+
+function findOwn(tx: Queryable, registrationId: number, user: SessionUser) {
+  if (!Number.isSafeInteger(registrationId) || registrationId <= 0) return null;
+  const eventId = tx.select({ eventId: registrations.eventId, userId: registrations.userId }).from(registrations).where(eq(registrations.id, registrationId)).get();
+  if (!eventId || eventId.userId !== user.id) return null;
+  return loadForChange(tx, eventId.eventId, registrationId);
+}
+
+/** 'Platz annehmen' or 'Platz freigeben', once; a repeat or a late answer changes nothing. */
+export function answerOffer(registrationId: number, user: SessionUser, answer: OfferAnswer, now = new Date()): OfferOutcome {
+  return writeTransaction((tx) => {
+    const row = findOwn(tx, registrationId, user);
+    if (!row) return { ok: false, status: 404, message: "Dieses Angebot gibt es nicht." };
+    if (stateOf(row) === "offered" && !canAnswerOffer(row, now)) {
+      releasePlace(tx, row, now, "offer_expired");
+      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider abgelaufen; der Platz ging an das nächste Kind auf der Warteliste.`]);
+      return { ok: false, status: 410, message: "Das Angebot ist abgelaufen. Der Platz ging an das nächste Kind auf der Warteliste.", eventId: row.eventId };
+    }
+    if (stateOf(row) !== "offered") {
+      return { ok: false, status: 409, message: "Dieses Angebot wurde bereits beantwortet oder ist nicht mehr gültig.", eventId: row.eventId };
+    }
+    if (answer === "accept") {
+      const amountCents = takePlace(tx, row, now);
+      writeHistory(tx, row.id, user.id, "offer_accepted");
+      recordAudit(tx, { actorId: user.id, action: "registration.offer_accepted", entityType: "registration", entityId: row.id, details: { eventId: row.eventId } });
+      tellParent(tx, row, "Platz angenommen", [
+        `${row.childFirstName} hat jetzt einen Platz. Die Leitung prüft die Anmeldung noch und bestätigt sie dann.`,
+        ...(paymentLines(row, amountCents).length ? ["", ...paymentLines(row, amountCents)] : []),
+      ]);
+    } else {
+      releasePlace(tx, row, now, "offer_declined");
+      tellParent(tx, row, "Platz freigegeben", [`du hast den Platz für ${row.childFirstName} freigegeben. Er geht an das nächste Kind auf der Warteliste.`]);
+    }
+    return { ok: true, answer, eventId: row.eventId };
+  });
+}
+
+/** Offers that ran out pass their place on (the scheduler calls this every minute). */
+export function expireOffers(now = new Date()) {
+  return writeTransaction((tx) => {
+    const due = tx
+      .select({ id: registrations.id, eventId: registrations.eventId })
+      .from(registrations)
+      .where(and(isNotNull(registrations.offerExpiresAt), lte(registrations.offerExpiresAt, now), eq(registrations.applicationStatus, "open")))
+      .orderBy(registrations.offerExpiresAt)
+      .all();
+    for (const { id, eventId } of due) {
+      const row = loadForChange(tx, eventId, id);
+      if (!row || stateOf(row) !== "offered") continue;
+      releasePlace(tx, row, now, "offer_expired");
+      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist abgelaufen; der Platz geht an das nächste Kind auf der Warteliste.`]);
+    }
+    return due.length;
+  });
+}

@@ -1,0 +1,80 @@
+// The decision forms of the participant list, the registration detail and the SEPA page: read
+// through the one form reader, allowed by the permissions module, done by the model. Success
+// redirects with a flash message (post/redirect/get); a refusal answers the page with the message
+// next to the field.
+import { json } from "@remix-run/node";
+import { DECISIONS, type Decision } from "~/lib/registration-machine";
+import { acceptMany, confirmMandatePayments, decide, type DecisionOutcome } from "~/models/registration-decision.server";
+import { redirectWithFlash } from "./flash.server";
+import { readForm } from "./form.server";
+import { requireEventCapability, type Capability } from "./permissions.server";
+
+export const DECISION_INTENTS = [...DECISIONS, "accept-many", "confirm-mandate"] as const;
+export type DecisionIntent = (typeof DECISION_INTENTS)[number];
+
+export type DecisionActionData = {
+  decision: { intent: DecisionIntent; registrationId: number | null; fieldErrors: { reason?: string[] }; message: string };
+};
+
+const PAYMENT_INTENTS: readonly DecisionIntent[] = ["confirm-payment", "revoke-payment", "confirm-mandate"];
+
+const TITLES: Record<DecisionIntent, string> = {
+  accept: "Anmeldung bestätigt",
+  reject: "Anmeldung abgelehnt",
+  cancel: "Anmeldung storniert",
+  "revoke-rejection": "Ablehnung aufgehoben",
+  "move-up": "Nachgerückt",
+  "confirm-payment": "Bezahlung bestätigt",
+  "revoke-payment": "Bezahlung widerrufen",
+  "accept-many": "Anmeldungen bestätigt",
+  "confirm-mandate": "Bezahlung bestätigt",
+};
+
+export function isDecisionIntent(value: unknown): value is DecisionIntent {
+  return typeof value === "string" && (DECISION_INTENTS as readonly string[]).includes(value);
+}
+
+/** The capability a decision needs: payments are their own right (DECISIONS.md). */
+export function capabilityFor(intent: DecisionIntent): Capability {
+  return PAYMENT_INTENTS.includes(intent) ? "confirmPayments" : "decideRegistrations";
+}
+
+const positiveId = (value: FormDataEntryValue | null) => {
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+};
+
+/**
+ * Handles a decision form posted to `eventId`'s pages; `backTo` is where success leads. An
+ * already-read form may be passed (a page action that reads it first to look at the intent).
+ */
+export async function handleDecisionForm(request: Request, eventId: number | string | undefined, backTo: string, form?: FormData) {
+  const formData = form ?? (await readForm(request));
+  const intent = formData.get("intent");
+  if (!isDecisionIntent(intent)) throw new Response("Unbekannte Aktion", { status: 400 });
+  const { user, event } = await requireEventCapability(request, eventId, capabilityFor(intent), "not-found");
+  const registrationId = positiveId(formData.get("registrationId"));
+  const reason = String(formData.get("reason") ?? "");
+  let outcome: DecisionOutcome;
+  if (intent === "accept-many") {
+    const ids = formData.getAll("registrationIds").map(positiveId).filter((id): id is number => id !== null);
+    outcome = acceptMany(event.id, ids, user, reason);
+  } else if (intent === "confirm-mandate") {
+    const mandateId = positiveId(formData.get("sepaMandateId"));
+    outcome = mandateId ? confirmMandatePayments(event.id, mandateId, user) : { ok: false, status: 404, message: "Dieses Mandat gibt es nicht." };
+  } else {
+    outcome = registrationId
+      ? decide(event.id, registrationId, intent as Decision, user, reason)
+      : { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
+  }
+  if (outcome.ok) return redirectWithFlash(backTo, { kind: "success", title: TITLES[intent], message: outcome.message });
+  const data: DecisionActionData = {
+    decision: {
+      intent,
+      registrationId,
+      fieldErrors: outcome.field ? { [outcome.field]: [outcome.message] } : {},
+      message: outcome.message,
+    },
+  };
+  return json(data, { status: outcome.status });
+}
