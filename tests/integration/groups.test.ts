@@ -6,7 +6,7 @@ import { assignToGroup, createGroup, deleteGroup, groupAssignments, listEventGro
 import { handleGroupForm } from "~/services/group-form.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
-import { addHelper, createRegistration } from "../support/camp";
+import { addHelperEntry as addHelper, createRegistration } from "../support/helper-camp";
 import { post } from "../support/remix";
 
 let lead: { id: number };
