@@ -58,6 +58,13 @@ export const users = sqliteTable(
     role: text("role", { enum: ROLES }).notNull().default("user"),
     banned: bool("banned").notNull().default(false),
     emailConfirmedAt: integer("email_confirmed_at", { mode: "timestamp_ms" }),
+    /** Helper checks (DECISIONS.md): the day an extended police certificate (erweitertes
+     * Führungszeugnis, §72a SGB VIII) was inspected, YYYY-MM-DD, and who inspected it. Never a copy. */
+    policeCertificateCheckedOn: text("police_certificate_checked_on"),
+    policeCertificateCheckedBy: text("police_certificate_checked_by"),
+    /** Juleica (youth leader card): number and last valid day, YYYY-MM-DD. */
+    juleicaNumber: text("juleica_number"),
+    juleicaExpiresOn: text("juleica_expires_on"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
