@@ -37,6 +37,11 @@ export function birthDateProblem(date: string, today: string, eventStart: string
 const str = (value: unknown) => (typeof value === "string" ? value.trim() : "");
 const obj = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
 
+/** The fields of a nested form object as the schemas expect them: an empty field is a missing one. */
+export function filledFields(value: unknown) {
+  return Object.fromEntries(Object.entries(obj(value)).filter(([, v]) => !(typeof v === "string" && v.trim() === "")));
+}
+
 export function checkBoxes(boxes: RawBox[], ctx: RuleContext): Problems {
   const problems: Problems = {};
   const add = (path: string, message: string) => {
@@ -49,7 +54,7 @@ export function checkBoxes(boxes: RawBox[], ctx: RuleContext): Problems {
     const participant = str(box.participant);
     let child: { firstName: string; birthDate: string } | null = null;
     if (participant === "neu") {
-      const parsed = newChildSchema.safeParse(obj(box.child));
+      const parsed = newChildSchema.safeParse(filledFields(box.child));
       if (parsed.success) child = parsed.data;
       else for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors)) for (const m of messages ?? []) add(at(`child.${field}`), m);
       const birthDate = str(obj(box.child).birthDate);
@@ -76,7 +81,7 @@ export function checkBoxes(boxes: RawBox[], ctx: RuleContext): Problems {
     const guardian = str(box.guardian);
     const other = guardianBoxIndex(guardian);
     if (guardian === "neu") {
-      const parsed = newGuardianSchema.safeParse(obj(box.newGuardian));
+      const parsed = newGuardianSchema.safeParse(filledFields(box.newGuardian));
       if (!parsed.success) for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors)) for (const m of messages ?? []) add(at(`newGuardian.${field}`), m);
     } else if (other !== null) {
       if (other === index || str(boxes[other]?.guardian) !== "neu") add(at("guardian"), "Bitte wähle eine erziehungsberechtigte Person aus oder lege eine an.");

@@ -2,7 +2,7 @@
 // itself answers with the form again, everything typed kept; the enrolment answers with all
 // messages at once, or with the way to its confirmation page (post/redirect/get).
 import { parseWithZod } from "@conform-to/zod";
-import { birthDateProblem, checkBoxes, mergeProblems, type Problems } from "~/lib/enrollment-rules";
+import { birthDateProblem, checkBoxes, filledFields, mergeProblems, type Problems } from "~/lib/enrollment-rules";
 import { addBox, MAX_BOXES, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
 import { isIsoDate } from "~/lib/dates";
 import { earlierEnrolment, enrol, EnrolmentError, lateProblem, type getEnrolmentContext } from "~/models/enrollment.server";
@@ -46,12 +46,12 @@ function saveBox(payload: Payload, index: number, user: SessionUser, context: Co
   if (!box) return {};
   const at = (field: string) => `boxes[${index}].${field}`;
   let problems: Problems = {};
-  const child = box.participant === "neu" ? newChildSchema.safeParse(box.child ?? {}) : null;
+  const child = box.participant === "neu" ? newChildSchema.safeParse(filledFields(box.child)) : null;
   if (child && !child.success) problems = { ...problems, ...prefixed(at("child."), fieldErrors(child.error)) };
   const birthDate = child?.success ? child.data.birthDate : "";
   const wrongDate = isIsoDate(birthDate) ? birthDateProblem(birthDate, context.rules.today, context.event.dateFrom) : null;
   if (wrongDate) problems[at("child.birthDate")] = [wrongDate];
-  const guardian = box.guardian === "neu" ? newGuardianSchema.safeParse(box.newGuardian ?? {}) : null;
+  const guardian = box.guardian === "neu" ? newGuardianSchema.safeParse(filledFields(box.newGuardian)) : null;
   if (guardian && !guardian.success) problems = { ...problems, ...prefixed(at("newGuardian."), fieldErrors(guardian.error)) };
   if (Object.keys(problems).length || (!child && !guardian)) return problems;
 

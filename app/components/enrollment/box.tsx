@@ -48,7 +48,18 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
       <input type="hidden" name={at("saveKey")} value={valueAt(values, at("saveKey"))} />
       <input type="hidden" name={at("answersFor")} value={participant} />
       <div className="field-row">
-        <Select name={at("participant")} label="Kind" {...p} options={childOptions} required onChange={(e) => setParticipant(e.currentTarget.value)} />
+        {/* A new key when the options change: an uncontrolled select takes its value only at mount,
+            and after a save the answer can arrive before the account's new child is an option. */}
+        <Select
+          key={childOptions.map(([v]) => v).join()}
+          name={at("participant")}
+          label="Kind"
+          {...p}
+          value={participant}
+          options={childOptions}
+          required
+          onChange={(e) => setParticipant(e.currentTarget.value)}
+        />
         {hydrated ? null : <TakeOverButton anchor={anchor} action={action} />}
       </div>
       {participant === "neu" ? (
@@ -94,9 +105,11 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
       <h2 className="subheading">Erziehungsberechtigte*r</h2>
       <div className="field-row">
         <Select
+          key={guardianOptions.map(([v]) => v).join()}
           name={at("guardian")}
           label="Erziehungsberechtigte*r (für Kinder unter 18)"
           {...p}
+          value={guardian}
           options={guardianOptions}
           empty="Keine (ab 18 Jahren)"
           onChange={(e) => setGuardian(e.currentTarget.value)}

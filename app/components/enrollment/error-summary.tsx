@@ -11,12 +11,22 @@ function where(path: string) {
   return "";
 }
 
+/** Where a field is on the page: general messages, the boxes in order, then the rest of the form. */
+function order(path: string) {
+  const box = /^boxes\[(\d+)\]/.exec(path);
+  if (box) return 1 + Number(box[1]);
+  const rest = ["referral", "paymentMethod", "sepa", "terms"].findIndex((p) => path.startsWith(p));
+  return path === "" || path === "boxes" ? 0 : 100 + (rest < 0 ? 10 : rest);
+}
+
 export function ErrorSummary({ errors, stamp }: { errors: Errors; stamp: number | null }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (stamp !== null) ref.current?.focus();
   }, [stamp]);
-  const entries = Object.entries(errors).flatMap(([path, messages]) => messages.map((message) => ({ path, message })));
+  const entries = Object.entries(errors)
+    .sort(([a], [b]) => order(a) - order(b))
+    .flatMap(([path, messages]) => messages.map((message) => ({ path, message })));
   if (entries.length === 0) return null;
   return (
     <div id="fehler" ref={ref} tabIndex={-1} role="alert" className="flash flash-danger form-alert error-summary" aria-labelledby="fehler-titel">

@@ -39,7 +39,8 @@ function Consent({ name, label, values, errors }: { name: string; label: React.R
   return (
     <>
       <label className="checkbox">
-        <input type="checkbox" id={id} name={name} defaultChecked={valueAt(values, name) === "on"} aria-describedby={errors[name] ? `${id}-error` : undefined} /> {label}
+        {/* One span: the label is a flex row, and its text with links must wrap as one. */}
+        <input type="checkbox" id={id} name={name} defaultChecked={valueAt(values, name) === "on"} aria-describedby={errors[name] ? `${id}-error` : undefined} /> <span>{label}</span>
       </label>
       <ErrorList id={`${id}-error`} errors={errors[name]} />
     </>
