@@ -65,6 +65,8 @@ export const users = sqliteTable(
     /** Juleica (youth leader card): number and last valid day, YYYY-MM-DD. */
     juleicaNumber: text("juleica_number"),
     juleicaExpiresOn: text("juleica_expires_on"),
+    /** A phone number for the camp sheet (helpers), entered by admins with the checks. */
+    phone: text("phone"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -170,6 +172,8 @@ export const events = sqliteTable(
     capacity: integer("capacity"),
     /** How long a place offered to the waiting list is held, in hours (6 to 168). */
     offerHours: integer("offer_hours").notNull().default(48),
+    /** When the lead persons got the helper-check mail (30 days before the start); null: not yet. */
+    helperCheckReminderSentAt: integer("helper_check_reminder_sent_at", { mode: "timestamp_ms" }),
     createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
