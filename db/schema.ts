@@ -15,6 +15,7 @@ import {
 export * from "../app/lib/enums";
 import {
   APPLICATION_STATUSES,
+  EVENT_MAIL_AUDIENCES,
   FILE_KINDS,
   HELPER_STATUSES,
   LEGAL_DOCUMENT_TYPES,
@@ -67,11 +68,14 @@ export const users = sqliteTable(
     juleicaExpiresOn: text("juleica_expires_on"),
     /** A phone number for the camp sheet (helpers), entered by admins with the checks. */
     phone: text("phone"),
+    /** SHA-256 of the secret of the personal calendar feed ('Meine Veranstaltungen'); null: none yet. */
+    calendarTokenHash: text("calendar_token_hash"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_calendar_token_unique").on(t.calendarTokenHash),
     index("users_role_last_name_idx").on(t.role, t.lastName),
     check("users_role_check", oneOf("role", ROLES)),
     check("users_email_lower_check", sql`email = lower(email)`),
@@ -611,6 +615,49 @@ export const mailOutbox = sqliteTable(
   (t) => [
     index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt),
     check("mail_outbox_status_check", oneOf("status", MAIL_STATUSES)),
+  ],
+);
+
+/** An event e-mail (spec §2.9) as it was sent: the log of the event's mails. */
+export const eventMails = sqliteTable(
+  "event_mails",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    senderId: integer("sender_id").references(() => users.id, { onDelete: "set null" }),
+    /** The sender's name when it was sent (the log keeps it if the account goes). */
+    senderName: text("sender_name").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    audience: text("audience", { enum: EVENT_MAIL_AUDIENCES }).notNull(),
+    /** JSON array of { filename, path, contentType, size }: stored once, below UPLOADS_DIR. */
+    attachments: text("attachments"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("event_mails_event_idx").on(t.eventId, t.createdAt),
+    check("event_mails_audience_check", oneOf("audience", EVENT_MAIL_AUDIENCES)),
+  ],
+);
+
+/** One address of an event e-mail, and the outbox mail that delivers it (its state). */
+export const eventMailRecipients = sqliteTable(
+  "event_mail_recipients",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    mailId: integer("mail_id")
+      .notNull()
+      .references(() => eventMails.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    /** The latest delivery of this address ('Erneut senden' points it to a new one). */
+    outboxId: integer("outbox_id").references(() => mailOutbox.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("event_mail_recipients_mail_email_unique").on(t.mailId, t.email),
+    index("event_mail_recipients_outbox_idx").on(t.outboxId),
   ],
 );
 

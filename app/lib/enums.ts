@@ -11,6 +11,10 @@ export const TOKEN_PURPOSES = ["confirm_email", "reset_password", "change_email"
 export const FILE_KINDS = ["preview", "attachment", "legal", "mail_attachment"] as const;
 export const LEGAL_DOCUMENT_TYPES = ["privacy", "participation_terms", "general_terms"] as const;
 export const MAIL_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+/** Who gets an event e-mail: both, the families of accepted participants, the accepted helpers,
+ * the families on the waiting list, the families of accepted but unpaid participants. */
+export const EVENT_MAIL_AUDIENCES = ["both", "participants", "helpers", "waiting", "unpaid"] as const;
+export type EventMailAudience = (typeof EVENT_MAIL_AUDIENCES)[number];
 export const REGISTRATION_ACTIONS = [
   "created",
   "accepted",
