@@ -54,7 +54,7 @@ export function allowConsoleErrors() {
 export function resetDatabase() {
   db.transaction((tx) => {
     for (const table of [
-      "group_members", "event_groups", "registration_history", "registrations", "enrolments", "sepa_mandates", "comments",
+      "event_mail_recipients", "event_mails", "group_members", "event_groups", "registration_history", "registrations", "enrolments", "sepa_mandates", "comments",
       "legal_document_versions", "legal_documents", "files", "event_helpers", "event_owners", "events", "participants", "guardians",
       "sessions", "user_tokens", "login_attempts", "mail_outbox", "audit_log", "form_submissions", "users",
     ]) {
