@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getUser(request);
   const event = getEventPage(eventId(params.id), user);
   if (!event) throw new Response("Nicht gefunden", { status: 404 });
-  const { startsAt: _startsAt, createdAt: _c, updatedAt: _u, createdById: _by, ...shown } = event;
+  const { startsAt: _startsAt, createdAt: _c, updatedAt: _u, createdById: _by, helperCheckReminderSentAt: _r, ...shown } = event;
   return json({
     event: shown,
     signedIn: user !== null,
@@ -60,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(`/freizeit/${id}`);
 }
 
-type ShownEvent = Omit<EventPage, "startsAt" | "createdAt" | "updatedAt" | "createdById">;
+type ShownEvent = Omit<EventPage, "startsAt" | "createdAt" | "updatedAt" | "createdById" | "helperCheckReminderSentAt">;
 
 function HelperButton({ event }: { event: ShownEvent }) {
   switch (event.myHelperStatus) {
