@@ -17,6 +17,8 @@ import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { can, capabilitiesOf, roleOf } from "~/services/permissions.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
+import { placesTaken } from "./registration-change.server";
+import { offerFreePlaces } from "./waiting-list.server";
 import type { SessionUser } from "./user.server";
 
 // ---------------------------------------------------------------------------------------------
@@ -111,20 +113,7 @@ export function listEvents(user: SessionUser | null, filter: EventFilter, now = 
 export type PersonName = { id: number; firstName: string; lastName: string };
 
 /** Places taken: open and accepted registrations that are not on the waiting list. */
-/** Places taken: open and accepted registrations and open waiting-list offers (DECISIONS.md). */
-export function placesTaken(eventId: number, database: Queryable = db) {
-  return database
-    .select({ n: count() })
-    .from(registrations)
-    .where(
-      and(
-        eq(registrations.eventId, eventId),
-        inArray(registrations.applicationStatus, ["open", "accepted"]),
-        sql`(${registrations.waitingListPosition} IS NULL OR ${registrations.offerExpiresAt} IS NOT NULL)`,
-      ),
-    )
-    .get()!.n;
-}
+export { placesTaken } from "./registration-change.server";
 
 export function getEventPage(eventId: number, user: SessionUser | null, now = new Date()) {
   const event = db
@@ -401,6 +390,8 @@ export function updateEvent(
     if (earlierSubmission(tx, submissionKey, actor.id)) return stored.map((f) => ({ kind: f.kind, key: f.key }));
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     tx.update(events).set(eventColumns(input)).where(eq(events.id, eventId)).run();
+    // More places (or none any more) than before: the waiting list moves up at once.
+    offerFreePlaces(tx, eventId);
 
     if (actor.role === "admin" && input.ownersChosen) replaceOwners(tx, eventId, input.ownerIds);
 

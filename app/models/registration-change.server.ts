@@ -1,14 +1,29 @@
 // What every change of a registration needs: the registration with the facts the state machine
 // asks and the names a mail uses (one query), its history entry, and the mail to the parent.
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { enrolments, events, participants, registrationHistory, registrations, users } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
 import type { RegistrationAction } from "~/lib/enums";
 import { childAmounts } from "~/lib/money";
 import type { RegistrationFacts } from "~/lib/registration-machine";
-import type { Queryable, Tx } from "~/services/db.server";
+import { db, type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
+
+/** Places taken: open and accepted registrations and open waiting-list offers (DECISIONS.md). */
+export function placesTaken(eventId: number, database: Queryable = db) {
+  return database
+    .select({ n: count() })
+    .from(registrations)
+    .where(
+      and(
+        eq(registrations.eventId, eventId),
+        inArray(registrations.applicationStatus, ["open", "accepted"]),
+        sql`(${registrations.waitingListPosition} IS NULL OR ${registrations.offerExpiresAt} IS NOT NULL)`,
+      ),
+    )
+    .get()!.n;
+}
 
 const columns = {
   id: registrations.id,

@@ -16,9 +16,9 @@ import {
 } from "~/lib/registration-machine";
 import { writeTransaction, type Tx } from "~/services/db.server";
 import { recordAudit, type AuditAction } from "./audit.server";
-import { placesTaken } from "./event.server";
 import {
   amountOnGettingPlace,
+  placesTaken,
   loadForChange,
   loadManyForChange,
   paymentLines,

@@ -5,6 +5,7 @@ import { formatIsoDate } from "~/lib/dates";
 import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
+import { offerFreePlaces } from "./waiting-list.server";
 import { queueMail } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 import { endAllSessions, endOtherSessions } from "~/services/session.server";
@@ -237,7 +238,14 @@ export function deleteAccount(userId: number, now = new Date()): { ok: true } | 
         ].join("\n"),
       });
     }
+    const heldPlacesAt = tx
+      .selectDistinct({ eventId: registrations.eventId })
+      .from(registrations)
+      .where(eq(registrations.userId, userId))
+      .all();
     tx.delete(users).where(eq(users.id, userId)).run();
+    // Places the deleted account's children held go to the waiting lists.
+    for (const { eventId } of heldPlacesAt) offerFreePlaces(tx, eventId, now);
     return { ok: true as const };
   });
 }

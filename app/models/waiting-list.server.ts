@@ -8,9 +8,9 @@ import { formatDate, formatTime } from "~/lib/dates";
 import { canAnswerOffer, stateOf, type OfferAnswer } from "~/lib/registration-machine";
 import { db, writeTransaction, type Queryable, type Tx } from "~/services/db.server";
 import { recordAudit } from "./audit.server";
-import { placesTaken } from "./event.server";
 import {
   amountOnGettingPlace,
+  placesTaken,
   link,
   loadForChange,
   paymentLines,

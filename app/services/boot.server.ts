@@ -2,13 +2,13 @@
 import { deleteOldLoginAttempts } from "~/models/auth.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
+import { expireOffers } from "~/models/waiting-list.server";
 import { closeDatabase, db } from "./db.server";
 import { settings } from "./env.server";
 import { startMailWorker, stopMailWorker } from "./mail.server";
+import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
-
-let maintenance: NodeJS.Timeout | undefined;
 
 export async function boot() {
   const config = settings(); // throws a SettingsError naming every bad setting
@@ -23,20 +23,23 @@ export async function boot() {
     }
   }
   startMailWorker();
-  const tidyUp = () => {
-    deleteExpiredSessions();
-    deleteOldLoginAttempts();
-    deleteOldSubmissions();
-  };
-  tidyUp();
-  maintenance ??= setInterval(tidyUp, 3600_000);
-  maintenance.unref();
+  registerJob({
+    name: "aufräumen",
+    everyMs: 3600_000,
+    run: () => {
+      deleteExpiredSessions();
+      deleteOldLoginAttempts();
+      deleteOldSubmissions();
+    },
+  });
+  // Places offered to the waiting list and not taken in time go to the next in line.
+  registerJob({ name: "platzangebote", everyMs: 60_000, run: (now) => expireOffers(now) });
+  startScheduler();
   return config;
 }
 
 export async function shutdown() {
-  if (maintenance) clearInterval(maintenance);
-  maintenance = undefined;
+  stopScheduler();
   await stopMailWorker();
   closeDatabase();
 }

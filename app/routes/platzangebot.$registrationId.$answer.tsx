@@ -1,0 +1,93 @@
+// A place offered from the waiting list: 'Platz annehmen' or 'Platz freigeben', each a page with
+// one button (the mail's links lead here; a GET changes nothing).
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormAlert } from "~/components/forms";
+import { formatDate, formatTime } from "~/lib/dates";
+import type { OfferAnswer } from "~/lib/registration-machine";
+import { answerOffer, getOffer } from "~/models/waiting-list.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { readForm } from "~/services/form.server";
+import { requireUser } from "~/services/session.server";
+
+const ANSWERS: Record<string, OfferAnswer> = { annehmen: "accept", freigeben: "decline" };
+const NOT_FOUND = "Dieses Angebot gibt es nicht.";
+
+export const meta: MetaFunction = ({ params }) => [
+  { title: `${params.answer === "freigeben" ? "Platz freigeben" : "Platz annehmen"} – Lagerfeuer` },
+];
+
+function answerOf(param: string | undefined) {
+  const answer = ANSWERS[param ?? ""];
+  if (!answer) throw new Response(NOT_FOUND, { status: 404 });
+  return answer;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const answer = answerOf(params.answer);
+  const offer = getOffer(Number(params.registrationId), user);
+  if (!offer) throw new Response(NOT_FOUND, { status: 404 });
+  const { row } = offer;
+  return json({
+    answer,
+    open: offer.open,
+    state: offer.state,
+    child: `${row.childFirstName} ${row.childLastName}`,
+    eventId: row.eventId,
+    eventTitle: row.eventTitle,
+    expiresAt: row.offerExpiresAt ? new Date(row.offerExpiresAt).getTime() : null,
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const answer = answerOf(params.answer);
+  await readForm(request); // nothing in it but the button; read within the limits all the same
+  const outcome = answerOffer(Number(params.registrationId), user, answer);
+  if (!outcome.ok) {
+    if (outcome.status === 404) throw new Response(NOT_FOUND, { status: 404 });
+    return json({ message: outcome.message }, { status: outcome.status });
+  }
+  return redirectWithFlash(
+    `/freizeit/${outcome.eventId}`,
+    answer === "accept"
+      ? { kind: "success", title: "Platz angenommen", message: "Der Platz gehört jetzt euch. Die Zahlungsangaben kommen per E-Mail." }
+      : { kind: "info", title: "Platz freigegeben", message: "Der Platz geht an das nächste Kind auf der Warteliste." },
+  );
+}
+
+export default function OfferPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const accept = data.answer === "accept";
+  const title = accept ? "Platz annehmen" : "Platz freigeben";
+  return (
+    <section className="panel narrow" aria-labelledby="offer-title">
+      <h1 id="offer-title">{title}</h1>
+      <p>
+        <strong>{data.child}</strong> – {data.eventTitle}
+      </p>
+      {actionData?.message ? (
+        <FormAlert alert={{ title: "Das hat nicht geklappt", message: actionData.message }} />
+      ) : data.open && data.expiresAt ? (
+        <>
+          <p>
+            Der Platz ist für euch reserviert bis {formatDate(data.expiresAt)}, {formatTime(data.expiresAt)} Uhr.
+            {accept ? " Mit dem Annehmen ist der Platz fest für dein Kind; die Leitung bestätigt die Anmeldung danach." : " Wenn du ihn freigibst, geht er an das nächste Kind auf der Warteliste."}
+          </p>
+          <Form method="post">
+            <button type="submit" className={accept ? undefined : "secondary"}>
+              {title}
+            </button>
+          </Form>
+        </>
+      ) : (
+        <p>Dieses Angebot wurde bereits beantwortet oder ist nicht mehr gültig.</p>
+      )}
+      <p>
+        <Link to={`/freizeit/${data.eventId}`}>Zur Veranstaltung</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,181 @@
+// The leaders' decisions: each writes its history and one mail with the reason, only allowed
+// transitions, a repeat changes nothing, a refused action writes nothing.
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { auditLog, registrations } from "../../db/schema";
+import { acceptMany, confirmMandatePayments, decide } from "~/models/registration-decision.server";
+import type { SessionUser } from "~/models/user.server";
+import { db } from "~/services/db.server";
+import { handleDecisionForm } from "~/services/decision-form.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { createMandate, createRegistration, historyOf, registration } from "../support/registrations";
+import { outbox, post } from "../support/remix";
+
+let lead: SessionUser;
+let parent: Awaited<ReturnType<typeof createUser>>;
+let eventId: number;
+
+beforeEach(async () => {
+  resetDatabase();
+  const user = await createUser({ role: "user", firstName: "Lea" });
+  lead = { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: "user" };
+  parent = await createUser({ firstName: "Petra" });
+  eventId = createEvent({ ownerIds: [lead.id], capacity: 10, title: "Zeltlager" }).id;
+});
+
+describe("a single decision", () => {
+  it("accept: state, history with the person, one mail, an audit entry; a repeat changes nothing", () => {
+    const r = createRegistration(eventId, parent.id, { firstName: "Mia" });
+    expect(decide(eventId, r.id, "accept", lead, "Willkommen!")).toEqual({ ok: true, changed: true, message: "Die Anmeldung ist bestätigt." });
+    expect(registration(r.id).applicationStatus).toBe("accepted");
+    expect(historyOf(r.id)).toEqual([expect.objectContaining({ action: "accepted", actorId: lead.id, reason: "Willkommen!" })]);
+    const mails = outbox();
+    expect(mails).toHaveLength(1);
+    expect(mails[0].to).toEqual([parent.email]);
+    expect(mails[0].subject).toBe("Anmeldung bestätigt: Mia Muster – Zeltlager");
+    expect(mails[0].text).toContain("Begründung: Willkommen!");
+    expect(mails[0].text).toContain("Bitte überweise 150,00");
+    expect(db.select().from(auditLog).all()).toEqual([expect.objectContaining({ action: "registration.accepted", actorId: lead.id, entityId: r.id })]);
+
+    expect(decide(eventId, r.id, "accept", lead)).toMatchObject({ ok: true, changed: false });
+    expect(historyOf(r.id)).toHaveLength(1);
+    expect(outbox()).toHaveLength(1);
+  });
+
+  it("reject needs a reason; the parent reads it in the mail", () => {
+    const r = createRegistration(eventId, parent.id);
+    expect(decide(eventId, r.id, "reject", lead, "   ")).toEqual({ ok: false, status: 400, message: "Begründung ist erforderlich", field: "reason" });
+    expect(registration(r.id).applicationStatus).toBe("open");
+    expect(outbox()).toEqual([]);
+    expect(decide(eventId, r.id, "reject", lead, "Leider zu jung.")).toMatchObject({ ok: true, changed: true });
+    expect(registration(r.id).applicationStatus).toBe("rejected");
+    expect(historyOf(r.id)[0]).toMatchObject({ action: "rejected", reason: "Leider zu jung." });
+    expect(outbox()[0].text).toContain("Begründung: Leider zu jung.");
+  });
+
+  it("cancel an accepted one with a reason; a rejected one can be revoked", () => {
+    const accepted = createRegistration(eventId, parent.id, { status: "accepted" });
+    expect(decide(eventId, accepted.id, "cancel", lead, "")).toMatchObject({ ok: false, status: 400 });
+    expect(decide(eventId, accepted.id, "cancel", lead, "Familie hat abgesagt")).toMatchObject({ ok: true, changed: true });
+    expect(registration(accepted.id).applicationStatus).toBe("cancelled");
+    const rejected = createRegistration(eventId, parent.id, { status: "rejected" });
+    expect(decide(eventId, rejected.id, "revoke-rejection", lead)).toMatchObject({ ok: true, changed: true });
+    expect(registration(rejected.id)).toMatchObject({ applicationStatus: "open", waitingListPosition: null });
+  });
+
+  it("refuses what the state machine does not allow with 409 and writes nothing", () => {
+    const rejected = createRegistration(eventId, parent.id, { status: "rejected" });
+    const open = createRegistration(eventId, parent.id);
+    const waiting = createRegistration(eventId, parent.id, { waiting: 1 });
+    expect(decide(eventId, rejected.id, "accept", lead)).toMatchObject({ ok: false, status: 409 });
+    expect(decide(eventId, open.id, "cancel", lead, "x")).toMatchObject({ ok: false, status: 409 });
+    expect(decide(eventId, waiting.id, "accept", lead)).toEqual({
+      ok: false,
+      status: 409,
+      message: "Diese Anmeldung steht auf der Warteliste. Bitte zuerst nachrücken lassen.",
+    });
+    expect(decide(eventId, waiting.id, "confirm-payment", lead)).toMatchObject({ ok: false, status: 409 });
+    expect(historyOf(rejected.id).length + historyOf(open.id).length + historyOf(waiting.id).length).toBe(0);
+    expect(outbox()).toEqual([]);
+  });
+
+  it("a registration of another event is not found", () => {
+    const other = createEvent({ ownerIds: [lead.id] }).id;
+    const r = createRegistration(other, parent.id);
+    expect(decide(eventId, r.id, "accept", lead)).toMatchObject({ ok: false, status: 404 });
+    expect(registration(r.id).applicationStatus).toBe("open");
+  });
+
+  it("payments: confirmed with a mail, revoked without one", () => {
+    const r = createRegistration(eventId, parent.id, { status: "accepted" });
+    expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true, changed: true });
+    expect(registration(r.id).paid).toBe(true);
+    expect(outbox()[0].subject).toMatch(/^Zahlung eingegangen/);
+    expect(decide(eventId, r.id, "revoke-payment", lead)).toMatchObject({ ok: true, changed: true });
+    expect(registration(r.id).paid).toBe(false);
+    expect(outbox()).toHaveLength(1);
+    expect(historyOf(r.id).map((h) => h.action)).toEqual(["payment_confirmed", "payment_revoked"]);
+  });
+});
+
+describe("several at once", () => {
+  it("accepts the ticked open registrations, leaves the others and says so", () => {
+    const open = [createRegistration(eventId, parent.id), createRegistration(eventId, parent.id), createRegistration(eventId, parent.id)];
+    const rejected = createRegistration(eventId, parent.id, { status: "rejected" });
+    const outcome = acceptMany(eventId, [...open.map((r) => r.id), rejected.id], lead);
+    expect(outcome).toEqual({ ok: true, changed: true, message: "3 Anmeldungen bestätigt. 1 waren nicht (mehr) offen und blieben unverändert." });
+    for (const r of open) expect(registration(r.id).applicationStatus).toBe("accepted");
+    expect(registration(rejected.id).applicationStatus).toBe("rejected");
+    expect(outbox()).toHaveLength(3);
+  });
+
+  it("a SEPA mandate's payments: exactly that mandate's registrations with a place", async () => {
+    const other = await createUser();
+    const mandate = createMandate(eventId, parent.id);
+    const otherMandate = createMandate(eventId, other.id);
+    const mine = [createRegistration(eventId, parent.id, { sepaMandateId: mandate.id }), createRegistration(eventId, parent.id, { sepaMandateId: mandate.id, status: "accepted" })];
+    const waiting = createRegistration(eventId, parent.id, { sepaMandateId: mandate.id, waiting: 1 });
+    const theirs = createRegistration(eventId, other.id, { sepaMandateId: otherMandate.id });
+    expect(confirmMandatePayments(eventId, mandate.id, lead)).toMatchObject({ ok: true, message: "Bezahlung für 2 Anmeldungen bestätigt." });
+    expect(mine.map((r) => registration(r.id).paid)).toEqual([true, true]);
+    expect(registration(waiting.id).paid).toBe(false);
+    expect(registration(theirs.id).paid).toBe(false);
+  });
+});
+
+describe("the decision form", () => {
+  async function send(userId: number, form: Record<string, string>) {
+    const args = post(`/freizeit/participants/${eventId}`, form, { cookie: await sessionCookieFor(userId) });
+    try {
+      return await handleDecisionForm(args.request, eventId, `/freizeit/participants/${eventId}`);
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+  }
+
+  it("lead persons and admins decide; the camp team, applicants and parents are refused and nothing changes", async () => {
+    const team = await createUser();
+    const applicant = await createUser();
+    const admin = await createUser({ role: "admin" });
+    const withHelpers = createEvent({ ownerIds: [lead.id], helpers: [[team.id, "accepted"], [applicant.id, "pending"]] }).id;
+    eventId = withHelpers;
+    const r = createRegistration(eventId, parent.id);
+    for (const who of [team.id, applicant.id, parent.id]) {
+      expect((await send(who, { intent: "accept", registrationId: String(r.id) })).status).toBe(404);
+      expect((await send(who, { intent: "confirm-payment", registrationId: String(r.id) })).status).toBe(404);
+    }
+    expect(registration(r.id)).toMatchObject({ applicationStatus: "open", paid: false });
+    expect(outbox()).toEqual([]);
+    const ok = await send(lead.id, { intent: "accept", registrationId: String(r.id) });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("Location")).toBe(`/freizeit/participants/${eventId}`);
+    expect((await send(admin.id, { intent: "confirm-payment", registrationId: String(r.id) })).status).toBe(302);
+    expect(registration(r.id)).toMatchObject({ applicationStatus: "accepted", paid: true });
+  });
+
+  it("answers a missing reason with the message next to the field", async () => {
+    const r = createRegistration(eventId, parent.id);
+    const response = await send(lead.id, { intent: "reject", registrationId: String(r.id), reason: "" });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      decision: { intent: "reject", registrationId: r.id, fieldErrors: { reason: ["Begründung ist erforderlich"] }, message: "Begründung ist erforderlich" },
+    });
+  });
+
+  it("two leaders deciding the same registration at once end in one consistent state", async () => {
+    const r = createRegistration(eventId, parent.id);
+    const other = await createUser({ role: "admin" });
+    const [a, b] = await Promise.all([
+      send(lead.id, { intent: "accept", registrationId: String(r.id) }),
+      send(other.id, { intent: "reject", registrationId: String(r.id), reason: "voll" }),
+    ]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([302, 409]);
+    const history = historyOf(r.id);
+    expect(history).toHaveLength(1);
+    expect(registration(r.id).applicationStatus).toBe(history[0].action === "accepted" ? "accepted" : "rejected");
+    expect(db.select().from(registrations).where(eq(registrations.id, r.id)).all()).toHaveLength(1);
+  });
+});

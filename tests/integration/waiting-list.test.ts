@@ -1,0 +1,186 @@
+// The waiting list moves by itself: a freed place is offered to the first in line, held for the
+// offer time, taken or passed on; deadlines live in the database (a clock set by the test).
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { events, registrations } from "../../db/schema";
+import { placesTaken, updateEvent } from "~/models/event.server";
+import { deleteAccount } from "~/models/user.server";
+import { decide } from "~/models/registration-decision.server";
+import type { SessionUser } from "~/models/user.server";
+import { answerOffer, expireOffers, OFFER_NOT_TAKEN } from "~/models/waiting-list.server";
+import { action as offerAction, loader as offerLoader } from "~/routes/platzangebot.$registrationId.$answer";
+import { closeDatabase, db } from "~/services/db.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { createRegistration, historyOf, registration } from "../support/registrations";
+import { get, linkIn, outbox, post, run } from "../support/remix";
+
+const HOUR = 3600_000;
+let lead: SessionUser;
+let parents: SessionUser[];
+let eventId: number;
+
+function asSession(user: Awaited<ReturnType<typeof createUser>>): SessionUser {
+  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role };
+}
+
+/** Capacity 2: two children with a place, three waiting in order. */
+async function fullCamp() {
+  const first = createRegistration(eventId, parents[0].id, { firstName: "Ada" });
+  const second = createRegistration(eventId, parents[0].id, { firstName: "Ben", status: "accepted" });
+  const waiting = [1, 2, 3].map((position, i) => createRegistration(eventId, parents[i + 1].id, { waiting: position, firstName: `Warte${position}` }));
+  return { first, second, waiting };
+}
+
+beforeEach(async () => {
+  resetDatabase();
+  lead = asSession(await createUser({ firstName: "Lea" }));
+  parents = await Promise.all([1, 2, 3, 4].map(async () => asSession(await createUser())));
+  eventId = createEvent({ ownerIds: [lead.id], capacity: 2, offerHours: 48, priceCents: 10000, siblingDiscountCents: 2000 } as never).id;
+});
+
+describe("a freed place", () => {
+  it("a rejection offers it to the first in line, held for the offer time; the capacity holds", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "passt nicht", now);
+    const offered = registration(waiting[0].id);
+    expect(offered.offerExpiresAt!.getTime()).toBe(now.getTime() + 48 * HOUR);
+    expect(registration(waiting[1].id).offerExpiresAt).toBeNull();
+    expect(placesTaken(eventId)).toBe(2); // one accepted + one offer
+    expect(historyOf(waiting[0].id).map((h) => h.action)).toEqual(["offered"]);
+    const mail = outbox().find((m) => m.to[0] === parents[1].email)!;
+    expect(mail.subject).toMatch(/^Ein Platz ist frei geworden: Warte1/);
+    expect(linkIn(mail.text)).toBe(`/platzangebot/${waiting[0].id}/annehmen`);
+    expect(mail.text).toContain(`/platzangebot/${waiting[0].id}/freigeben`);
+  });
+
+  it("an offer that runs out passes the place to the next, with the reason 'Platz nicht angenommen'", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    expect(expireOffers(new Date(now.getTime() + 47 * HOUR))).toBe(0);
+    expect(expireOffers(new Date(now.getTime() + 48 * HOUR))).toBe(1);
+    expect(registration(waiting[0].id)).toMatchObject({ applicationStatus: "cancelled", waitingListPosition: null, offerExpiresAt: null });
+    expect(historyOf(waiting[0].id).at(-1)).toMatchObject({ action: "offer_expired", reason: OFFER_NOT_TAKEN });
+    expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
+    expect(placesTaken(eventId)).toBe(2);
+  });
+
+  it("accepting takes the place with its price (sibling discount when the account has a child there)", async () => {
+    const { first, waiting } = await fullCamp();
+    decide(eventId, first.id, "cancel", lead, "x"); // not allowed on an open one
+    decide(eventId, first.id, "reject", lead, "x");
+    const parent = parents[1];
+    expect(answerOffer(waiting[0].id, parent, "accept")).toMatchObject({ ok: true, answer: "accept" });
+    expect(registration(waiting[0].id)).toMatchObject({ applicationStatus: "open", waitingListPosition: null, offerExpiresAt: null, amountCents: 10000 });
+    // Once only: the second answer changes nothing.
+    expect(answerOffer(waiting[0].id, parent, "decline")).toMatchObject({ ok: false, status: 409 });
+    expect(registration(waiting[0].id).applicationStatus).toBe("open");
+    const last = outbox()[0];
+    expect(last.subject).toMatch(/^Platz angenommen/);
+    expect(last.text).toContain("Bitte überweise 100,00");
+  });
+
+  it("declining cancels it and offers the place to the next; nobody else can answer", async () => {
+    const { first, waiting } = await fullCamp();
+    decide(eventId, first.id, "reject", lead, "x");
+    expect(answerOffer(waiting[0].id, parents[2], "decline")).toMatchObject({ ok: false, status: 404 });
+    expect(answerOffer(waiting[0].id, parents[1], "decline")).toMatchObject({ ok: true });
+    expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
+    expect(historyOf(waiting[0].id).at(-1)).toMatchObject({ action: "offer_declined", reason: OFFER_NOT_TAKEN });
+    expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
+  });
+
+  it("a late answer is refused and passes the place on", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    expect(answerOffer(waiting[0].id, parents[1], "accept", new Date(now.getTime() + 49 * HOUR))).toMatchObject({ ok: false, status: 410 });
+    expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
+    expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
+  });
+
+  it("a restart in between loses no offer", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    closeDatabase(); // the server stops; the next query opens the file again
+    expect(expireOffers(new Date(now.getTime() + 50 * HOUR))).toBe(1);
+    expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
+  });
+
+  it("no offer once the event has started", async () => {
+    const { first, waiting } = await fullCamp();
+    db.update(events).set({ startsAt: new Date(Date.now() - HOUR) }).where(eq(events.id, eventId)).run();
+    decide(eventId, first.id, "reject", lead, "x");
+    expect(registration(waiting[0].id).offerExpiresAt).toBeNull();
+  });
+
+  it("'Nachrücken' skips the order when a place is free, and is refused when none is", async () => {
+    const { waiting } = await fullCamp();
+    expect(decide(eventId, waiting[2].id, "move-up", lead)).toMatchObject({ ok: false, status: 409 });
+    db.update(events).set({ capacity: 3 }).where(eq(events.id, eventId)).run();
+    expect(decide(eventId, waiting[2].id, "move-up", lead, "Geschwister sind schon dabei")).toMatchObject({ ok: true, changed: true });
+    expect(registration(waiting[2].id)).toMatchObject({ waitingListPosition: null, applicationStatus: "open" });
+    expect(historyOf(waiting[2].id)[0]).toMatchObject({ action: "moved_from_waiting_list", reason: "Geschwister sind schon dabei" });
+    expect(placesTaken(eventId)).toBe(3);
+  });
+
+  it("cancelling an accepted child and revoking a rejection when full puts the child on the waiting list", async () => {
+    const { second, waiting } = await fullCamp();
+    decide(eventId, second.id, "cancel", lead, "krank");
+    expect(registration(waiting[0].id).offerExpiresAt).not.toBeNull();
+    const rejected = createRegistration(eventId, parents[0].id, { status: "rejected" });
+    decide(eventId, rejected.id, "revoke-rejection", lead);
+    expect(registration(rejected.id).waitingListPosition).toBe(4);
+    const holders = db.select().from(registrations).where(eq(registrations.eventId, eventId)).all();
+    expect(holders.filter((r) => ["open", "accepted"].includes(r.applicationStatus) && (r.waitingListPosition === null || r.offerExpiresAt)).length).toBe(2);
+  });
+});
+
+describe("other ways a place frees up", () => {
+  it("a higher capacity on the edit form offers the new places at once", async () => {
+    const { waiting } = await fullCamp();
+    const admin = asSession(await createUser({ role: "admin" }));
+    const event = db.select().from(events).where(eq(events.id, eventId)).get()!;
+    const { id: _id, startsAt: _s, createdAt: _c, updatedAt: _u, createdById: _b, offerHours: _o, ...columns } = event;
+    updateEvent(eventId, { ...columns, capacity: 4, ownerIds: [], ownersChosen: false, helperIds: [] }, admin, [], { renamed: [], removedIds: [], removePicture: false });
+    expect(registration(waiting[0].id).offerExpiresAt).not.toBeNull();
+    expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
+    expect(registration(waiting[2].id).offerExpiresAt).toBeNull();
+  });
+
+  it("a deleted account's places go to the waiting list", async () => {
+    const { waiting } = await fullCamp();
+    expect(deleteAccount(parents[0].id)).toEqual({ ok: true });
+    expect(registration(waiting[0].id).offerExpiresAt).not.toBeNull();
+    expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
+  });
+});
+
+describe("the offer pages", () => {
+  it("show one button on GET (no change), take the answer on POST once, and are 404 for anyone else", async () => {
+    const { first, waiting } = await fullCamp();
+    decide(eventId, first.id, "reject", lead, "x");
+    const cookie = await sessionCookieFor(parents[1].id);
+    const params = { registrationId: String(waiting[0].id), answer: "annehmen" };
+    const page = await run(offerLoader, get(`/platzangebot/${waiting[0].id}/annehmen`, { cookie, params }));
+    expect(page.status).toBe(200);
+    expect(await page.json()).toMatchObject({ open: true, answer: "accept", child: "Warte1 Muster" });
+    expect(registration(waiting[0].id).waitingListPosition).toBe(1);
+
+    const stranger = await sessionCookieFor(parents[2].id);
+    expect((await run(offerLoader, get(`/platzangebot/${waiting[0].id}/annehmen`, { cookie: stranger, params }))).status).toBe(404);
+    expect((await run(offerAction, post(`/platzangebot/${waiting[0].id}/annehmen`, {}, { cookie: stranger, params }))).status).toBe(404);
+
+    const answered = await run(offerAction, post(`/platzangebot/${waiting[0].id}/annehmen`, {}, { cookie, params }));
+    expect(answered.status).toBe(302);
+    expect(answered.headers.get("Location")).toBe(`/freizeit/${eventId}`);
+    const again = await run(offerAction, post(`/platzangebot/${waiting[0].id}/annehmen`, {}, { cookie, params }));
+    expect(again.status).toBe(409);
+    expect(registration(waiting[0].id).waitingListPosition).toBeNull();
+    const signedOut = await run(offerLoader, get(`/platzangebot/${waiting[0].id}/annehmen`, { params }));
+    expect(signedOut.headers.get("Location")).toMatch(/^\/login\?redirectTo=%2Fplatzangebot%2F/);
+  });
+});
