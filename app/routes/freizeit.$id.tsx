@@ -214,12 +214,14 @@ export default function EventDetail() {
               <Link to={`/freizeit/${event.id}?loeschen=1#loeschen`} className="button danger">
                 Löschen
               </Link>
-              <Link to={`/freizeit/sendEmails/${event.id}`} className="button secondary">
-                E-Mail an alle
-              </Link>
             </>
           ) : null}
-          {event.canManage || event.isAcceptedHelper ? (
+          {event.may.sendEventMail ? (
+            <Link to={`/freizeit/sendEmails/${event.id}`} className="button secondary">
+              E-Mail an alle
+            </Link>
+          ) : null}
+          {event.may.viewLists ? (
             <>
               <Link to={`/freizeit/participants/${event.id}`} className="button secondary">
                 Teilnehmer*innen-Liste

@@ -1,7 +1,9 @@
 // The buttons of the enrolment form (issue 9, items 1, 2 and 4). Every one but the enrolment
 // itself answers with the form again, everything typed kept; the enrolment answers with all
 // messages at once, or with the way to its confirmation page (post/redirect/get).
+import type { Submission as Submission_ } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
+import type { z } from "zod";
 import { birthDateProblem, checkBoxes, filledFields, mergeProblems, type Problems } from "~/lib/enrollment-rules";
 import { addBox, MAX_BOXES, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
 import { isIsoDate } from "~/lib/dates";
@@ -72,12 +74,13 @@ function saveBox(payload: Payload, index: number, user: SessionUser, context: Co
   return {};
 }
 
-function submit(formData: FormData, payload: Payload, eventId: number, user: SessionUser, context: Context): FormAnswer {
+type Submission = Submission_<z.input<typeof enrollmentSchema>, string[], z.output<typeof enrollmentSchema>>;
+
+function submit(submission: Submission, payload: Payload, eventId: number, user: SessionUser, context: Context): FormAnswer {
   // The same form again (double click, reload, retry): the confirmation of the first one.
   const key = String(payload.submissionKey ?? "");
   const earlier = KEY.test(key) ? earlierEnrolment(db, eventId, user.id, key) : null;
   if (earlier) return { redirectTo: `/anmeldung/${earlier.id}` };
-  const submission = parseWithZod(formData, { schema: enrollmentSchema });
   const schemaErrors: Problems = {};
   if (submission.status !== "success") {
     for (const [path, messages] of Object.entries(submission.error ?? {})) if (messages?.length && !path.startsWith("sepa")) schemaErrors[path] = messages;
@@ -102,8 +105,8 @@ function submit(formData: FormData, payload: Payload, eventId: number, user: Ses
 
 export async function answerEnrolmentForm(formData: FormData, eventId: number, user: SessionUser, context: Context): Promise<FormAnswer> {
   const intent = String(formData.get("intent") ?? "submit");
-  const raw = parseWithZod(formData, { schema: enrollmentSchema }).payload;
-  const payload = payloadOf(raw, context);
+  const submission = parseWithZod(formData, { schema: enrollmentSchema });
+  const payload = payloadOf(submission.payload, context);
   const answer = (focus: string | null, errors: Problems = {}): FormAnswer => ({
     state: { payload, errors, stamp: Date.now(), focus },
     status: Object.keys(errors).length ? 400 : 200,
@@ -124,7 +127,7 @@ export async function answerEnrolmentForm(formData: FormData, eventId: number, u
     takeOverChildAnswers(payload, context.children);
     return answer(Object.keys(errors).length ? "fehler" : boxAnchor(index), errors);
   }
-  if (intent === "submit") return submit(formData, payload, eventId, user, context);
+  if (intent === "submit") return submit(submission, payload, eventId, user, context);
   // 'Auswahl übernehmen' and 'Weiter': the form again with the new choices' fields.
   takeOverChildAnswers(payload, context.children);
   return answer(intent.startsWith("refresh-") ? intent.slice("refresh-".length) : null);

@@ -138,6 +138,8 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     for (const name of ["Lotta Paulsen", "Finn Paulsen"]) {
       const section = page.getByRole("region", { name });
       expect(await section.getByRole("link", { name: camp.title }).count()).toBe(1);
+      expect(await section.getByRole("link", { name: "Anmeldebestätigung" }).count()).toBe(1);
+      expect(await section.textContent()).toContain("✗ Anmeldung eingegangen – Bestätigung ausstehend");
     }
 
     // A second enrolment: the mandate is preselected and the choice locked.

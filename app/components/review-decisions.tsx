@@ -1,0 +1,195 @@
+// The leaders' decision buttons on the participant list and the registration detail (spec part 2
+// §4, issue 10 item 3). Plain forms that post to the page's own action; a decision that needs a
+// reason or a confirmation first leads (GET) to a step with the form, which JavaScript turns into
+// a modal <dialog>.
+import { Form, Link, useNavigate } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { allowedDecisions, isAllowed, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
+import { ErrorList } from "./forms";
+
+export const DECISION_LABELS: Record<Decision, string> = {
+  accept: "Annehmen",
+  reject: "Ablehnen",
+  cancel: "Anmeldung stornieren",
+  "revoke-rejection": "Ablehnung aufheben",
+  "move-up": "Nachrücken",
+  "confirm-payment": "Bezahlung bestätigen",
+  "revoke-payment": "Bezahlung widerrufen",
+};
+
+/** Decisions that go through a step of their own (reason or confirmation) before the POST. */
+export const STEP_DECISIONS = ["reject", "cancel", "revoke-rejection", "move-up"] as const;
+export type StepDecision = (typeof STEP_DECISIONS)[number];
+
+const PAYMENT: readonly Decision[] = ["confirm-payment", "revoke-payment"];
+
+export type DecisionRights = { decideRegistrations: boolean; confirmPayments: boolean };
+
+/** The decisions a person sees for a registration: what its state allows and their rights. */
+export function visibleDecisions(facts: RegistrationFacts, may: DecisionRights): Decision[] {
+  return allowedDecisions(facts).filter((d) => (PAYMENT.includes(d) ? may.confirmPayments : may.decideRegistrations));
+}
+
+/** What the action answers when a decision is refused (the lead's decision-form handler). */
+export type DecisionReply = {
+  decision?: {
+    intent: string;
+    registrationId: number | null;
+    fieldErrors?: { reason?: string[] };
+    message?: string;
+  };
+};
+
+/** `?entscheiden=reject&anmeldung=12` → the step to show, when it is one. */
+export function parseStep(params: URLSearchParams): { intent: StepDecision; registrationId: number } | null {
+  const intent = params.get("entscheiden");
+  const registrationId = Number(params.get("anmeldung"));
+  if (!(STEP_DECISIONS as readonly string[]).includes(intent ?? "")) return null;
+  if (!Number.isSafeInteger(registrationId) || registrationId <= 0) return null;
+  return { intent: intent as StepDecision, registrationId };
+}
+
+/** Shows the step only for a decision the person may make on the registration as it is now. */
+export function stepAllowed(step: { intent: StepDecision }, facts: RegistrationFacts, may: DecisionRights) {
+  return may.decideRegistrations && isAllowed(step.intent, facts);
+}
+
+/** The page's address with the step's parameters added. */
+export function stepHref(pageSearch: string, intent: StepDecision, registrationId: number) {
+  const params = new URLSearchParams(pageSearch);
+  params.set("entscheiden", intent);
+  params.set("anmeldung", String(registrationId));
+  return `?${params.toString()}#entscheidung`;
+}
+
+type Props = {
+  registration: RegistrationFacts & { id: number; firstName: string; lastName: string };
+  may: DecisionRights;
+  /** Where the direct decisions post (the page without a step). */
+  actionUrl: string;
+  /** The page's current search, kept in the step's link. */
+  pageSearch: string;
+  /** The refusal of the last POST for this registration. */
+  error?: string | null;
+};
+
+export function DecisionButtons({ registration, may, actionUrl, pageSearch, error }: Props) {
+  const decisions = visibleDecisions(registration, may);
+  if (decisions.length === 0 && !error) return null;
+  const name = `${registration.firstName} ${registration.lastName}`;
+  return (
+    <div className="decisions">
+      {decisions.map((decision) =>
+        (STEP_DECISIONS as readonly string[]).includes(decision) ? (
+          <Link
+            key={decision}
+            to={stepHref(pageSearch, decision as StepDecision, registration.id)}
+            preventScrollReset
+            className={`button small ${decision === "reject" || decision === "cancel" ? "danger" : "secondary"}`}
+            aria-label={`${DECISION_LABELS[decision]}: ${name}`}
+          >
+            {DECISION_LABELS[decision]}
+          </Link>
+        ) : (
+          <Form key={decision} method="post" action={actionUrl} className="inline-form" preventScrollReset>
+            <input type="hidden" name="intent" value={decision} />
+            <input type="hidden" name="registrationId" value={registration.id} />
+            <button type="submit" className={`small ${decision === "accept" ? "" : "secondary"}`} aria-label={`${DECISION_LABELS[decision]}: ${name}`}>
+              {DECISION_LABELS[decision]}
+            </button>
+          </Form>
+        ),
+      )}
+      {error ? (
+        <p role="alert" className="field-errors decision-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+const STEP_TEXT: Record<StepDecision, { title: string; text: (name: string) => string; reason: "required" | "optional" | null }> = {
+  reject: { title: "Anmeldung ablehnen", text: (n) => `Die Anmeldung von ${n} wird abgelehnt.`, reason: "required" },
+  cancel: { title: "Anmeldung stornieren", text: (n) => `Die bestätigte Anmeldung von ${n} wird storniert.`, reason: "required" },
+  "revoke-rejection": {
+    title: "Ablehnung aufheben",
+    text: (n) => `Soll die Ablehnung von ${n} wirklich aufgehoben werden? Die Anmeldung ist dann wieder offen (oder kommt auf die Warteliste, wenn kein Platz frei ist).`,
+    reason: null,
+  },
+  "move-up": { title: "Nachrücken", text: (n) => `${n} rückt von der Warteliste nach und bekommt einen Platz.`, reason: "optional" },
+};
+
+type StepProps = {
+  step: { intent: StepDecision; registrationId: number; name: string };
+  /** The step's own address: a refused POST shows the step again with its errors. */
+  actionUrl: string;
+  cancelUrl: string;
+  error?: { reason?: string[]; message?: string } | null;
+};
+
+/** The reason or confirmation step: a section without JavaScript, a modal dialog with it. */
+export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const navigate = useNavigate();
+  useEffect(() => {
+    const d = dialog.current;
+    if (d?.open && typeof d.showModal === "function" && !d.matches(":modal")) {
+      d.close();
+      d.showModal();
+    }
+  }, [step.intent, step.registrationId]);
+  const texts = STEP_TEXT[step.intent];
+  const reasonId = `reason-${step.registrationId}`;
+  const errorId = `${reasonId}-error`;
+  const reasonErrors = error?.reason ?? [];
+  return (
+    <dialog
+      open
+      ref={dialog}
+      id="entscheidung"
+      className="panel decision-step"
+      aria-labelledby="entscheidung-titel"
+      onCancel={(event) => {
+        event.preventDefault();
+        navigate(cancelUrl, { preventScrollReset: true });
+      }}
+    >
+      <h2 id="entscheidung-titel">{texts.title}</h2>
+      <p>{texts.text(step.name)}</p>
+      <Form method="post" action={actionUrl} preventScrollReset>
+        <input type="hidden" name="intent" value={step.intent} />
+        <input type="hidden" name="registrationId" value={step.registrationId} />
+        {texts.reason ? (
+          <div className="field">
+            <label htmlFor={reasonId}>{texts.reason === "required" ? "Begründung*" : "Begründung (optional)"}</label>
+            {texts.reason === "required" ? <p className="hint">Die Begründung steht in der E-Mail an die Eltern.</p> : null}
+            <textarea
+              id={reasonId}
+              name="reason"
+              rows={4}
+              required={texts.reason === "required"}
+              autoFocus
+              aria-invalid={reasonErrors.length > 0 || undefined}
+              aria-describedby={reasonErrors.length ? errorId : undefined}
+            />
+            <ErrorList id={errorId} errors={reasonErrors} />
+          </div>
+        ) : null}
+        {error?.message ? (
+          <p role="alert" className="field-errors">
+            {error.message}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="submit" className={step.intent === "reject" || step.intent === "cancel" ? "danger" : ""}>
+            {step.intent === "reject" ? "Ablehnen" : DECISION_LABELS[step.intent]}
+          </button>
+          <Link to={cancelUrl} className="button secondary" preventScrollReset>
+            Abbrechen
+          </Link>
+        </div>
+      </Form>
+    </dialog>
+  );
+}

@@ -1,0 +1,74 @@
+// The head of the participant list: sub-navigation, the numbers a leader wants at a glance, and
+// the filter with the name search (plain GET form).
+import { Form, Link, NavLink } from "@remix-run/react";
+import { FILTER_LABELS, LIST_FILTERS, type ListQuery } from "~/lib/review-filter";
+
+export function ListNavigation({ eventId }: { eventId: number }) {
+  return (
+    <nav aria-label="Listen der Veranstaltung" className="sub-nav">
+      <NavLink to={`/freizeit/participants/${eventId}`} end>
+        Teilnehmer*innen-Liste
+      </NavLink>
+      <NavLink to={`/freizeit/helper/${eventId}`}>Mitarbeiter*innen-Liste</NavLink>
+    </nav>
+  );
+}
+
+type Counts = {
+  capacity: number | null;
+  taken: number;
+  free: number | null;
+  openDecisions: number;
+  unpaid: number;
+  waiting: number;
+};
+
+export function ListNumbers({ counts }: { counts: Counts }) {
+  const items: [string, string | number][] = [
+    ["Plätze", counts.capacity ?? "unbegrenzt"],
+    ["Belegt", counts.taken],
+    ["Frei", counts.free ?? "–"],
+    ["Offene Entscheidungen", counts.openDecisions],
+    ["Unbezahlt", counts.unpaid],
+    ["Warteliste", counts.waiting],
+  ];
+  return (
+    <dl className="review-numbers" aria-label="Auf einen Blick">
+      {items.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function ListFilterForm({ eventId, query }: { eventId: number; query: ListQuery }) {
+  return (
+    <Form method="get" action={`/freizeit/participants/${eventId}`} className="review-filter" role="search">
+      <div className="field">
+        <label htmlFor="filter">Anzeigen</label>
+        <select id="filter" name="filter" defaultValue={query.filter} key={query.filter}>
+          {LIST_FILTERS.map((f) => (
+            <option key={f} value={f}>
+              {FILTER_LABELS[f]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="suche">Name suchen</label>
+        <input id="suche" name="suche" type="search" defaultValue={query.search} key={query.search} maxLength={100} />
+      </div>
+      <div className="actions">
+        <button type="submit">Filtern</button>
+        {query.filter !== "alle" || query.search ? (
+          <Link to={`/freizeit/participants/${eventId}`} className="button secondary">
+            Filter zurücksetzen
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,182 @@
+// The participant list's tables (spec part 2 §2.5): open and accepted registrations, the waiting
+// list, the rejected and cancelled ones, and the open SEPA direct debits. Every row says its
+// state in words; the spec's row colours only add to that.
+import { Link } from "@remix-run/react";
+import { formatDate, formatTime } from "~/lib/dates";
+import { formatEuro } from "~/lib/event-rules";
+import { applicationStatusWord, paymentStatusWord, type StatusWord } from "~/lib/registration-status";
+import { DecisionButtons, type DecisionRights } from "./review-decisions";
+
+export type Row = {
+  id: number;
+  firstName: string;
+  lastName: string;
+  applicationStatus: "open" | "accepted" | "rejected" | "cancelled";
+  paid: boolean;
+  waitingListPosition: number | null;
+  offerExpiresAt: number | null;
+  paymentMethod: "transfer" | "sepa";
+  groupName: string | null;
+};
+
+type Shared = {
+  may: DecisionRights;
+  actionUrl: string;
+  pageSearch: string;
+  /** The refusal of the last POST, by registration. */
+  errorFor: (registrationId: number) => string | null;
+};
+
+export function Mark({ word }: { word: StatusWord }) {
+  return (
+    <span className={`status status-${word.tone}`}>
+      <span aria-hidden="true">{word.done ? "✓" : "✗"}</span> {word.text}
+    </span>
+  );
+}
+
+function detailHref(id: number) {
+  return `/freizeit/participants/participant-details/${id}`;
+}
+
+function NameLink({ row }: { row: Row }) {
+  return (
+    <Link to={detailHref(row.id)}>
+      {row.lastName}, {row.firstName}
+    </Link>
+  );
+}
+
+/** Spec: green when payment and application are both confirmed, yellow when one is, red when neither. */
+export function rowColour(row: Pick<Row, "applicationStatus" | "paid">) {
+  const done = Number(row.applicationStatus === "accepted") + Number(row.paid);
+  return done === 2 ? "row-green" : done === 1 ? "row-yellow" : "row-red";
+}
+
+export function offerText(expiresAt: number) {
+  return `Platz angeboten bis ${formatDate(expiresAt)}, ${formatTime(expiresAt)}`;
+}
+
+export const BULK_FORM_ID = "sammel-annahme";
+
+export function RegistrationTable({ rows, bulk, ...shared }: Shared & { rows: Row[]; bulk: boolean }) {
+  return (
+    <div className="table-scroll">
+      <table className="review-table">
+        <caption className="visually-hidden">Offene und bestätigte Anmeldungen</caption>
+        <thead>
+          <tr>
+            {bulk ? (
+              <th scope="col">
+                <span className="visually-hidden">Auswahl</span>
+              </th>
+            ) : null}
+            <th scope="col">Name</th>
+            <th scope="col">Gruppe</th>
+            <th scope="col">Bezahlung</th>
+            <th scope="col">Anmeldung</th>
+            <th scope="col">Aktionen</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const payment = paymentStatusWord(row);
+            return (
+              <tr key={row.id} className={rowColour(row)}>
+                {bulk ? (
+                  <td>
+                    {row.applicationStatus === "open" ? (
+                      <input
+                        type="checkbox"
+                        name="registrationIds"
+                        value={row.id}
+                        form={BULK_FORM_ID}
+                        aria-label={`${row.firstName} ${row.lastName} auswählen`}
+                      />
+                    ) : null}
+                  </td>
+                ) : null}
+                <th scope="row">
+                  <NameLink row={row} />
+                </th>
+                <td>{row.groupName ?? <span className="muted">Keine Gruppe</span>}</td>
+                <td>
+                  {payment ? <Mark word={payment} /> : null}
+                  {row.paymentMethod === "sepa" ? <span className="muted"> (SEPA)</span> : null}
+                </td>
+                <td>
+                  <Mark word={applicationStatusWord(row)} />
+                </td>
+                <td>
+                  <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function WaitingList({ rows, ...shared }: Shared & { rows: Row[] }) {
+  return (
+    <section aria-labelledby="warteliste-titel" className="review-section">
+      <h2 id="warteliste-titel">Warteliste</h2>
+      <ol className="waiting-list">
+        {rows.map((row) => (
+          <li key={row.id} className={row.offerExpiresAt ? "offered" : undefined}>
+            <span className="position">Platz {row.waitingListPosition}</span> <NameLink row={row} />{" "}
+            {row.offerExpiresAt ? (
+              <span className="status status-pending">
+                <span aria-hidden="true">⏳</span> {offerText(row.offerExpiresAt)}
+              </span>
+            ) : (
+              <Mark word={applicationStatusWord(row)} />
+            )}
+            <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function RejectedList({ rows, ...shared }: Shared & { rows: Row[] }) {
+  return (
+    <section aria-labelledby="abgelehnt-titel" className="review-section">
+      <h2 id="abgelehnt-titel">Abgelehnte Teilnehmer*innen</h2>
+      <ul className="rejected-list">
+        {rows.map((row) => (
+          <li key={row.id} className="row-grey">
+            <NameLink row={row} /> <Mark word={applicationStatusWord(row)} />{" "}
+            <span className="muted">{row.groupName ?? "Keine Gruppe"}</span>
+            <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export type SepaRow = { id: number; firstName: string; lastName: string; children: number; amountCents: number };
+
+export function OpenSepaList({ eventId, mandates }: { eventId: number; mandates: SepaRow[] }) {
+  return (
+    <section aria-labelledby="sepa-titel" className="review-section">
+      <h2 id="sepa-titel">Offene SEPA-Lastschriften</h2>
+      <ul className="sepa-list">
+        {mandates.map((m) => (
+          <li key={m.id} className="row-orange">
+            <Link to={`/freizeit/${eventId}/sepa/${m.id}`}>
+              {m.firstName} {m.lastName}
+            </Link>{" "}
+            <span>
+              {m.children === 1 ? "1 Teilnehmer*in" : `${m.children} Teilnehmer*innen`}, offen: {formatEuro(m.amountCents)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,312 @@
+// The leaders' read side of an event's registrations (issue 10, items 2, 5, 6): the participant
+// list, a registration's detail and a SEPA mandate's page. Each page reads with a constant number
+// of queries, whatever the number of registrations (joins and SQL aggregation, never a query per
+// row). Writing is the decision model's job.
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import {
+  enrolments,
+  eventGroups,
+  events,
+  groupMembers,
+  guardians,
+  participants,
+  registrationHistory,
+  registrations,
+  sepaMandates,
+  users,
+} from "../../db/schema";
+import { matchesFilter, matchesSearch, sectionOf, type ListQuery } from "~/lib/review-filter";
+import { db } from "~/services/db.server";
+
+const byName = [sql`${participants.lastName} collate nocase`, sql`${participants.firstName} collate nocase`, asc(registrations.id)];
+
+/** Holds one of the event's places and waits for nothing but the leaders (not on the waiting list). */
+const placed = sql`${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null`;
+
+export type ListCounts = {
+  capacity: number | null;
+  taken: number;
+  free: number | null;
+  openDecisions: number;
+  unpaid: number;
+  waiting: number;
+  total: number;
+};
+
+/** The numbers at a glance, in one aggregate query. */
+export function listCounts(eventId: number, capacity: number | null): ListCounts {
+  const r = registrations;
+  const row = db
+    .select({
+      placed: sql<number>`coalesce(sum(case when ${placed} then 1 else 0 end), 0)`,
+      offers: sql<number>`coalesce(sum(case when ${r.applicationStatus} = 'open' and ${r.waitingListPosition} is not null and ${r.offerExpiresAt} is not null then 1 else 0 end), 0)`,
+      openDecisions: sql<number>`coalesce(sum(case when ${r.applicationStatus} = 'open' and ${r.waitingListPosition} is null then 1 else 0 end), 0)`,
+      unpaid: sql<number>`coalesce(sum(case when ${placed} and ${r.paid} = 0 then 1 else 0 end), 0)`,
+      waiting: sql<number>`coalesce(sum(case when ${r.applicationStatus} = 'open' and ${r.waitingListPosition} is not null then 1 else 0 end), 0)`,
+      total: sql<number>`count(*)`,
+    })
+    .from(r)
+    .where(eq(r.eventId, eventId))
+    .get()!;
+  const taken = Number(row.placed) + Number(row.offers);
+  return {
+    capacity,
+    taken,
+    free: capacity === null ? null : Math.max(0, capacity - taken),
+    openDecisions: Number(row.openDecisions),
+    unpaid: Number(row.unpaid),
+    waiting: Number(row.waiting),
+    total: Number(row.total),
+  };
+}
+
+export type ListRow = {
+  id: number;
+  firstName: string;
+  lastName: string;
+  applicationStatus: (typeof registrations.$inferSelect)["applicationStatus"];
+  paid: boolean;
+  waitingListPosition: number | null;
+  /** Milliseconds; set while a place is offered. */
+  offerExpiresAt: number | null;
+  paymentMethod: "transfer" | "sepa";
+  groupName: string | null;
+};
+
+function listRows(eventId: number): ListRow[] {
+  return db
+    .select({
+      id: registrations.id,
+      firstName: participants.firstName,
+      lastName: participants.lastName,
+      applicationStatus: registrations.applicationStatus,
+      paid: registrations.paid,
+      waitingListPosition: registrations.waitingListPosition,
+      offerExpiresAt: registrations.offerExpiresAt,
+      paymentMethod: registrations.paymentMethod,
+      groupName: eventGroups.name,
+    })
+    .from(registrations)
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .leftJoin(groupMembers, and(eq(groupMembers.eventId, registrations.eventId), eq(groupMembers.registrationId, registrations.id)))
+    .leftJoin(eventGroups, eq(eventGroups.id, groupMembers.groupId))
+    .where(eq(registrations.eventId, eventId))
+    .orderBy(...byName)
+    .all()
+    .map((row) => ({ ...row, offerExpiresAt: row.offerExpiresAt ? row.offerExpiresAt.getTime() : null }));
+}
+
+export type OpenSepa = { id: number; firstName: string; lastName: string; children: number; amountCents: number };
+
+/** Mandates with at least one place-holding registration whose payment is not yet confirmed. */
+export function openSepaMandates(eventId: number): OpenSepa[] {
+  return db
+    .select({
+      id: sepaMandates.id,
+      firstName: sepaMandates.firstName,
+      lastName: sepaMandates.lastName,
+      children: sql<number>`count(${registrations.id})`.mapWith(Number),
+      amountCents: sql<number>`coalesce(sum(${registrations.amountCents}), 0)`.mapWith(Number),
+    })
+    .from(sepaMandates)
+    .innerJoin(registrations, eq(registrations.sepaMandateId, sepaMandates.id))
+    .where(and(eq(sepaMandates.eventId, eventId), eq(registrations.eventId, eventId), placed, eq(registrations.paid, false)))
+    .groupBy(sepaMandates.id)
+    .orderBy(sql`${sepaMandates.lastName} collate nocase`, sql`${sepaMandates.firstName} collate nocase`, asc(sepaMandates.id))
+    .all();
+}
+
+export type ParticipantList = {
+  counts: ListCounts;
+  table: ListRow[];
+  waiting: ListRow[];
+  rejected: ListRow[];
+  openSepa: OpenSepa[];
+};
+
+/** The participant list of an event, filtered and searched; the counts are always the whole event's. */
+export function getParticipantList(eventId: number, capacity: number | null, query: ListQuery, withSepa: boolean): ParticipantList {
+  const shown = listRows(eventId).filter((r) => matchesFilter(r, query.filter) && matchesSearch(r, query.search));
+  const waiting = shown
+    .filter((r) => sectionOf(r) === "waiting")
+    .sort((a, b) => (a.waitingListPosition ?? 0) - (b.waitingListPosition ?? 0));
+  return {
+    counts: listCounts(eventId, capacity),
+    table: shown.filter((r) => sectionOf(r) === "table"),
+    waiting,
+    rejected: shown.filter((r) => sectionOf(r) === "rejected"),
+    openSepa: withSepa && query.filter === "alle" && !query.search ? openSepaMandates(eventId) : [],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One registration
+
+/** A registration of this event with what a decision step needs (its facts and name), or null. */
+export function decisionSubject(eventId: number, registrationId: number) {
+  const row = db
+    .select({
+      id: registrations.id,
+      firstName: participants.firstName,
+      lastName: participants.lastName,
+      applicationStatus: registrations.applicationStatus,
+      paid: registrations.paid,
+      waitingListPosition: registrations.waitingListPosition,
+      offerExpiresAt: registrations.offerExpiresAt,
+    })
+    .from(registrations)
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .where(and(eq(registrations.id, registrationId), eq(registrations.eventId, eventId)))
+    .get();
+  return row ?? null;
+}
+
+
+/** The event a registration belongs to (for the guard), or null. */
+export function registrationEventId(registrationId: number): number | null {
+  if (!Number.isSafeInteger(registrationId) || registrationId <= 0) return null;
+  return db.select({ eventId: registrations.eventId }).from(registrations).where(eq(registrations.id, registrationId)).get()?.eventId ?? null;
+}
+
+export function getRegistrationDetail(registrationId: number) {
+  const row = db
+    .select({
+      registration: {
+        id: registrations.id,
+        eventId: registrations.eventId,
+        applicationStatus: registrations.applicationStatus,
+        paid: registrations.paid,
+        waitingListPosition: registrations.waitingListPosition,
+        offerExpiresAt: registrations.offerExpiresAt,
+        paymentMethod: registrations.paymentMethod,
+        sepaMandateId: registrations.sepaMandateId,
+        amountCents: registrations.amountCents,
+        referral: registrations.referral,
+        tshirtSize: registrations.tshirtSize,
+        swimBadge: registrations.swimBadge,
+        specialNeeds: registrations.specialNeeds,
+        nameOfInsured: registrations.nameOfInsured,
+        birthdateOfInsured: registrations.birthdateOfInsured,
+        allowedToWander: registrations.allowedToWander,
+        allowedToSwim: registrations.allowedToSwim,
+        canSwim: registrations.canSwim,
+        allowedToCanoe: registrations.allowedToCanoe,
+        createdAt: registrations.createdAt,
+      },
+      event: { title: events.title, tshirtSizeRequired: events.tshirtSizeRequired, swimBadgeRequired: events.swimBadgeRequired, permitsRequired: events.permitsRequired },
+      participant: {
+        id: participants.id,
+        firstName: participants.firstName,
+        lastName: participants.lastName,
+        street: participants.street,
+        postalCode: participants.postalCode,
+        city: participants.city,
+        birthDate: participants.birthDate,
+        municipality: participants.municipality,
+        amtsverwaltung: participants.amtsverwaltung,
+      },
+      guardian: {
+        id: guardians.id,
+        firstName: guardians.firstName,
+        lastName: guardians.lastName,
+        street: guardians.street,
+        postalCode: guardians.postalCode,
+        city: guardians.city,
+        email: guardians.email,
+        mobilePhone: guardians.mobilePhone,
+        phone: guardians.phone,
+      },
+      account: { firstName: users.firstName, lastName: users.lastName, email: users.email },
+      reference: enrolments.reference,
+    })
+    .from(registrations)
+    .innerJoin(events, eq(events.id, registrations.eventId))
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .innerJoin(users, eq(users.id, registrations.userId))
+    .leftJoin(guardians, eq(guardians.id, registrations.guardianId))
+    .leftJoin(enrolments, eq(enrolments.id, registrations.enrolmentId))
+    .where(eq(registrations.id, registrationId))
+    .get();
+  if (!row) return null;
+  const history = db
+    .select({
+      id: registrationHistory.id,
+      action: registrationHistory.action,
+      reason: registrationHistory.reason,
+      createdAt: registrationHistory.createdAt,
+      actorFirstName: users.firstName,
+      actorLastName: users.lastName,
+    })
+    .from(registrationHistory)
+    .leftJoin(users, eq(users.id, registrationHistory.actorId))
+    .where(eq(registrationHistory.registrationId, registrationId))
+    .orderBy(asc(registrationHistory.createdAt), asc(registrationHistory.id))
+    .all();
+  const { registration } = row;
+  return {
+    ...row,
+    guardian: row.guardian?.id ? row.guardian : null,
+    registration: {
+      ...registration,
+      offerExpiresAt: registration.offerExpiresAt ? registration.offerExpiresAt.getTime() : null,
+      createdAt: registration.createdAt.getTime(),
+    },
+    history: history.map((h) => ({
+      id: h.id,
+      action: h.action,
+      reason: h.reason,
+      at: h.createdAt.getTime(),
+      actor: h.actorFirstName ? `${h.actorFirstName} ${h.actorLastName}` : null,
+    })),
+  };
+}
+
+export type RegistrationDetail = NonNullable<ReturnType<typeof getRegistrationDetail>>;
+
+// ---------------------------------------------------------------------------------------------
+// A SEPA mandate
+
+export function getSepaDetail(eventId: number, sepaMandateId: number) {
+  if (!Number.isSafeInteger(sepaMandateId) || sepaMandateId <= 0) return null;
+  const mandate = db
+    .select({
+      id: sepaMandates.id,
+      firstName: sepaMandates.firstName,
+      lastName: sepaMandates.lastName,
+      street: sepaMandates.street,
+      postalCode: sepaMandates.postalCode,
+      city: sepaMandates.city,
+      iban: sepaMandates.iban,
+    })
+    .from(sepaMandates)
+    .where(and(eq(sepaMandates.id, sepaMandateId), eq(sepaMandates.eventId, eventId)))
+    .get();
+  if (!mandate) return null;
+  // 'Angemeldete Teilnehmer*innen': the registrations on this mandate that hold a place (open or
+  // accepted); waiting, rejected and cancelled ones are not collected.
+  const children = db
+    .select({
+      id: registrations.id,
+      firstName: participants.firstName,
+      lastName: participants.lastName,
+      applicationStatus: registrations.applicationStatus,
+      paid: registrations.paid,
+      waitingListPosition: registrations.waitingListPosition,
+      amountCents: registrations.amountCents,
+    })
+    .from(registrations)
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .where(
+      and(
+        eq(registrations.sepaMandateId, sepaMandateId),
+        eq(registrations.eventId, eventId),
+        inArray(registrations.applicationStatus, ["open", "accepted"]),
+        isNull(registrations.waitingListPosition),
+      ),
+    )
+    .orderBy(...byName)
+    .all();
+  const amountCents = children.reduce((sum, c) => sum + (c.amountCents ?? 0), 0);
+  const openCents = children.reduce((sum, c) => sum + (c.paid ? 0 : (c.amountCents ?? 0)), 0);
+  return { mandate, children, amountCents, openCents };
+}

@@ -1,0 +1,122 @@
+// Teilnehmer*innen-Liste (spec part 2 §2.5, issue 10 items 2 and 3): the numbers at a glance,
+// open and accepted registrations with their decisions, the waiting list, the rejected ones and
+// the open SEPA direct debits; filter and name search as GET parameters.
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ExportMenu } from "~/components/export-menu";
+import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
+import { ListFilterForm, ListNavigation, ListNumbers } from "~/components/review-summary";
+import { BULK_FORM_ID, OpenSepaList, RegistrationTable, RejectedList, WaitingList } from "~/components/review-table";
+import { RouteError } from "~/components/route-error";
+import { listSearch, parseListQuery } from "~/lib/review-filter";
+import { decisionSubject, getParticipantList } from "~/models/review.server";
+import { handleDecisionForm } from "~/services/decision-form.server";
+import { requireEventCapability } from "~/services/permissions.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Teilnehmer*innen-Liste ${data.event.title} – Lagerfeuer` : "Teilnehmer*innen-Liste – Lagerfeuer" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const access = await requireEventCapability(request, params.id, "viewLists", "home");
+  const { event, may } = access;
+  const url = new URL(request.url);
+  const query = parseListQuery(url.searchParams);
+  const list = getParticipantList(event.id, event.capacity, query, may.viewSepa);
+  const asked = parseStep(url.searchParams);
+  const subject = asked ? decisionSubject(event.id, asked.registrationId) : null;
+  const step =
+    asked && subject && stepAllowed(asked, subject, may)
+      ? { intent: asked.intent, registrationId: subject.id, name: `${subject.firstName} ${subject.lastName}` }
+      : null;
+  return json(
+    {
+      event: { id: event.id, title: event.title },
+      may: { decideRegistrations: may.decideRegistrations, confirmPayments: may.confirmPayments, viewSepa: may.viewSepa, export: may.export },
+      query,
+      step,
+      ...list,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { event } = await requireEventCapability(request, params.id, "viewLists", "home");
+  const url = new URL(request.url);
+  url.searchParams.delete("entscheiden");
+  url.searchParams.delete("anmeldung");
+  return handleDecisionForm(request, event.id, `/freizeit/participants/${event.id}${url.search}`);
+}
+
+export default function ParticipantList() {
+  const { event, may, query, step, counts, table, waiting, rejected, openSepa } = useLoaderData<typeof loader>();
+  const reply = useActionData<DecisionReply>()?.decision;
+  const search = listSearch(query);
+  const listUrl = `/freizeit/participants/${event.id}${search}`;
+  const errorFor = (id: number) =>
+    reply && reply.registrationId === id && !(step && step.registrationId === id) ? (reply.message ?? reply.fieldErrors?.reason?.[0] ?? null) : null;
+  const shared = { may, actionUrl: listUrl, pageSearch: search, errorFor };
+  const bulk = may.decideRegistrations && table.some((r) => r.applicationStatus === "open");
+  const nothingShown = table.length + waiting.length + rejected.length === 0;
+  const stepError = reply && step && reply.registrationId === step.registrationId ? { reason: reply.fieldErrors?.reason, message: reply.message } : null;
+  const generalError = reply && reply.registrationId === null ? reply.message : null;
+
+  return (
+    <article className="review">
+      <ListNavigation eventId={event.id} />
+      <h1>Teilnehmer*innen-Liste {event.title}</h1>
+      <ListNumbers counts={counts} />
+
+      {step ? (
+        <DecisionStep
+          step={step}
+          actionUrl={`${listUrl}${search ? "&" : "?"}entscheiden=${step.intent}&anmeldung=${step.registrationId}`}
+          cancelUrl={listUrl}
+          error={stepError}
+        />
+      ) : null}
+      {generalError ? (
+        <p role="alert" className="flash flash-danger">
+          {generalError}
+        </p>
+      ) : null}
+
+      {counts.total === 0 ? (
+        <p className="empty">Noch keine Anmeldungen vorhanden</p>
+      ) : (
+        <>
+          <ListFilterForm eventId={event.id} query={query} />
+          {nothingShown ? <p className="empty">Keine Anmeldungen für diese Auswahl gefunden.</p> : null}
+          {table.length > 0 ? (
+            <section aria-labelledby="anmeldungen-titel" className="review-section">
+              <h2 id="anmeldungen-titel">Anmeldungen</h2>
+              {bulk ? (
+                <Form method="post" action={listUrl} id={BULK_FORM_ID} className="bulk-accept">
+                  <input type="hidden" name="intent" value="accept-many" />
+                  <button type="submit">Ausgewählte annehmen</button>
+                  <span className="hint"> Offene Anmeldungen in der ersten Spalte auswählen.</span>
+                </Form>
+              ) : null}
+              <RegistrationTable rows={table} bulk={bulk} {...shared} />
+            </section>
+          ) : null}
+          {waiting.length > 0 ? <WaitingList rows={waiting} {...shared} /> : null}
+          {rejected.length > 0 ? <RejectedList rows={rejected} {...shared} /> : null}
+          {openSepa.length > 0 ? <OpenSepaList eventId={event.id} mandates={openSepa} /> : null}
+        </>
+      )}
+
+      <div className="actions">
+        <Link to={`/freizeit/${event.id}`} className="button secondary">
+          Zurück zur Veranstaltung
+        </Link>
+        {may.export ? <ExportMenu eventId={event.id} /> : null}
+      </div>
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}

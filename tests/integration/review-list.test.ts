@@ -1,0 +1,221 @@
+// The participant list (issue 10, item 2): who sees it (DECISIONS.md role table), its sections,
+// numbers, filter and search, the decision steps, and a constant number of queries.
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registrationHistory, registrations } from "../../db/schema";
+import { action, loader } from "~/routes/freizeit.participants.$id";
+import { db, rawSqlite } from "~/services/db.server";
+import { createEvent } from "../support/events";
+import { resetDatabase } from "../support/fixtures";
+import { addGroup, register } from "../support/lists-fixtures";
+import { body, get, post, run } from "../support/remix";
+import { campWithPeople, mandateFor, type Person } from "../support/review-fixtures";
+
+type ListData = {
+  may: { decideRegistrations: boolean; confirmPayments: boolean; viewSepa: boolean; export: boolean };
+  counts: { capacity: number | null; taken: number; free: number | null; openDecisions: number; unpaid: number; waiting: number; total: number };
+  table: { id: number; firstName: string; lastName: string; groupName: string | null }[];
+  waiting: { id: number; waitingListPosition: number; offerExpiresAt: number | null }[];
+  rejected: { id: number; applicationStatus: string }[];
+  openSepa: { id: number; children: number; amountCents: number }[];
+  step: { intent: string; registrationId: number; name: string } | null;
+};
+
+let camp: Awaited<ReturnType<typeof campWithPeople>>;
+const ids: Record<string, number> = {};
+
+function list(person: Person | null, search = "") {
+  const cookie = person ? camp.people[person].cookie : undefined;
+  return run(loader, get(`/freizeit/participants/${camp.event.id}${search}`, { cookie, params: { id: String(camp.event.id) } }));
+}
+
+beforeAll(async () => {
+  resetDatabase();
+  camp = await campWithPeople({ capacity: 6 });
+  const e = camp.event.id;
+  const sepaParent = register(e, { status: "open", child: { firstName: "Paula", lastName: "Lastschrift" }, answers: { paymentMethod: "sepa" } });
+  const mandate = mandateFor(e, sepaParent.userId);
+  db.update(registrations).set({ sepaMandateId: mandate.id }).where(eq(registrations.id, sepaParent.registration.id)).run();
+  ids.sepa = sepaParent.registration.id;
+  ids.mandate = mandate.id;
+  ids.open = register(e, { status: "open", child: { firstName: "Olga", lastName: "Offen" } }).registration.id;
+  ids.acceptedPaid = register(e, { status: "accepted", paid: true, child: { firstName: "Bea", lastName: "Bezahlt" } }).registration.id;
+  ids.accepted = register(e, { status: "accepted", child: { firstName: "Udo", lastName: "Unbezahlt" } }).registration.id;
+  ids.waiting = register(e, { status: "open", waitingListPosition: 2, child: { firstName: "Wim", lastName: "Warten" } }).registration.id;
+  ids.offered = register(e, { status: "open", waitingListPosition: 1, child: { firstName: "Olli", lastName: "Angebot" } }).registration.id;
+  db.update(registrations).set({ offerExpiresAt: new Date(Date.now() + 48 * 3600_000) }).where(eq(registrations.id, ids.offered)).run();
+  ids.rejected = register(e, { status: "rejected", child: { firstName: "Rita", lastName: "Abgelehnt" } }).registration.id;
+  ids.cancelled = register(e, { status: "cancelled", child: { firstName: "Stefan", lastName: "Storniert" } }).registration.id;
+  addGroup(e, "Füchse", { registrationIds: [ids.acceptedPaid] });
+  // Another event's registration never shows here.
+  register(createEvent({ title: "Anderes Lager" }).id, { status: "open", child: { firstName: "Fremd", lastName: "Kind" } });
+});
+
+describe("who sees the participant list", () => {
+  it.each([
+    ["admin", true, true],
+    ["lead", true, true],
+    ["team", false, false],
+  ] as const)("%s sees it (decides: %s, SEPA: %s)", async (person, decides, sepa) => {
+    const response = await list(person);
+    expect(response.status).toBe(200);
+    const data = await body<ListData>(response);
+    expect(data.may).toEqual({ decideRegistrations: decides, confirmPayments: decides, viewSepa: sepa, export: true });
+    expect(data.openSepa.length > 0).toBe(sepa);
+  });
+
+  it.each(["pending", "declined", "parent"] as const)("%s is sent to / (the spec's guard)", async (person) => {
+    const response = await list(person);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+  });
+
+  it("a visitor is sent to the sign-in and back", async () => {
+    const response = await list(null);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(`/freizeit/participants/${camp.event.id}`)}`);
+  });
+
+  it("an unknown or malformed event is 404", async () => {
+    for (const id of ["999999", "abc", "-1"]) {
+      const response = await run(loader, get(`/freizeit/participants/${id}`, { cookie: camp.people.admin.cookie, params: { id } }));
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it.each(["team", "pending", "parent"] as const)("a decision POSTed by %s changes nothing", async (person) => {
+    const response = await run(
+      action,
+      post(`/freizeit/participants/${camp.event.id}`, { intent: "accept", registrationId: String(ids.open) }, { cookie: camp.people[person].cookie, params: { id: String(camp.event.id) } }),
+    );
+    expect([302, 404]).toContain(response.status);
+    if (response.status === 302) expect(response.headers.get("Location")).toBe("/");
+    expect(db.select().from(registrations).where(eq(registrations.id, ids.open)).get()!.applicationStatus).toBe("open");
+    expect(db.select().from(registrationHistory).where(eq(registrationHistory.registrationId, ids.open)).all()).toEqual([]);
+  });
+});
+
+describe("what the list shows", () => {
+  it("the numbers at a glance come from the whole event", async () => {
+    const data = await body<ListData>(await list("lead"));
+    // Places: 4 placed (Paula, Olga, Bea, Udo) + 1 open offer (Olli).
+    expect(data.counts).toEqual({ capacity: 6, taken: 5, free: 1, openDecisions: 2, unpaid: 3, waiting: 2, total: 8 });
+  });
+
+  it("open and accepted in the table by name with their group, the waiting list in order, rejected and cancelled apart", async () => {
+    const data = await body<ListData>(await list("lead"));
+    expect(data.table.map((r) => r.lastName)).toEqual(["Bezahlt", "Lastschrift", "Offen", "Unbezahlt"]);
+    expect(data.table.find((r) => r.id === ids.acceptedPaid)!.groupName).toBe("Füchse");
+    expect(data.table.find((r) => r.id === ids.open)!.groupName).toBeNull();
+    expect(data.waiting.map((r) => [r.id, r.waitingListPosition])).toEqual([
+      [ids.offered, 1],
+      [ids.waiting, 2],
+    ]);
+    expect(data.waiting[0].offerExpiresAt).toBeGreaterThan(Date.now());
+    expect(data.rejected.map((r) => [r.id, r.applicationStatus])).toEqual([
+      [ids.rejected, "rejected"],
+      [ids.cancelled, "cancelled"],
+    ]);
+    expect(data.openSepa).toEqual([{ id: ids.mandate, firstName: "Konrad", lastName: "Konto", children: 1, amountCents: 24950 }]);
+  });
+
+  it.each([
+    ["?filter=offen", ["sepa", "open"]],
+    ["?filter=bestaetigt", ["acceptedPaid", "accepted"]],
+    ["?filter=unbezahlt", ["sepa", "open", "accepted"]],
+    ["?filter=warteliste", ["offered", "waiting"]],
+    ["?filter=abgelehnt", ["rejected", "cancelled"]],
+    ["?suche=bezahlt", ["acceptedPaid", "accepted"]],
+    ["?suche=OLGA%20offen", ["open"]],
+    ["?filter=bestaetigt&suche=bea", ["acceptedPaid"]],
+    ["?suche=niemand", []],
+    ["?filter=unsinn", ["acceptedPaid", "sepa", "open", "accepted", "offered", "waiting", "rejected", "cancelled"]],
+  ])("%s shows %j", async (search, expected) => {
+    const data = await body<ListData>(await list("lead", search));
+    const shown = [...data.table, ...data.waiting, ...data.rejected].map((r) => r.id);
+    expect(new Set(shown)).toEqual(new Set(expected.map((k) => ids[k])));
+    expect(data.counts.total).toBe(8);
+  });
+
+  it("the event without registrations says so through its counts", async () => {
+    const empty = createEvent({ ownerIds: [camp.people.lead.id] });
+    const response = await run(loader, get(`/freizeit/participants/${empty.id}`, { cookie: camp.people.lead.cookie, params: { id: String(empty.id) } }));
+    const data = await body<ListData>(response);
+    expect(data.counts.total).toBe(0);
+    expect(data.table).toEqual([]);
+  });
+});
+
+describe("decision steps (reason or confirmation, without JavaScript)", () => {
+  it("the lead gets the reject step for an open registration", async () => {
+    const data = await body<ListData>(await list("lead", `?entscheiden=reject&anmeldung=${ids.open}`));
+    expect(data.step).toEqual({ intent: "reject", registrationId: ids.open, name: "Olga Offen" });
+  });
+
+  it.each([
+    ["team", "reject", "open"],
+    ["lead", "reject", "accepted"],
+    ["lead", "cancel", "open"],
+    ["lead", "revoke-rejection", "open"],
+    ["lead", "accept", "open"],
+  ] as const)("no step for %s: %s on the %s one", async (person, intent, key) => {
+    const data = await body<ListData>(await list(person, `?entscheiden=${intent}&anmeldung=${ids[key]}`));
+    expect(data.step).toBeNull();
+  });
+
+  it("no step for another event's registration", async () => {
+    const other = register(createEvent().id, { status: "open" }).registration.id;
+    expect((await body<ListData>(await list("lead", `?entscheiden=reject&anmeldung=${other}`))).step).toBeNull();
+  });
+
+  it("a reject without a reason is refused next to the field; with one it goes back to the list with its filter", async () => {
+    const url = `/freizeit/participants/${camp.event.id}?filter=offen&entscheiden=reject&anmeldung=${ids.open}`;
+    const params = { id: String(camp.event.id) };
+    const refused = await run(action, post(url, { intent: "reject", registrationId: String(ids.open), reason: "  " }, { cookie: camp.people.lead.cookie, params }));
+    expect(refused.status).toBe(400);
+    const reply = await body<{ decision: { fieldErrors: { reason: string[] } } }>(refused);
+    expect(reply.decision.fieldErrors.reason).toEqual(["Begründung ist erforderlich"]);
+    const done = await run(action, post(url, { intent: "reject", registrationId: String(ids.open), reason: "Zu jung" }, { cookie: camp.people.lead.cookie, params }));
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe(`/freizeit/participants/${camp.event.id}?filter=offen`);
+    expect(db.select().from(registrations).where(eq(registrations.id, ids.open)).get()!.applicationStatus).toBe("rejected");
+  });
+});
+
+describe("speed", () => {
+  function countQueries<T>(work: () => Promise<T>) {
+    const sqlite = rawSqlite();
+    const original = sqlite.prepare;
+    let statements = 0;
+    sqlite.prepare = function (this: typeof sqlite, ...args: Parameters<typeof original>) {
+      statements++;
+      return original.apply(this, args);
+    } as typeof original;
+    return work().finally(() => {
+      sqlite.prepare = original;
+    }).then((result) => ({ result, statements }));
+  }
+
+  async function statementsFor(n: number) {
+    const event = createEvent({ ownerIds: [camp.people.lead.id], capacity: n });
+    for (let i = 0; i < n; i++) {
+      const r = register(event.id, { status: i % 3 === 0 ? "open" : "accepted", paid: i % 2 === 0, answers: { paymentMethod: i % 4 === 0 ? "sepa" : "transfer" } });
+      if (i % 4 === 0) db.update(registrations).set({ sepaMandateId: mandateFor(event.id, r.userId).id }).where(eq(registrations.id, r.registration.id)).run();
+      if (i % 5 === 0) addGroup(event.id, `Gruppe ${i}`, { registrationIds: [r.registration.id] });
+    }
+    const { result, statements } = await countQueries(() =>
+      run(loader, get(`/freizeit/participants/${event.id}?entscheiden=reject&anmeldung=1`, { cookie: camp.people.lead.cookie, params: { id: String(event.id) } })),
+    );
+    expect(result.status).toBe(200);
+    expect((await body<ListData>(result)).table).toHaveLength(n);
+    return statements;
+  }
+
+  it("the list asks the database the same number of times for 5 and for 50 registrations", async () => {
+    const few = await statementsFor(5);
+    const many = await statementsFor(50);
+    expect(many).toBe(few);
+    expect(few).toBeGreaterThanOrEqual(4); // session, access, rows, counts, SEPA, step
+    expect(few).toBeLessThanOrEqual(8);
+  });
+});
