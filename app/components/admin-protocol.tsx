@@ -1,0 +1,122 @@
+// 'Protokoll': the audit log, newest first, filtered by kind, in pages; who, when, what, and the
+// reason where one was given.
+import { formatDate, formatTime } from "~/lib/dates";
+import type { ProtocolEntry } from "~/models/admin.server";
+import { panelHref, PROTOCOL_KINDS, type ProtocolKind } from "~/schemas/admin";
+import { AdminPager } from "./admin-pager";
+
+type Entry = Omit<ProtocolEntry, "createdAt"> & { createdAt: string | Date };
+export type ProtocolData = { entries: Entry[]; total: number; page: number; pages: number };
+
+const ACTIONS: Record<string, string> = {
+  "registration.accepted": "Anmeldung angenommen",
+  "registration.rejected": "Anmeldung abgelehnt",
+  "registration.cancelled": "Anmeldung storniert",
+  "registration.rejection_revoked": "Ablehnung aufgehoben",
+  "registration.moved_up": "Von der Warteliste nachgerückt",
+  "registration.payment_confirmed": "Bezahlung bestätigt",
+  "registration.payment_revoked": "Bezahlung widerrufen",
+  "registration.offered": "Platz angeboten",
+  "registration.offer_accepted": "Angebotenen Platz angenommen",
+  "registration.offer_declined": "Angebotenen Platz freigegeben",
+  "registration.offer_expired": "Platzangebot abgelaufen",
+  "helper.accepted": "Mitarbeiter*in angenommen",
+  "helper.declined": "Mitarbeiter*in abgelehnt",
+  "helper.reset": "Entscheidung über Mitarbeiter*in zurückgenommen",
+  "user.admin_granted": "Adminrechte gegeben",
+  "user.admin_revoked": "Adminrechte entzogen",
+  "user.deactivated": "Konto deaktiviert",
+  "user.reactivated": "Konto reaktiviert",
+  "legal.uploaded": "Dokument hochgeladen",
+  "event.deleted": "Veranstaltung gelöscht",
+  "retention.run": "Aufbewahrungsfristen angewandt",
+};
+
+const ENTITY: Record<string, string> = {
+  registration: "Anmeldung",
+  helper: "Mitarbeiter*in",
+  user: "Konto",
+  legal: "Dokument",
+  event: "Veranstaltung",
+  system: "System",
+};
+
+function text(value: unknown) {
+  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+}
+
+/** What the entry is about, from the small details the writers keep (names, titles, counts). */
+export function subjectOf(entry: Pick<ProtocolEntry, "kind" | "entityId" | "details">) {
+  const d = entry.details;
+  const parts: string[] = [];
+  const person = text(d.name) ?? text(d.participant) ?? text(d.participantName) ?? text(d.helper) ?? text(d.helperName);
+  const event = text(d.title) ?? text(d.eventTitle) ?? text(d.event);
+  const document = text(d.document);
+  if (document) parts.push(`${document}${text(d.version) ? ` (Version ${text(d.version)})` : ""}${text(d.fileName) ? `: ${text(d.fileName)}` : ""}`);
+  if (person) parts.push(person);
+  if (event) parts.push(event);
+  if (entry.kind === "system" && d.counts && typeof d.counts === "object") {
+    parts.push(Object.values(d.counts as Record<string, unknown>).filter((v) => typeof v === "number").reduce<number>((a, b) => a + (b as number), 0) + " Einträge bearbeitet");
+  }
+  if (parts.length === 0 && entry.entityId !== null) parts.push(`${ENTITY[entry.kind] ?? "Eintrag"} Nr. ${entry.entityId}`);
+  return parts.join(" · ");
+}
+
+export function AdminProtocol({ data, kind }: { data: ProtocolData; kind: ProtocolKind | null }) {
+  return (
+    <section aria-labelledby="admin-protocol">
+      <h2 id="admin-protocol">Protokoll</h2>
+      <form method="get" action="/gott" className="admin-search">
+        <input type="hidden" name="tab" value="protokoll" />
+        <label htmlFor="admin-protocol-kind">Art</label>
+        <div className="admin-search-row">
+          <select id="admin-protocol-kind" name="art" defaultValue={kind ?? ""}>
+            <option value="">Alle</option>
+            {Object.entries(PROTOCOL_KINDS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+          <button type="submit">Anzeigen</button>
+        </div>
+      </form>
+      {data.entries.length === 0 ? (
+        <p>Noch keine Einträge vorhanden.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="admin-protocol">
+            <thead>
+              <tr>
+                <th scope="col">Wann</th>
+                <th scope="col">Wer</th>
+                <th scope="col">Was</th>
+                <th scope="col">Begründung</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.entries.map((entry) => {
+                const at = new Date(entry.createdAt);
+                const subject = subjectOf(entry);
+                return (
+                  <tr key={entry.id}>
+                    <td>
+                      {formatDate(at)} {formatTime(at)}
+                    </td>
+                    <td>{entry.actor ?? (entry.kind === "system" ? "System" : "Gelöschtes Konto")}</td>
+                    <td>
+                      {ACTIONS[entry.action] ?? "Änderung"}
+                      {subject ? <span className="admin-protocol-subject">: {subject}</span> : null}
+                    </td>
+                    <td>{text(entry.details.reason) ?? ""}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <AdminPager page={data.page} pages={data.pages} hrefOf={(page) => panelHref({ tab: "protokoll", kind, page })} label="Seiten des Protokolls" />
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+// Benutzerverwaltung: search, the lists 'Admin' and 'Nutzende' (sorted by surname), a user bar
+// per person with role and activity buttons; plain forms, so they work without JavaScript.
+import { Form } from "@remix-run/react";
+import type { AdminUserRow } from "~/models/admin.server";
+import { panelHref, SEARCH_MAX } from "~/schemas/admin";
+import { AdminPager } from "./admin-pager";
+
+export type AdminUsersData = { admins: AdminUserRow[]; users: AdminUserRow[]; total: number; page: number; pages: number };
+
+function ActionButton({ row, intent, label, q, page }: { row: AdminUserRow; intent: string; label: string; q: string; page: number }) {
+  return (
+    <Form method="post" action={panelHref({ tab: "benutzer", q, page })} className="admin-user-action">
+      <input type="hidden" name="userId" value={row.id} />
+      <input type="hidden" name="q" value={q} />
+      <input type="hidden" name="seite" value={page} />
+      <button type="submit" name="intent" value={intent} className="secondary">
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+function UserBar({ row, me, q, page }: { row: AdminUserRow; me: number; q: string; page: number }) {
+  const self = row.id === me;
+  const name = `${row.firstName} ${row.lastName}`;
+  return (
+    <li className={row.banned ? "admin-user banned" : "admin-user"} aria-label={name}>
+      <div className="admin-user-who">
+        <strong>{name}</strong>
+        <span className="admin-user-email">{row.email}</span>
+        <span className={row.banned ? "status-word inactive" : "status-word active"}>{row.banned ? "Inaktiv" : "Aktiv"}</span>
+        {self ? <span className="hint">Das bist du</span> : null}
+      </div>
+      <div className="actions">
+        {row.role === "admin" ? (
+          self ? null : (
+            <ActionButton row={row} intent="revoke-admin" label="Adminrechte entziehen" q={q} page={page} />
+          )
+        ) : (
+          <ActionButton row={row} intent="grant-admin" label="Adminrechte geben" q={q} page={page} />
+        )}
+        {row.banned ? (
+          <ActionButton row={row} intent="reactivate" label="Reaktivieren" q={q} page={page} />
+        ) : self ? null : (
+          <ActionButton row={row} intent="deactivate" label="Deaktivieren" q={q} page={page} />
+        )}
+        {self ? (
+          <a href="/account" className="button secondary">
+            Details
+          </a>
+        ) : (
+          <a href={`/account/${row.id}`} className="button secondary">
+            Details
+          </a>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function AdminUsers({ data, me, q }: { data: AdminUsersData; me: number; q: string }) {
+  return (
+    <>
+      <form method="get" action="/gott" className="admin-search" role="search">
+        <input type="hidden" name="tab" value="benutzer" />
+        <label htmlFor="admin-search-q">Name oder E-Mail</label>
+        <div className="admin-search-row">
+          <input id="admin-search-q" type="search" name="q" defaultValue={q} maxLength={SEARCH_MAX} />
+          <button type="submit">Suchen</button>
+          {q ? (
+            <a href={panelHref({ tab: "benutzer" })} className="button secondary">
+              Suche zurücksetzen
+            </a>
+          ) : null}
+        </div>
+      </form>
+      <section aria-labelledby="admin-list-admins">
+        <h2 id="admin-list-admins">Admin</h2>
+        {data.admins.length ? (
+          <ul className="admin-users">
+            {data.admins.map((row) => (
+              <UserBar key={row.id} row={row} me={me} q={q} page={data.page} />
+            ))}
+          </ul>
+        ) : (
+          <p>Es gibt keine Admins</p>
+        )}
+      </section>
+      <section aria-labelledby="admin-list-users">
+        <h2 id="admin-list-users">Nutzende</h2>
+        {data.users.length ? (
+          <>
+            <p className="hint">
+              {data.total} {data.total === 1 ? "Konto" : "Konten"}
+              {q ? ` für „${q}“` : ""}
+            </p>
+            <ul className="admin-users">
+              {data.users.map((row) => (
+                <UserBar key={row.id} row={row} me={me} q={q} page={data.page} />
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p>Es gibt keine Nutzenden</p>
+        )}
+        <AdminPager page={data.page} pages={data.pages} hrefOf={(page) => panelHref({ tab: "benutzer", q, page })} label="Seiten der Nutzenden" />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,246 @@
+// The admin panel (/gott): events with their open decisions, the users with roles and
+// deactivation, the protocol. Every list is one query (plus a count), whatever its length.
+import { and, asc, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm";
+import { auditLog, eventHelpers, events, files, registrations, users } from "../../db/schema";
+import { recordAudit } from "./audit.server";
+import { setUserBanned, type SessionUser } from "./user.server";
+import type { ProtocolKind } from "~/schemas/admin";
+import { db, writeTransaction, type Tx } from "~/services/db.server";
+
+export const PAGE_SIZE = 50;
+
+// ---------------------------------------------------------------------------------------------
+// Veranstaltungsverwaltung
+
+export type AdminEventCard = {
+  id: number;
+  title: string;
+  dateFrom: string;
+  dateTo: string | null;
+  pictureKey: string | null;
+  past: boolean;
+  openRegistrations: number;
+  openHelpers: number;
+  openPayments: number;
+};
+
+/**
+ * Every event with its open decisions, upcoming first (soonest first), then past (latest first).
+ * Open registrations: place-holding and awaiting the leaders' decision. Open helper applications:
+ * pending. Open payments: place-holding (open or accepted) registrations with something to pay
+ * that are not paid. All counts come from one query.
+ */
+export function listAdminEvents(now = new Date()): AdminEventCard[] {
+  const registrationCounts = db
+    .select({
+      eventId: registrations.eventId,
+      open: sql<number>`sum(${registrations.applicationStatus} = 'open' and ${registrations.waitingListPosition} is null)`.as("open_registrations"),
+      unpaid: sql<number>`sum(${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null and ${registrations.paid} = 0 and coalesce(${registrations.amountCents}, 1) > 0)`.as(
+        "open_payments",
+      ),
+    })
+    .from(registrations)
+    .groupBy(registrations.eventId)
+    .as("registration_counts");
+  const helperCounts = db
+    .select({ eventId: eventHelpers.eventId, pending: count().as("pending_helpers") })
+    .from(eventHelpers)
+    .where(eq(eventHelpers.status, "pending"))
+    .groupBy(eventHelpers.eventId)
+    .as("helper_counts");
+  const nowMs = now.getTime();
+  const rows = db
+    .select({
+      id: events.id,
+      title: events.title,
+      dateFrom: events.dateFrom,
+      dateTo: events.dateTo,
+      startsAt: events.startsAt,
+      pictureKey: files.key,
+      openRegistrations: sql<number>`coalesce(${registrationCounts.open}, 0)`,
+      openPayments: sql<number>`coalesce(${registrationCounts.unpaid}, 0)`,
+      openHelpers: sql<number>`coalesce(${helperCounts.pending}, 0)`,
+    })
+    .from(events)
+    .leftJoin(files, and(eq(files.eventId, events.id), eq(files.kind, "preview")))
+    .leftJoin(registrationCounts, eq(registrationCounts.eventId, events.id))
+    .leftJoin(helperCounts, eq(helperCounts.eventId, events.id))
+    .orderBy(
+      sql`${events.startsAt} <= ${nowMs}`,
+      sql`case when ${events.startsAt} > ${nowMs} then ${events.startsAt} else -${events.startsAt} end`,
+      asc(events.title),
+    )
+    .all();
+  return rows.map(({ startsAt, ...row }) => ({ ...row, past: startsAt.getTime() <= nowMs }));
+}
+
+export function badgeOf(card: Pick<AdminEventCard, "openRegistrations" | "openHelpers" | "openPayments">) {
+  return card.openRegistrations + card.openHelpers + card.openPayments;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Benutzerverwaltung
+
+export type AdminUserRow = { id: number; firstName: string; lastName: string; email: string; role: "user" | "admin"; banned: boolean };
+
+/** Surnames in German dictionary order (DIN 5007-1): umlauts as their base letter, ß as ss. */
+function germanOrder(column: SQL | typeof users.lastName | typeof users.firstName) {
+  let expression = sql`${column}`;
+  for (const [from, to] of [["Ä", "A"], ["ä", "a"], ["Ö", "O"], ["ö", "o"], ["Ü", "U"], ["ü", "u"], ["ß", "ss"]]) {
+    expression = sql`replace(${expression}, ${from}, ${to})`;
+  }
+  return sql`${expression} collate nocase`;
+}
+
+function escapeLike(text: string) {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function searchCondition(query: string) {
+  const words = query.trim().split(/\s+/).filter(Boolean).slice(0, 5);
+  if (words.length === 0) return undefined;
+  // Every word somewhere in the name or the address: 'erika muster' finds Erika Mustermann.
+  return and(
+    ...words.map((word) => {
+      const pattern = `%${escapeLike(word.toLowerCase())}%`;
+      return or(
+        sql`lower(${users.firstName}) like ${pattern} escape '\\'`,
+        sql`lower(${users.lastName}) like ${pattern} escape '\\'`,
+        like(users.email, pattern),
+      );
+    }),
+  );
+}
+
+const userColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, role: users.role, banned: users.banned };
+const userOrder = [germanOrder(users.lastName), germanOrder(users.firstName), asc(users.id)];
+
+/**
+ * The two lists of the user tab: every admin matching the search (there are few), and one page
+ * of the other users with their total. Three queries, whatever the number of accounts.
+ */
+export function listAdminUsers(options: { query: string; page: number }) {
+  const search = searchCondition(options.query);
+  const admins = db.select(userColumns).from(users).where(and(eq(users.role, "admin"), search)).orderBy(...userOrder).all();
+  const others = and(eq(users.role, "user"), search);
+  const total = db.select({ n: count() }).from(users).where(others).get()!.n;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.min(Math.max(1, options.page), pages);
+  const people = db
+    .select(userColumns)
+    .from(users)
+    .where(others)
+    .orderBy(...userOrder)
+    .limit(PAGE_SIZE)
+    .offset((page - 1) * PAGE_SIZE)
+    .all();
+  return { admins, users: people, total, page, pages };
+}
+
+export type AdminChange = { ok: true; name: string } | { ok: false; reason: "not_found" | "self" | "last_admin" };
+
+function targetOf(userId: number, database: Tx) {
+  return database.select({ role: users.role, banned: users.banned, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, userId)).get();
+}
+
+function activeAdmins(database: Tx) {
+  return database.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), eq(users.banned, false))).get()!.n;
+}
+
+/**
+ * Grants or revokes the admin role. An admin cannot demote themselves, and the last active admin
+ * stays an admin. The role is read from the database on every request, so it applies at once.
+ */
+export function setAdminRole(actor: SessionUser, userId: number, admin: boolean): AdminChange {
+  return writeTransaction((tx) => {
+    const target = targetOf(userId, tx);
+    if (!target) return { ok: false as const, reason: "not_found" as const };
+    const name = `${target.firstName} ${target.lastName}`;
+    if (!admin && userId === actor.id) return { ok: false as const, reason: "self" as const };
+    if ((target.role === "admin") === admin) return { ok: true as const, name };
+    if (!admin && !target.banned && activeAdmins(tx) <= 1) return { ok: false as const, reason: "last_admin" as const };
+    tx.update(users).set({ role: admin ? "admin" : "user" }).where(eq(users.id, userId)).run();
+    recordAudit(tx, { actorId: actor.id, action: admin ? "user.admin_granted" : "user.admin_revoked", entityType: "user", entityId: userId, details: { name } });
+    return { ok: true as const, name };
+  });
+}
+
+/**
+ * Deactivates or reactivates a user through setUserBanned (which ends every session and mailed
+ * link at once), with its protocol entry in the same transaction. An admin cannot deactivate
+ * themselves; the last active admin cannot be deactivated.
+ */
+export function setUserActive(actor: SessionUser, userId: number, active: boolean): AdminChange {
+  return writeTransaction((tx) => {
+    const target = targetOf(userId, tx);
+    if (!target) return { ok: false as const, reason: "not_found" as const };
+    const name = `${target.firstName} ${target.lastName}`;
+    if (!active && userId === actor.id) return { ok: false as const, reason: "self" as const };
+    if (target.banned === !active) return { ok: true as const, name };
+    // Nested: better-sqlite3 runs the inner transaction as a savepoint of this one.
+    const changed = setUserBanned(userId, !active);
+    if (!changed.ok) return { ok: false as const, reason: changed.reason };
+    recordAudit(tx, { actorId: actor.id, action: active ? "user.reactivated" : "user.deactivated", entityType: "user", entityId: userId, details: { name } });
+    return { ok: true as const, name };
+  });
+}
+
+/** Role and activity of one account, for /account/{id}. */
+export function accountState(userId: number) {
+  return db.select({ role: users.role, banned: users.banned }).from(users).where(eq(users.id, userId)).get() ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Protokoll
+
+export type ProtocolEntry = {
+  id: number;
+  createdAt: Date;
+  action: string;
+  kind: string;
+  entityId: number | null;
+  details: Record<string, unknown>;
+  actor: string | null;
+};
+
+/** One page of the protocol, newest first, optionally of one kind. */
+export function listProtocol(options: { kind: ProtocolKind | null; page: number }) {
+  const where = options.kind ? eq(auditLog.entityType, options.kind) : undefined;
+  const total = db.select({ n: count() }).from(auditLog).where(where).get()!.n;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.min(Math.max(1, options.page), pages);
+  const rows = db
+    .select({
+      id: auditLog.id,
+      createdAt: auditLog.createdAt,
+      action: auditLog.action,
+      kind: auditLog.entityType,
+      entityId: auditLog.entityId,
+      details: auditLog.details,
+      actorFirstName: users.firstName,
+      actorLastName: users.lastName,
+    })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .where(where)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(PAGE_SIZE)
+    .offset((page - 1) * PAGE_SIZE)
+    .all();
+  const entries: ProtocolEntry[] = rows.map(({ actorFirstName, actorLastName, details, ...row }) => ({
+    ...row,
+    details: parseDetails(details),
+    actor: actorFirstName === null ? null : `${actorFirstName} ${actorLastName}`,
+  }));
+  return { entries, total, page, pages };
+}
+
+function parseDetails(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,166 @@
+// The admin panel: Veranstaltungsverwaltung (default), Benutzerverwaltung, the protocol, and the
+// legal documents below. Admins only, in the loader and in the action (the spec's admin guard:
+// anyone else goes to /).
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { AdminEvents } from "~/components/admin-events";
+import { AdminLegal, type LegalFailure, type LegalRow } from "~/components/admin-legal";
+import { AdminProtocol } from "~/components/admin-protocol";
+import { AdminUsers } from "~/components/admin-users";
+import { FormAlert, type Alert } from "~/components/forms";
+import { errorText } from "~/lib/http-errors";
+import { listAdminEvents, listAdminUsers, listProtocol, setAdminRole, setUserActive, type AdminChange } from "~/models/admin.server";
+import { currentLegalVersions, LEGAL_DOCUMENTS, LEGAL_TYPES, legalUrl, saveLegalVersions } from "~/models/legal.server";
+import { panelHref, readPanelQuery, userActionSchema, type AdminTab, type UserAction } from "~/schemas/admin";
+import { redirectWithFlash } from "~/services/flash.server";
+import { readForm } from "~/services/form.server";
+import { readLegalForm, UPLOAD_FAILED } from "~/services/legal-form.server";
+import { requireAdmin } from "~/services/session.server";
+import { removeStoredFile } from "~/services/uploads.server";
+
+export const handle = { hydrate: true };
+export const meta: MetaFunction = () => [{ title: "Admin Panel – Lagerfeuer" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const query = readPanelQuery(new URL(request.url).searchParams);
+  const current = currentLegalVersions();
+  const documents: LegalRow[] = LEGAL_TYPES.map((type) => {
+    const version = current[type];
+    return {
+      field: LEGAL_DOCUMENTS[type].field,
+      label: LEGAL_DOCUMENTS[type].label,
+      url: legalUrl(type),
+      current: version ? { version: version.version, fileName: version.fileName, uploadedAt: version.uploadedAt.toISOString() } : null,
+    };
+  });
+  return json({
+    me: admin.id,
+    query,
+    documents,
+    events: query.tab === "veranstaltungen" ? listAdminEvents() : null,
+    users: query.tab === "benutzer" ? listAdminUsers({ query: query.q, page: query.page }) : null,
+    protocol: query.tab === "protokoll" ? listProtocol({ kind: query.kind, page: query.page }) : null,
+  });
+}
+
+type ActionData = { alert?: Alert; legal?: LegalFailure };
+
+const REFUSED: Record<UserAction["intent"], Record<Exclude<AdminChange, { ok: true }>["reason"], string>> = {
+  "grant-admin": { not_found: "Nutzer*in nicht gefunden", self: "", last_admin: "" },
+  "revoke-admin": {
+    not_found: "Nutzer*in nicht gefunden",
+    self: "Du kannst dir die Adminrechte nicht selbst entziehen.",
+    last_admin: "Es muss mindestens einen aktiven Admin geben: Dem letzten aktiven Admin können die Adminrechte nicht entzogen werden.",
+  },
+  deactivate: {
+    not_found: "Nutzer*in nicht gefunden",
+    self: "Du kannst dich nicht selbst deaktivieren.",
+    last_admin: "Es muss mindestens einen aktiven Admin geben: Der letzte aktive Admin kann nicht deaktiviert werden.",
+  },
+  reactivate: { not_found: "Nutzer*in nicht gefunden", self: "", last_admin: "" },
+};
+
+const STATUS_OF_REASON = { not_found: 404, self: 403, last_admin: 409 } as const;
+
+function doneFlash(intent: UserAction["intent"], name: string) {
+  switch (intent) {
+    case "grant-admin":
+      return { title: "Adminrechte gegeben", message: `${name} ist jetzt Admin.` };
+    case "revoke-admin":
+      return { title: "Adminrechte entzogen", message: `${name} ist jetzt bei den Nutzenden.` };
+    case "deactivate":
+      return { title: "Konto deaktiviert", message: `${name} ist abgemeldet und kann sich nicht mehr anmelden. Anmeldungen und Daten bleiben erhalten.` };
+    case "reactivate":
+      return { title: "Konto reaktiviert", message: `${name} kann sich wieder anmelden.` };
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const url = new URL(request.url);
+  if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
+    const read = await readLegalForm(request);
+    if (!read.ok) return json<ActionData>({ legal: { title: UPLOAD_FAILED, messages: read.messages } }, { status: read.status });
+    let saved;
+    try {
+      saved = saveLegalVersions(read.uploads, admin.id);
+    } catch (error) {
+      await Promise.all(read.uploads.map((u) => removeStoredFile("legal", u.file.key)));
+      throw error;
+    }
+    const back = readPanelQuery(url.searchParams);
+    return redirectWithFlash(panelHref(back), {
+      kind: "success",
+      title: "Upload erfolgt",
+      message: saved.map((s) => `${LEGAL_DOCUMENTS[s.type].label} (Version ${s.version})`).join(", "),
+    });
+  }
+
+  const submission = parseWithZod(await readForm(request), { schema: userActionSchema });
+  if (submission.status !== "success") {
+    return json<ActionData>({ alert: { title: "Das hat nicht geklappt", message: "Ungültige Angaben" } }, { status: 400 });
+  }
+  const { intent, userId, q, seite } = submission.value;
+  const result =
+    intent === "grant-admin" || intent === "revoke-admin"
+      ? setAdminRole(admin, userId, intent === "grant-admin")
+      : setUserActive(admin, userId, intent === "reactivate");
+  if (!result.ok) {
+    return json<ActionData>({ alert: { title: "Das hat nicht geklappt", message: REFUSED[intent][result.reason] } }, { status: STATUS_OF_REASON[result.reason] });
+  }
+  return redirectWithFlash(panelHref({ tab: "benutzer", q, page: seite }), { kind: "success", ...doneFlash(intent, result.name) });
+}
+
+const TABS: [AdminTab, string][] = [
+  ["veranstaltungen", "Veranstaltungsverwaltung"],
+  ["benutzer", "Benutzerverwaltung"],
+  ["protokoll", "Protokoll"],
+];
+
+export default function AdminPanel() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const { pathname, search } = useLocation();
+  const { query } = data;
+  return (
+    <>
+      <h1>Admin Panel</h1>
+      <nav className="tabs" aria-label="Admin Panel">
+        {TABS.map(([tab, label]) => (
+          <Link key={tab} to={panelHref({ tab })} className={query.tab === tab ? "button" : "button secondary"} aria-current={query.tab === tab ? "page" : undefined}>
+            {label}
+          </Link>
+        ))}
+      </nav>
+      <FormAlert alert={actionData?.alert} />
+      <section aria-label={TABS.find(([tab]) => tab === query.tab)![1]} className="admin-tab">
+        {data.events ? <AdminEvents cards={data.events} /> : null}
+        {data.users ? <AdminUsers data={data.users} me={data.me} q={query.q} /> : null}
+        {data.protocol ? <AdminProtocol data={data.protocol} kind={query.kind} /> : null}
+      </section>
+      <AdminLegal rows={data.documents} failure={actionData?.legal ?? null} action={`${pathname}${search}`} />
+    </>
+  );
+}
+
+/** The spec's error texts when the panel cannot be listed. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const text = errorText(error.status);
+    return (
+      <section className="error-page" aria-labelledby="admin-error">
+        <h1 id="admin-error">{text.title}</h1>
+        <p>{text.message}</p>
+      </section>
+    );
+  }
+  return (
+    <section className="error-page" aria-labelledby="admin-error">
+      <h1 id="admin-error">Fehler bei der Auflistung</h1>
+      <p>Es gab ein Problem mit den Freizeiten.</p>
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+// One version of a legal document, also an earlier one: for admins, and for the staff of an
+// event whose enrolments accepted it (proof of consent).
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { findLegalVersionFile, LEGAL_DOCUMENTS } from "~/models/legal.server";
+import { contentDisposition, fileResponse } from "~/services/file-response.server";
+import { requireUser } from "~/services/session.server";
+import { storedPath } from "~/services/uploads.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const file = /^\d{1,12}$/.test(params.versionId ?? "") ? findLegalVersionFile(Number(params.versionId), user) : null;
+  if (!file) throw new Response("Nicht gefunden", { status: 404 });
+  return fileResponse(
+    storedPath("legal", file.key),
+    {
+      contentType: "application/pdf",
+      disposition: contentDisposition("inline", `${LEGAL_DOCUMENTS[file.type].label} (Version ${file.version}).pdf`),
+      cacheControl: "private, max-age=3600",
+    },
+    request,
+  );
+}

@@ -1,0 +1,46 @@
+// Reading the admin panel's document form: up to three PDFs, recognised from their content
+// (never from the name), stored all or none.
+import type { LegalDocumentType } from "../../db/schema";
+import { LEGAL_DOCUMENTS, LEGAL_TYPES } from "~/models/legal.server";
+import { ATTACHMENT_MAX_BYTES, discardUploads, readUploadForm, storeUploads, UploadError, type StoredFile } from "./uploads.server";
+
+export const UPLOAD_FAILED = "Upload fehlgeschlagen";
+export const NO_FILE = "Bitte wählen Sie mindestens eine PDF-Datei aus.";
+const ONE_FILE = "Bitte wählen Sie je Dokument nur eine Datei aus.";
+
+export type LegalFormResult =
+  | { ok: true; uploads: { type: LegalDocumentType; file: StoredFile }[] }
+  | { ok: false; status: number; messages: Record<string, string> };
+
+const typeOfField = new Map(LEGAL_TYPES.map((type) => [LEGAL_DOCUMENTS[type].field, type]));
+
+export async function readLegalForm(request: Request): Promise<LegalFormResult> {
+  let read;
+  try {
+    const fields = Object.fromEntries(LEGAL_TYPES.map((type) => [LEGAL_DOCUMENTS[type].field, "legal" as const]));
+    read = await readUploadForm(request, fields, LEGAL_TYPES.length * ATTACHMENT_MAX_BYTES + 64 * 1024);
+  } catch (error) {
+    if (error instanceof UploadError) return { ok: false, status: error.status, messages: { "": error.message } };
+    throw error;
+  }
+  const { uploads, problems } = read;
+  const fail = async (status: number, messages: Record<string, string>) => {
+    await discardUploads(uploads);
+    return { ok: false as const, status, messages };
+  };
+  if (problems.length) {
+    const status = problems.find((p) => p.status >= 500)?.status ?? (problems.some((p) => p.status === 413) ? 413 : 400);
+    return fail(status, Object.fromEntries(problems.map((p) => [p.field, p.message])));
+  }
+  if (uploads.length === 0) return fail(400, { "": NO_FILE });
+  const fieldsSeen = uploads.map((u) => u.field);
+  const twice = fieldsSeen.find((field, index) => fieldsSeen.indexOf(field) !== index);
+  if (twice) return fail(400, { [twice]: ONE_FILE });
+  try {
+    const stored = await storeUploads(uploads);
+    return { ok: true, uploads: stored.map((file) => ({ type: typeOfField.get(file.field)!, file })) };
+  } catch (error) {
+    if (error instanceof UploadError) return { ok: false, status: error.status, messages: { [error.field]: error.message } };
+    throw error;
+  }
+}

@@ -1,0 +1,245 @@
+// The admin panel (/gott): only admins, the badge numbers, roles and deactivation with their
+// protections, the protocol.
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { auditLog, eventHelpers, legalDocumentVersions, participants, registrations, sessions, users, type ApplicationStatus } from "../../db/schema";
+import { listAdminEvents, listAdminUsers, setAdminRole, setUserActive } from "~/models/admin.server";
+import { recordAudit } from "~/models/audit.server";
+import { action as loginAction } from "~/routes/login";
+import { action, loader } from "~/routes/gott";
+import { loader as accountLoader } from "~/routes/account._index";
+import { db } from "~/services/db.server";
+import { getUser } from "~/services/session.server";
+import { createEvent, multipartPost, pdfBytes } from "../support/events";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { body, get, post, run } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+async function signedIn(options: Parameters<typeof createUser>[0] = {}) {
+  const user = await createUser(options);
+  return { user, cookie: await sessionCookieFor(user.id) };
+}
+
+const fresh = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
+
+function register(eventId: number, userId: number, values: { status: ApplicationStatus; waiting?: number; paid?: boolean; amountCents?: number | null }) {
+  const child = db
+    .insert(participants)
+    .values({ userId, firstName: "Kind", lastName: `Nr${Math.random()}`, street: "Weg 1", city: "Kiel", birthDate: "2015-05-05" })
+    .returning()
+    .get();
+  db.insert(registrations)
+    .values({
+      eventId,
+      participantId: child.id,
+      userId,
+      paymentMethod: "transfer",
+      applicationStatus: values.status,
+      waitingListPosition: values.waiting ?? null,
+      paid: values.paid ?? false,
+      amountCents: values.amountCents === undefined ? 10_000 : values.amountCents,
+    })
+    .run();
+}
+
+describe("admins only", () => {
+  const pages = ["/gott", "/gott?tab=benutzer", "/gott?tab=protokoll", "/gott?tab=veranstaltungen&q=x&seite=2"];
+
+  it("sends a signed-out visitor to /login and back, on every tab and every action", async () => {
+    for (const url of pages) {
+      const response = await run(loader, get(url));
+      expect(response.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(url)}`);
+    }
+    const posted = await run(action, post("/gott", { intent: "grant-admin", userId: "1" }));
+    expect(posted.headers.get("Location")).toBe("/login?redirectTo=%2Fgott");
+  });
+
+  it("sends a lead person and a parent to /, and their posts change nothing", async () => {
+    const lead = await signedIn({ firstName: "Lea" });
+    const parent = await signedIn({ firstName: "Paul" });
+    createEvent({ ownerIds: [lead.user.id] });
+    const target = await createUser({ firstName: "Ziel" });
+    const admin = await createUser({ role: "admin" });
+    for (const { cookie } of [lead, parent]) {
+      for (const url of pages) {
+        const response = await run(loader, get(url, { cookie }));
+        expect(response.status).toBe(302);
+        expect(response.headers.get("Location")).toBe("/");
+      }
+      for (const intent of ["grant-admin", "deactivate"]) {
+        const response = await run(action, post("/gott?tab=benutzer", { intent, userId: String(target.id) }, { cookie }));
+        expect(response.headers.get("Location")).toBe("/");
+      }
+      for (const intent of ["revoke-admin", "deactivate"]) {
+        const response = await run(action, post("/gott?tab=benutzer", { intent, userId: String(admin.id) }, { cookie }));
+        expect(response.headers.get("Location")).toBe("/");
+      }
+      const upload = await run(action, multipartPost("/gott", { intent: "legal" }, { datenschutz: [{ name: "ds.pdf", bytes: pdfBytes() }] }, cookie));
+      expect(upload.headers.get("Location")).toBe("/");
+    }
+    expect(fresh(target.id)).toMatchObject({ role: "user", banned: false });
+    expect(fresh(admin.id)).toMatchObject({ role: "admin", banned: false });
+    expect(db.select().from(legalDocumentVersions).all()).toEqual([]);
+    expect(db.select().from(auditLog).all()).toEqual([]);
+  });
+
+  it("shows an admin the event tab by default", async () => {
+    const { cookie } = await signedIn({ role: "admin" });
+    const data = await body<{ query: { tab: string }; events: unknown[]; users: null }>(await run(loader, get("/gott", { cookie })));
+    expect(data.query.tab).toBe("veranstaltungen");
+    expect(data.events).toEqual([]);
+    expect(data.users).toBeNull();
+  });
+});
+
+describe("Veranstaltungsverwaltung", () => {
+  it("counts open registrations, open helper applications and open payments per event, upcoming first", async () => {
+    const parent = await createUser();
+    const helpers = await Promise.all([1, 2, 3, 4].map(() => createUser()));
+    const soon = createEvent({ title: "Bald", inDays: 10, helpers: [[helpers[0].id, "pending"], [helpers[1].id, "pending"], [helpers[2].id, "accepted"], [helpers[3].id, "declined"]] });
+    const later = createEvent({ title: "Später", inDays: 20 });
+    const past = createEvent({ title: "Vorbei", inDays: -10 });
+    register(soon.id, parent.id, { status: "open" }); // decision and payment open
+    register(soon.id, parent.id, { status: "open", waiting: 1, amountCents: null }); // waiting list: nothing yet
+    register(soon.id, parent.id, { status: "accepted" }); // payment open
+    register(soon.id, parent.id, { status: "accepted", paid: true });
+    register(soon.id, parent.id, { status: "rejected" });
+    register(soon.id, parent.id, { status: "cancelled" });
+    register(past.id, parent.id, { status: "open", amountCents: 0 }); // free: nothing to pay
+    const cards = listAdminEvents();
+    expect(cards.map((c) => [c.title, c.openRegistrations, c.openHelpers, c.openPayments, c.past])).toEqual([
+      ["Bald", 1, 2, 2, false],
+      ["Später", 0, 0, 0, false],
+      ["Vorbei", 1, 0, 0, true],
+    ]);
+    expect(later.id).toBeGreaterThan(0);
+    // The page links each card to its participant list.
+    const { cookie } = await signedIn({ role: "admin" });
+    const data = await body<{ events: { id: number; openRegistrations: number }[] }>(await run(loader, get("/gott", { cookie })));
+    expect(data.events.map((e) => e.id)).toEqual([soon.id, later.id, past.id]);
+    db.update(eventHelpers).set({ status: "accepted" }).run();
+    expect(listAdminEvents()[0].openHelpers).toBe(0);
+  });
+});
+
+describe("Benutzerverwaltung", () => {
+  it("lists admins and users by surname in German order, searches name and address, pages of 50", async () => {
+    const { user: me, cookie } = await signedIn({ role: "admin", firstName: "Ada", lastName: "Zander" });
+    await createUser({ lastName: "Özdemir", firstName: "Can" });
+    await createUser({ lastName: "Abel", firstName: "Bea", email: "bea@verein.example" });
+    await createUser({ lastName: "Peters", firstName: "Ole" });
+    for (let i = 0; i < 55; i++) await createUser({ lastName: `Muster${String(i).padStart(2, "0")}`, firstName: "Max" });
+    const first = listAdminUsers({ query: "", page: 1 });
+    expect(first.admins.map((u) => u.id)).toEqual([me.id]);
+    expect(first.total).toBe(58);
+    expect(first.pages).toBe(2);
+    expect(first.users).toHaveLength(50);
+    expect(first.users[0].lastName).toBe("Abel");
+    const second = listAdminUsers({ query: "", page: 2 });
+    expect(second.users.map((u) => u.lastName)).toEqual(["Muster49", "Muster50", "Muster51", "Muster52", "Muster53", "Muster54", "Özdemir", "Peters"]);
+    expect(listAdminUsers({ query: "VEREIN.example", page: 1 }).users.map((u) => u.lastName)).toEqual(["Abel"]);
+    expect(listAdminUsers({ query: "max muster05", page: 1 }).users.map((u) => u.lastName)).toEqual(["Muster05"]);
+    expect(listAdminUsers({ query: "100%_", page: 1 }).total).toBe(0);
+    // Through the page, with the parameters of the address.
+    const data = await body<{ users: { page: number; users: unknown[]; total: number } }>(await run(loader, get("/gott?tab=benutzer&q=muster&seite=2", { cookie })));
+    expect(data.users).toMatchObject({ page: 2, total: 55 });
+    expect(data.users.users).toHaveLength(5);
+  });
+
+  it("grants and revokes admin, with a protocol entry each", async () => {
+    const { user: admin, cookie } = await signedIn({ role: "admin" });
+    const target = await createUser({ firstName: "Greta", lastName: "Garbo" });
+    const granted = await run(action, post("/gott?tab=benutzer", { intent: "grant-admin", userId: String(target.id), q: "gar", seite: "1" }, { cookie }));
+    expect(granted.status).toBe(302);
+    expect(granted.headers.get("Location")).toBe("/gott?tab=benutzer&q=gar");
+    expect(fresh(target.id).role).toBe("admin");
+    const revoked = await run(action, post("/gott", { intent: "revoke-admin", userId: String(target.id) }, { cookie }));
+    expect(revoked.status).toBe(302);
+    expect(fresh(target.id).role).toBe("user");
+    const entries = db.select().from(auditLog).orderBy(auditLog.id).all();
+    expect(entries.map((e) => [e.action, e.actorId, e.entityId, JSON.parse(e.details!).name])).toEqual([
+      ["user.admin_granted", admin.id, target.id, "Greta Garbo"],
+      ["user.admin_revoked", admin.id, target.id, "Greta Garbo"],
+    ]);
+  });
+
+  it("refuses self-demotion and self-deactivation, and protects the last active admin", async () => {
+    const { user: admin, cookie } = await signedIn({ role: "admin" });
+    for (const intent of ["revoke-admin", "deactivate"]) {
+      const response = await run(action, post("/gott", { intent, userId: String(admin.id) }, { cookie }));
+      expect(response.status).toBe(403);
+      expect((await body<{ alert: { message: string } }>(response)).alert.message).toMatch(/^Du kannst (dir|dich) /);
+    }
+    expect(fresh(admin.id)).toMatchObject({ role: "admin", banned: false });
+    // Two admins demote each other at the same moment: the second finds the last active admin.
+    const other = await createUser({ role: "admin" });
+    const otherActor = { ...other, role: "admin" as const };
+    expect(setAdminRole(admin, other.id, false)).toMatchObject({ ok: true });
+    expect(setAdminRole(otherActor, admin.id, false)).toEqual({ ok: false, reason: "last_admin" });
+    expect(setUserActive(otherActor, admin.id, false)).toEqual({ ok: false, reason: "last_admin" });
+    expect(fresh(admin.id)).toMatchObject({ role: "admin", banned: false });
+    // A deactivated admin does not count: demoting them leaves the active one.
+    const third = await createUser({ role: "admin", banned: true });
+    expect(setAdminRole(admin, third.id, false)).toMatchObject({ ok: true });
+    expect(await run(action, post("/gott", { intent: "grant-admin", userId: "999999" }, { cookie }))).toHaveProperty("status", 404);
+    expect(await run(action, post("/gott", { intent: "deactivate", userId: "abc" }, { cookie }))).toHaveProperty("status", 400);
+  });
+
+  it("deactivation ends every session at once and refuses the sign-in; reactivation does not revive old sessions", async () => {
+    const { cookie } = await signedIn({ role: "admin" });
+    const { user: target, cookie: targetCookie } = await signedIn({ email: "gesperrt@example.org", password: "Lagerfeuer-2026!" });
+    const secondCookie = await sessionCookieFor(target.id);
+    const parent = createEvent();
+    register(parent.id, target.id, { status: "accepted" });
+    const asTarget = (c: string) => new Request("http://localhost/", { headers: { Cookie: c } });
+    expect((await getUser(asTarget(targetCookie)))?.id).toBe(target.id);
+
+    const done = await run(action, post("/gott", { intent: "deactivate", userId: String(target.id) }, { cookie }));
+    expect(done.status).toBe(302);
+    expect(fresh(target.id).banned).toBe(true);
+    expect(db.select().from(sessions).where(eq(sessions.userId, target.id)).all()).toEqual([]);
+    expect(await getUser(asTarget(targetCookie))).toBeNull();
+    const account = await run(accountLoader, get("/account", { cookie: secondCookie }));
+    expect(account.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+    // Registrations stay.
+    expect(db.select().from(registrations).where(eq(registrations.userId, target.id)).all()).toHaveLength(1);
+
+    const signIn = () => run(loginAction, post("/login", { email: "gesperrt@example.org", password: "Lagerfeuer-2026!" }, { context: { clientIp: "10.9.9.9" } }));
+    const refused = await signIn();
+    expect(refused.status).toBe(403);
+    const alert = (await body<{ alert: { message: string } }>(refused)).alert.message;
+    expect(alert).toContain("deaktiviert");
+    expect(alert).toMatch(/wenden Sie sich an/);
+
+    const back = await run(action, post("/gott", { intent: "reactivate", userId: String(target.id) }, { cookie }));
+    expect(back.status).toBe(302);
+    expect(fresh(target.id).banned).toBe(false);
+    expect(await getUser(asTarget(targetCookie))).toBeNull();
+    expect(await getUser(asTarget(secondCookie))).toBeNull();
+    expect((await signIn()).status).toBe(302);
+    expect(db.select({ action: auditLog.action }).from(auditLog).all().map((e) => e.action)).toEqual(["user.deactivated", "user.reactivated"]);
+  });
+});
+
+describe("Protokoll", () => {
+  it("lists newest first with who, filters by kind and pages", async () => {
+    const { user: admin, cookie } = await signedIn({ role: "admin", firstName: "Ada", lastName: "Admin" });
+    for (let i = 0; i < 60; i++) {
+      recordAudit(db, { actorId: admin.id, action: "registration.rejected", entityType: "registration", entityId: i + 1, details: { reason: `Grund ${i}` } });
+    }
+    recordAudit(db, { actorId: admin.id, action: "event.deleted", entityType: "event", entityId: 7, details: { title: "Zeltlager" } });
+    type Page = { protocol: { entries: { action: string; actor: string; details: { reason?: string; title?: string } }[]; total: number; pages: number; page: number } };
+    const all = await body<Page>(await run(loader, get("/gott?tab=protokoll", { cookie })));
+    expect(all.protocol).toMatchObject({ total: 61, pages: 2, page: 1 });
+    expect(all.protocol.entries[0]).toMatchObject({ action: "event.deleted", actor: "Ada Admin", details: { title: "Zeltlager" } });
+    expect(all.protocol.entries[1].details.reason).toBe("Grund 59");
+    const events = await body<Page>(await run(loader, get("/gott?tab=protokoll&art=event", { cookie })));
+    expect(events.protocol.entries.map((e) => e.action)).toEqual(["event.deleted"]);
+    const second = await body<Page>(await run(loader, get("/gott?tab=protokoll&art=registration&seite=2", { cookie })));
+    expect(second.protocol.entries.map((e) => e.details.reason)).toEqual(Array.from({ length: 10 }, (_, i) => `Grund ${9 - i}`));
+    // An unknown kind or page falls back to everything, page 1.
+    const odd = await body<Page>(await run(loader, get("/gott?tab=protokoll&art=nix&seite=-3", { cookie })));
+    expect(odd.protocol).toMatchObject({ total: 61, page: 1 });
+  });
+});
