@@ -108,6 +108,21 @@ export function EventForm(props: Props) {
         <Field label="Plätze" meta={fields.capacity} type="number" inputProps={{ min: 1, max: 10000 }} hint="Leer bedeutet unbegrenzt." />
       </div>
       <Field label="Geschwisterrabatt" meta={fields.siblingDiscount} inputProps={{ maxLength: 50 }} />
+      <div className="field-row">
+        <Field
+          label="Geschwisterrabatt in € je weiteres Kind"
+          meta={fields.siblingDiscountAmount}
+          inputProps={{ maxLength: 6, inputMode: "decimal" }}
+          hint="Wird bei der Anmeldung vom Preis jedes weiteren Kindes abgezogen. Leer bedeutet kein Rabatt."
+        />
+        <Field
+          label="Platzangebot gilt (Stunden)"
+          meta={fields.offerHours}
+          type="number"
+          inputProps={{ min: 6, max: 168 }}
+          hint="So lange wird ein frei gewordener Platz für das erste Kind der Warteliste freigehalten (6 bis 168)."
+        />
+      </div>
       <Field label="Mögliche Teilnehmer*innen" meta={fields.memberRules} inputProps={{ maxLength: 200 }} />
 
       <fieldset className="choices">

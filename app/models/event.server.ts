@@ -239,6 +239,8 @@ export type EventInput = {
   swimBadgeRequired: boolean;
   permitsRequired: boolean;
   capacity: number | null;
+  siblingDiscountCents: number;
+  offerHours: number;
 };
 
 /**

@@ -43,7 +43,7 @@ export default function CreateEvent() {
         id="create-event"
         admins={admins}
         leadCandidates={admins}
-        defaults={{ ownerIds: [String(me)], price: "0", submissionKey }}
+        defaults={{ ownerIds: [String(me)], price: "0", offerHours: "48", submissionKey }}
         lastResult={data?.result ?? undefined}
         alert={data?.alert as Alert | undefined}
         fileErrors={data?.fileErrors}

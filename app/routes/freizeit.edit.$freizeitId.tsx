@@ -50,6 +50,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       price: centsToInput(e.priceCents),
       capacity: e.capacity === null ? "" : String(e.capacity),
       siblingDiscount: e.siblingDiscount,
+      siblingDiscountAmount: e.siblingDiscountCents ? centsToInput(e.siblingDiscountCents) : "",
+      offerHours: String(e.offerHours),
       memberRules: e.memberRules,
       ownerIds: data.ownerIds.map(String),
       helperIds: data.helperIds.map(String),

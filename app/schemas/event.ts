@@ -47,6 +47,26 @@ export const eventSchema = z
         return cents;
       }),
     siblingDiscount: text(50),
+    /** The amount taken off for each further child of the same account (DECISIONS.md). */
+    siblingDiscountAmount: z
+      .string()
+      .max(6, "Höchstens 6 Zeichen")
+      .optional()
+      .transform((v, ctx) => {
+        const cents = parsePriceCents(v ?? "");
+        if (cents === null) {
+          ctx.addIssue({ code: "custom", message: "Bitte gib einen Betrag wie 20 oder 12,50 an." });
+          return z.NEVER;
+        }
+        return cents;
+      }),
+    /** How long a place offered to the waiting list is held. */
+    offerHours: z.coerce
+      .number({ invalid_type_error: "Bitte gib eine ganze Zahl an." })
+      .int("Bitte gib eine ganze Zahl an.")
+      .min(6, "Mindestens 6 Stunden")
+      .max(168, "Höchstens 168 Stunden (eine Woche)")
+      .default(48),
     memberRules: text(200),
     ownerIds: ids,
     helperIds: ids,
@@ -63,6 +83,9 @@ export const eventSchema = z
       .optional(),
   })
   .superRefine((value, ctx) => {
+    if (value.siblingDiscountAmount > value.price) {
+      ctx.addIssue({ code: "custom", path: ["siblingDiscountAmount"], message: "Der Rabatt darf nicht höher sein als die Kosten." });
+    }
     if (value.dateTo && value.dateTo < value.dateFrom) {
       ctx.addIssue({ code: "custom", path: ["dateTo"], message: "Das Enddatum liegt vor dem Startdatum." });
     }

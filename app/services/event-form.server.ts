@@ -9,10 +9,17 @@ import { discardUploads, readUploadForm, storeUploads, UploadError } from "./upl
 const GENERIC_FAILURE = { title: "Fehler", message: "Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut." };
 
 function toInput(value: ReturnType<typeof eventSchema.parse>, formData: FormData): EventInput {
-  const { noRegistration, price, capacity, ...rest } = value;
+  const { noRegistration, price, capacity, siblingDiscountAmount, ...rest } = value;
   // Lead persons change only when the form offered the choice (an admin's form says so).
   const ownersChosen = formData.get("ownersShown") === "1";
-  return { ...rest, ownersChosen, requiresApplication: !noRegistration, priceCents: price, capacity: capacity ?? null };
+  return {
+    ...rest,
+    ownersChosen,
+    requiresApplication: !noRegistration,
+    priceCents: price,
+    siblingDiscountCents: siblingDiscountAmount,
+    capacity: capacity ?? null,
+  };
 }
 
 function fileChanges(formData: FormData): FileChanges {

@@ -1,0 +1,35 @@
+// The event form's money and waiting-list settings: sibling discount in euros, offer time.
+import { beforeEach, describe, expect, it } from "vitest";
+import { events } from "../../db/schema";
+import { action as createAction } from "~/routes/freizeit.create";
+import { db } from "~/services/db.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { multipartPost, validEventFields } from "../support/events";
+import { body, run } from "../support/remix";
+
+let cookie: string;
+beforeEach(async () => {
+  resetDatabase();
+  cookie = await sessionCookieFor((await createUser({ role: "admin" })).id);
+});
+
+const create = (fields: Record<string, string>) => run(createAction, multipartPost("/freizeit/create", validEventFields(fields), {}, cookie));
+
+describe("sibling discount and offer time", () => {
+  it("are stored in cents and hours; empty means no discount and 48 hours", async () => {
+    expect((await create({ siblingDiscountAmount: "20,50", offerHours: "24" })).status).toBe(302);
+    expect((await create({ title: "Ohne" })).status).toBe(302);
+    const stored = db.select({ cents: events.siblingDiscountCents, hours: events.offerHours }).from(events).orderBy(events.id).all();
+    expect(stored).toEqual([{ cents: 2050, hours: 24 }, { cents: 0, hours: 48 }]);
+  });
+
+  it("refuses an offer time outside 6 to 168 hours and a discount above the price, with the message at the field", async () => {
+    const tooShort = await create({ offerHours: "5", siblingDiscountAmount: "300", price: "100" });
+    expect(tooShort.status).toBe(400);
+    const data = await body<{ result: { error: Record<string, string[]> } }>(tooShort);
+    expect(data.result.error.offerHours).toEqual(["Mindestens 6 Stunden"]);
+    expect(data.result.error.siblingDiscountAmount).toEqual(["Der Rabatt darf nicht höher sein als die Kosten."]);
+    expect((await create({ offerHours: "169" })).status).toBe(400);
+    expect(db.select().from(events).all()).toEqual([]);
+  });
+});
