@@ -57,6 +57,34 @@ export function queueMail(tx: Queryable, message: MailMessage) {
   return row.id;
 }
 
+/**
+ * Writes many mails at once (an event e-mail: one mail per address), in multi-row inserts inside
+ * the caller's transaction. Returns the outbox ids in the order of `messages`.
+ */
+export function queueMails(tx: Queryable, messages: MailMessage[]) {
+  const now = new Date();
+  const ids: number[] = [];
+  for (let start = 0; start < messages.length; start += 500) {
+    const rows = messages.slice(start, start + 500).map((message) => {
+      const recipients = (Array.isArray(message.to) ? message.to : [message.to]).map((a) => a.trim()).filter(Boolean);
+      if (recipients.length === 0) throw new Error("queueMails: no recipient");
+      return {
+        recipients: JSON.stringify(recipients),
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? null,
+        attachments: message.attachments?.length ? JSON.stringify(message.attachments) : null,
+        nextAttemptAt: now,
+      };
+    });
+    // Ids are given in the order of the VALUES list; RETURNING itself promises no order.
+    const inserted = tx.insert(mailOutbox).values(rows).returning({ id: mailOutbox.id }).all();
+    ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
+  }
+  if (ids.length > 0) setTimeout(() => kickMailWorker(), 0);
+  return ids;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Delivery
 

@@ -1,0 +1,166 @@
+// The event e-mail form (spec §2.9). Without JavaScript it is a plain multipart form with a fixed
+// set of attachment rows (a display name and a file input each). With JavaScript the rows appear
+// one by one through 'Neuer Anhang', the file input hides behind 'Datei auswählen' / 'Datei
+// ändern' with the chosen name shown read-only, 'X' empties a row, and 'E-Mail senden' stays
+// disabled until subject and text are filled (docs/decisions/0013-event-mail-and-lists.md).
+import { Form, Link } from "@remix-run/react";
+import { useRef, useState } from "react";
+import type { EventMailAudience } from "~/lib/enums";
+import { ATTACHMENT_ROWS, AUDIENCE_LABELS, SUBJECT_MAX, TEXT_MAX, type EventMailFields } from "~/schemas/event-mail";
+import { FormAlert, useHydrated, type Alert } from "./forms";
+
+export type EventMailFormData = {
+  alert?: Alert;
+  errors?: Partial<Record<EventMailFields, string>>;
+  fileErrors?: Record<string, string>;
+  values?: { subject: string; text: string; audience: string };
+};
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <ul id={id} className="field-errors">
+      <li>{message}</li>
+    </ul>
+  ) : null;
+}
+
+function AttachmentRow({ slot, hydrated, active, error, onRemove }: { slot: number; hydrated: boolean; active: boolean; error?: string; onRemove: () => void }) {
+  const file = useRef<HTMLInputElement>(null);
+  const name = useRef<HTMLInputElement>(null);
+  const [chosen, setChosen] = useState("");
+  const remove = () => {
+    if (file.current) file.current.value = "";
+    if (name.current) name.current.value = "";
+    setChosen("");
+    onRemove();
+  };
+  const n = slot + 1;
+  return (
+    <fieldset className="attachment-row" hidden={hydrated && !active}>
+      <legend>Anhang {n}</legend>
+      <label htmlFor={`attachmentName${n}`}>Anzeigename</label>
+      <input ref={name} id={`attachmentName${n}`} name={`attachmentName${n}`} maxLength={150} />
+      {hydrated ? (
+        <>
+          <label htmlFor={`attachmentFileName${n}`}>Dateiname</label>
+          <input id={`attachmentFileName${n}`} readOnly value={chosen} placeholder="Dateiname" />
+        </>
+      ) : null}
+      <label htmlFor={`attachment${n}`} className={hydrated ? "button secondary file-button" : undefined}>
+        {hydrated ? (chosen ? "Datei ändern" : "Datei auswählen") : "Datei auswählen"}
+      </label>
+      <input
+        ref={file}
+        id={`attachment${n}`}
+        name={`attachment${n}`}
+        type="file"
+        accept="image/*,text/plain,application/pdf"
+        className={hydrated ? "visually-hidden" : undefined}
+        aria-describedby={error ? `attachment${n}-error` : undefined}
+        onChange={(e) => setChosen(e.currentTarget.files?.[0]?.name ?? "")}
+      />
+      {hydrated ? (
+        <button type="button" className="secondary" aria-label={`Anhang ${n} entfernen`} onClick={remove}>
+          X
+        </button>
+      ) : null}
+      <FieldError id={`attachment${n}-error`} message={error} />
+    </fieldset>
+  );
+}
+
+export function EventMailForm({ eventId, counts, data }: { eventId: number; counts: Record<EventMailAudience, number>; data?: EventMailFormData }) {
+  const hydrated = useHydrated();
+  const [filled, setFilled] = useState({ subject: Boolean(data?.values?.subject.trim()), text: Boolean(data?.values?.text.trim()) });
+  const [active, setActive] = useState<boolean[]>(() => Array.from({ length: ATTACHMENT_ROWS }, () => false));
+  const audience = data?.values?.audience ?? "both";
+  const errors = data?.errors ?? {};
+  const ready = filled.subject && filled.text;
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      className="event-mail-form"
+      noValidate
+      onInput={(e) => {
+        const form = e.currentTarget;
+        const value = (name: string) => String(new FormData(form).get(name) ?? "").trim();
+        setFilled({ subject: value("subject") !== "", text: value("text") !== "" });
+      }}
+    >
+      <FormAlert alert={data?.alert} />
+      <input type="hidden" name="intent" value="send" />
+      <label htmlFor="subject">Betreff*</label>
+      <input
+        id="subject"
+        name="subject"
+        required
+        maxLength={SUBJECT_MAX}
+        defaultValue={data?.values?.subject}
+        aria-invalid={errors.subject ? true : undefined}
+        aria-describedby={errors.subject ? "subject-error" : undefined}
+      />
+      <FieldError id="subject-error" message={errors.subject} />
+      <label htmlFor="text">Text*</label>
+      <textarea
+        id="text"
+        name="text"
+        rows={6}
+        required
+        maxLength={TEXT_MAX}
+        defaultValue={data?.values?.text}
+        aria-invalid={errors.text ? true : undefined}
+        aria-describedby={errors.text ? "text-error" : undefined}
+      />
+      <FieldError id="text-error" message={errors.text} />
+
+      <fieldset className="audience" aria-describedby={errors.audience ? "audience-error" : undefined}>
+        <legend>Empfänger*innen</legend>
+        {(Object.keys(AUDIENCE_LABELS) as EventMailAudience[]).map((key) => (
+          <label key={key} className="choice">
+            <input type="radio" name="audience" value={key} defaultChecked={audience === key} />
+            {AUDIENCE_LABELS[key]} ({counts[key] === 1 ? "1 Adresse" : `${counts[key]} Adressen`})
+          </label>
+        ))}
+        <FieldError id="audience-error" message={errors.audience} />
+      </fieldset>
+
+      <fieldset className="attachments">
+        <legend>Anhänge</legend>
+        <p className="hint">Bilder, Textdateien und PDF, je höchstens 10 MB, zusammen höchstens 20 MB.</p>
+        {Array.from({ length: ATTACHMENT_ROWS }, (_, slot) => (
+          <AttachmentRow
+            key={slot}
+            slot={slot}
+            hydrated={hydrated}
+            active={active[slot] || Boolean(data?.fileErrors?.[`attachment${slot + 1}`])}
+            error={data?.fileErrors?.[`attachment${slot + 1}`]}
+            onRemove={() => setActive((rows) => rows.map((on, i) => (i === slot ? false : on)))}
+          />
+        ))}
+        {hydrated ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={active.every(Boolean)}
+            onClick={() => setActive((rows) => rows.map((on, i) => on || i === rows.indexOf(false)))}
+          >
+            Neuer Anhang
+          </button>
+        ) : null}
+      </fieldset>
+
+      <div className="actions">
+        <button type="reset" className="secondary" onClick={() => setFilled({ subject: false, text: false })}>
+          Abbrechen
+        </button>
+        <button type="submit" disabled={hydrated && !ready}>
+          E-Mail senden
+        </button>
+        <Link to={`/freizeit/${eventId}`} className="button secondary">
+          Zurück zur Veranstaltung
+        </Link>
+      </div>
+    </Form>
+  );
+}

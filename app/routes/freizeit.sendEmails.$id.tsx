@@ -1,0 +1,129 @@
+// /freizeit/sendEmails/{id} (spec §2.9): the event e-mail of lead persons and admins, and the log
+// of the event's mails. One outbox mail per address; attachments stored once.
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { EventMailForm, type EventMailFormData } from "~/components/event-mail-form";
+import { EventMailLog } from "~/components/event-mail-log";
+import { eventMailLog, recipientCounts, resendFailed, sendEventMail, type StoredAttachment } from "~/models/event-mail.server";
+import { ATTACHMENT_ROWS, INVALID, parseEventMail } from "~/schemas/event-mail";
+import { redirectWithFlash } from "~/services/flash.server";
+import { requireEventCapability } from "~/services/permissions.server";
+import { discardUploads, readUploadForm, removeStoredFile, storeUploads, UploadError } from "~/services/uploads.server";
+
+export const handle = { hydrate: true };
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `E-Mail zur Veranstaltung ${data.event.title} – Lagerfeuer` : "E-Mail zur Veranstaltung – Lagerfeuer" },
+];
+
+/** DECISIONS.md, 'Event e-mail log': 10 MB each (the upload reader's limit), 20 MB together. */
+const ATTACHMENTS_MAX_BYTES = 20 * 1024 * 1024;
+const FAILURE = { title: "Fehler", message: "Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut." };
+const TOO_LARGE_TOGETHER = "Die Anhänge sind zusammen zu groß. Erlaubt sind höchstens 20 MB.";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { event } = await requireEventCapability(request, params.id, "sendEventMail", "not-found");
+  return json({ event: { id: event.id, title: event.title }, counts: recipientCounts(event.id), mails: eventMailLog(event.id) });
+}
+
+const FILE_FIELDS = Object.fromEntries(Array.from({ length: ATTACHMENT_ROWS }, (_, i) => [`attachment${i + 1}`, "attachment" as const]));
+
+/** The name a family sees: the display name given, else the file's own, with the type's extension. */
+function attachmentName(given: string, original: string, key: string) {
+  const extension = key.slice(key.lastIndexOf("."));
+  const name = (given.trim() || original).replace(/[\\/\u0000-\u001f\u007f]/g, "_").slice(0, 150);
+  return name.toLowerCase().endsWith(extension) ? name : `${name}${extension}`;
+}
+
+function answer(data: EventMailFormData, status: number) {
+  return json(data, { status });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { event, user } = await requireEventCapability(request, params.id, "sendEventMail", "not-found");
+  let read: Awaited<ReturnType<typeof readUploadForm>>;
+  try {
+    // 20 MB of attachments and the text fields.
+    read = await readUploadForm(request, FILE_FIELDS, ATTACHMENTS_MAX_BYTES + 256 * 1024);
+  } catch (error) {
+    if (error instanceof UploadError) {
+      const message = error.status === 413 ? TOO_LARGE_TOGETHER : error.message;
+      return answer({ alert: { title: INVALID, message } }, error.status);
+    }
+    throw error;
+  }
+  const { formData, uploads, problems } = read;
+
+  if (formData.get("intent") === "resend") {
+    await discardUploads(uploads);
+    const resent = resendFailed(event.id, Number(formData.get("mailId")));
+    if (resent === null) throw new Response("Nicht gefunden", { status: 404 });
+    return redirectWithFlash(`/freizeit/sendEmails/${event.id}`, {
+      kind: "success",
+      title: "Erfolg",
+      message: resent === 1 ? "1 E-Mail wird erneut gesendet." : `${resent} E-Mails werden erneut gesendet.`,
+    });
+  }
+
+  const text = (name: string) => String(formData.get(name) ?? "");
+  const values = { subject: text("subject"), text: text("text"), audience: text("audience") || "both" };
+  const parsed = parseEventMail(formData);
+  const fileErrors: Record<string, string> = Object.fromEntries(problems.map((p) => [p.field, p.message]));
+  const total = uploads.reduce((sum, u) => sum + u.size, 0);
+  if (!parsed.ok || problems.length || total > ATTACHMENTS_MAX_BYTES) {
+    await discardUploads(uploads);
+    const tooLarge = total > ATTACHMENTS_MAX_BYTES || problems.some((p) => p.status === 413);
+    const message = tooLarge ? TOO_LARGE_TOGETHER : problems.length ? "Bitte wähle die Anhänge erneut aus." : undefined;
+    const status = problems.find((p) => p.status >= 500)?.status ?? (tooLarge ? 413 : 400);
+    return answer({ alert: { title: INVALID, message }, errors: parsed.ok ? {} : parsed.errors, fileErrors, values }, status);
+  }
+
+  let stored: Awaited<ReturnType<typeof storeUploads>>;
+  try {
+    stored = await storeUploads(uploads);
+  } catch (error) {
+    await discardUploads(uploads);
+    if (error instanceof UploadError) {
+      return answer(
+        { alert: { title: INVALID, message: "Bitte wähle die Anhänge erneut aus." }, fileErrors: { [error.field]: error.message }, values },
+        error.status,
+      );
+    }
+    throw error;
+  }
+  const attachments: StoredAttachment[] = stored.map((file) => ({
+    filename: attachmentName(text(file.field.replace("attachment", "attachmentName")), file.displayName, file.key),
+    path: `attachments/${file.key}`,
+    contentType: file.mimeType,
+    size: file.size,
+    key: file.key,
+  }));
+
+  const removeStored = () => Promise.all(stored.map((file) => removeStoredFile("attachment", file.key)));
+  let sent: ReturnType<typeof sendEventMail>;
+  try {
+    sent = sendEventMail(event, user, { ...parsed.data, attachments });
+  } catch (error) {
+    console.error("Die E-Mail zur Veranstaltung konnte nicht gespeichert werden:", error);
+    await removeStored();
+    return answer({ alert: FAILURE, values }, 503);
+  }
+  if (sent === null) {
+    await removeStored();
+    const nobody = "Für diese Auswahl gibt es keine Empfänger*innen.";
+    return answer({ alert: { title: INVALID, message: nobody }, errors: { audience: nobody }, values }, 400);
+  }
+  return redirectWithFlash(`/freizeit/${event.id}`, { kind: "success", title: "Erfolg", message: "E-Mail wurde erfolgreich gesendet!" });
+}
+
+export default function SendEmails() {
+  const { event, counts, mails } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>() as EventMailFormData | undefined;
+  return (
+    <>
+      <h1>E-Mail zur Veranstaltung</h1>
+      <p className="lead">{event.title}</p>
+      <EventMailForm key={JSON.stringify(data?.values ?? null)} eventId={event.id} counts={counts} data={data} />
+      <EventMailLog mails={mails} />
+    </>
+  );
+}
