@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountContact, type AccountActionData } from "~/components/account-contact";
 import { AccountFamily, type FamilyActionData } from "~/components/account-family";
 import { AccountTabs } from "~/components/account-tabs";
+import { accountState } from "~/models/admin.server";
 import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { handleAccountForm } from "~/services/account-form.server";
@@ -28,7 +29,7 @@ async function loadTarget(request: Request, idParam: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await loadTarget(request, params.id);
   const tab = new URL(request.url).searchParams.get("tab") === "teilnehmer" ? ("teilnehmer" as const) : ("kontakt" as const);
-  return json({ account, tab, family: tab === "teilnehmer" ? getFamily(account.id) : null, keys: { child: randomToken(), guardian: randomToken() } });
+  return json({ account, tab, state: accountState(account.id), family: tab === "teilnehmer" ? getFamily(account.id) : null, keys: { child: randomToken(), guardian: randomToken() } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -37,13 +38,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminAccount() {
-  const { account, tab, family, keys } = useLoaderData<typeof loader>();
+  const { account, tab, state, family, keys } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const name = `${account.firstName} ${account.lastName}`;
   return (
     <>
       <h1>{name}</h1>
       <p>{account.email}</p>
+      <p className="account-state">
+        Status: <strong>{state?.banned ? "Inaktiv" : "Aktiv"}</strong>
+        {state?.banned ? " – das Konto ist deaktiviert: keine Anmeldung möglich, Daten und Anmeldungen bleiben erhalten." : ""}
+        {state?.role === "admin" ? " · Admin" : ""} · <a href={`/gott?tab=benutzer&q=${encodeURIComponent(account.email)}`}>In der Benutzerverwaltung</a>
+      </p>
       <AccountTabs base={`/account/${account.id}`} tab={tab} contactLabel={name} />
       {family ? (
         <AccountFamily children={family.children} guardians={family.guardians} keys={keys} actionData={actionData as FamilyActionData} />

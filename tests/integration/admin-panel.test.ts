@@ -8,6 +8,7 @@ import { recordAudit } from "~/models/audit.server";
 import { action as loginAction } from "~/routes/login";
 import { action, loader } from "~/routes/gott";
 import { loader as accountLoader } from "~/routes/account._index";
+import { loader as adminAccountLoader } from "~/routes/account.$id";
 import { db } from "~/services/db.server";
 import { getUser } from "~/services/session.server";
 import { createEvent, multipartPost, pdfBytes } from "../support/events";
@@ -202,6 +203,10 @@ describe("Benutzerverwaltung", () => {
     expect(await getUser(asTarget(targetCookie))).toBeNull();
     const account = await run(accountLoader, get("/account", { cookie: secondCookie }));
     expect(account.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+    // The account page an admin opens from the user bar says so.
+    const state = async () =>
+      (await body<{ state: { banned: boolean } }>(await run(adminAccountLoader, get(`/account/${target.id}`, { cookie, params: { id: String(target.id) } })))).state;
+    expect(await state()).toEqual({ role: "user", banned: true });
     // Registrations stay.
     expect(db.select().from(registrations).where(eq(registrations.userId, target.id)).all()).toHaveLength(1);
 
@@ -218,6 +223,7 @@ describe("Benutzerverwaltung", () => {
     expect(await getUser(asTarget(targetCookie))).toBeNull();
     expect(await getUser(asTarget(secondCookie))).toBeNull();
     expect((await signIn()).status).toBe(302);
+    expect(await state()).toEqual({ role: "user", banned: false });
     expect(db.select({ action: auditLog.action }).from(auditLog).all().map((e) => e.action)).toEqual(["user.deactivated", "user.reactivated"]);
   });
 });
