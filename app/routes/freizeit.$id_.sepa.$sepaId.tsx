@@ -1,0 +1,111 @@
+// SEPA-Detailseite (spec part 2 §2.8, issue 10 item 6): the mandate's holder and IBAN, the
+// children it pays for, the amount to collect and the bulk payment confirmation. Only for those
+// who may see SEPA data (admins, lead persons); everyone else gets 404.
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { DecisionReply } from "~/components/review-decisions";
+import { Mark } from "~/components/review-table";
+import { RouteError } from "~/components/route-error";
+import { formatEuro } from "~/lib/event-rules";
+import { formatIban } from "~/lib/iban";
+import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
+import { getSepaDetail } from "~/models/review.server";
+import { handleDecisionForm } from "~/services/decision-form.server";
+import { NOT_FOUND_TEXT, requireEventCapability } from "~/services/permissions.server";
+
+export const meta: MetaFunction = () => [{ title: "SEPA-Detailseite – Lagerfeuer" }];
+
+async function guard(request: Request, params: { id?: string; sepaId?: string }) {
+  const access = await requireEventCapability(request, params.id, "viewSepa", "not-found");
+  const detail = getSepaDetail(access.event.id, Number(params.sepaId));
+  if (!detail) throw new Response(NOT_FOUND_TEXT, { status: 404 });
+  return { ...access, detail };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { event, may, detail } = await guard(request, params);
+  return json(
+    { eventId: event.id, canConfirm: may.confirmPayments, ...detail },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { event, detail } = await guard(request, params);
+  return handleDecisionForm(request, event.id, `/freizeit/${event.id}/sepa/${detail.mandate.id}`);
+}
+
+export default function SepaDetail() {
+  const { eventId, canConfirm, mandate, children, amountCents, openCents } = useLoaderData<typeof loader>();
+  const refusal = useActionData<DecisionReply>()?.decision?.message;
+  const holder = `${mandate.firstName} ${mandate.lastName}`;
+  const unpaid = children.some((c) => !c.paid);
+  return (
+    <article className="review sepa-detail">
+      <h1>SEPA-Detailseite {holder}</h1>
+      <section aria-labelledby="mandate-title" className="panel">
+        <h2 id="mandate-title">Kontoinhaber*in</h2>
+        <dl className="facts">
+          <dt>Name</dt>
+          <dd>{holder}</dd>
+          <dt>Straße und Hausnummer</dt>
+          <dd>{mandate.street}</dd>
+          <dt>Postleitzahl und Ort</dt>
+          <dd>
+            {mandate.postalCode} {mandate.city}
+          </dd>
+          <dt>IBAN</dt>
+          <dd className="iban">{formatIban(mandate.iban)}</dd>
+        </dl>
+      </section>
+
+      <section aria-labelledby="children-title" className="panel">
+        <h2 id="children-title">Angemeldete Teilnehmer*innen</h2>
+        {children.length === 0 ? (
+          <p>Keine Teilnehmer*innen mit Platz.</p>
+        ) : (
+          <ul className="sepa-children">
+            {children.map((c) => {
+              const payment = paymentStatusWord(c);
+              return (
+                <li key={c.id}>
+                  <Link to={`/freizeit/participants/participant-details/${c.id}`}>
+                    {c.firstName} {c.lastName}
+                  </Link>{" "}
+                  {c.amountCents !== null ? <span>{formatEuro(c.amountCents)}</span> : null} <Mark word={applicationStatusWord(c)} />{" "}
+                  {payment ? <Mark word={payment} /> : null}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        <p className="total">
+          Einzuziehender Betrag: <strong>{formatEuro(amountCents)}</strong>
+          {openCents !== amountCents ? <span> (davon offen: {formatEuro(openCents)})</span> : null}
+        </p>
+        {refusal ? (
+          <p role="alert" className="field-errors">
+            {refusal}
+          </p>
+        ) : null}
+        {canConfirm && unpaid ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="confirm-mandate" />
+            <input type="hidden" name="sepaMandateId" value={mandate.id} />
+            <button type="submit">Bezahlung bestätigen</button>
+          </Form>
+        ) : null}
+      </section>
+
+      <p className="actions">
+        <Link to={`/freizeit/participants/${eventId}`} className="button secondary">
+          Zurück zur Teilnehmer*innen-Liste
+        </Link>
+      </p>
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
