@@ -204,3 +204,15 @@ export function assignToGroup(
     return { ok: true, groupId: group.id, groupName: group.name, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.assigned(group.name) };
   });
 }
+
+/** The groups of an event with their number of members (one query), for the group manager. */
+export function listGroupsWithCounts(eventId: number, q: Queryable = db) {
+  return q
+    .select({ id: eventGroups.id, name: eventGroups.name, members: sql<number>`count(${groupMembers.id})` })
+    .from(eventGroups)
+    .leftJoin(groupMembers, eq(groupMembers.groupId, eventGroups.id))
+    .where(eq(eventGroups.eventId, eventId))
+    .groupBy(eventGroups.id)
+    .orderBy(sql`${eventGroups.name} collate nocase`, asc(eventGroups.id))
+    .all();
+}

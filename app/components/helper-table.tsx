@@ -1,0 +1,128 @@
+// The helper list's tables (spec part 2 §2.6): pending and accepted helpers with group, mark,
+// state in words, check warnings and the decisions; the declined ones apart.
+import { Form, Link, NavLink } from "@remix-run/react";
+import { GroupSelect, type GroupOption } from "~/components/group-select";
+
+export type HelperEntry = {
+  userId: number;
+  firstName: string;
+  lastName: string;
+  status: "pending" | "accepted" | "declined";
+  groupId: number | null;
+  groupName: string | null;
+  warnings: { kind: string; text: string }[];
+};
+
+type Shared = { eventId: number; action: string; groups: GroupOption[]; may: { decideHelpers: boolean; assignGroups: boolean } };
+
+export function ListNav({ eventId }: { eventId: number }) {
+  return (
+    <nav aria-label="Listen der Veranstaltung" className="sub-nav">
+      <NavLink to={`/freizeit/participants/${eventId}`} end>
+        Teilnehmer*innen-Liste
+      </NavLink>
+      <NavLink to={`/freizeit/helper/${eventId}`}>Mitarbeiter*innen-Liste</NavLink>
+    </nav>
+  );
+}
+
+function DecisionButton({ action, intent, userId, label, kind = "secondary" }: { action: string; intent: string; userId: number; label: string; kind?: string }) {
+  return (
+    <Form method="post" action={action} className="inline-form" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="helperUserId" value={userId} />
+      <button type="submit" className={`small ${kind}`}>
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+function fullName(h: HelperEntry) {
+  return `${h.firstName} ${h.lastName}`;
+}
+
+export function HelperTable({ helpers, eventId, action, groups, may }: Shared & { helpers: HelperEntry[] }) {
+  return (
+    <div className="table-scroll">
+      <table className="review-table helper-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Gruppe</th>
+            <th scope="col">Anmeldung</th>
+            <th scope="col">Aktionen</th>
+          </tr>
+        </thead>
+        <tbody>
+          {helpers.map((h) => {
+            const accepted = h.status === "accepted";
+            return (
+              <tr key={h.userId} className={accepted ? "row-green" : "row-red"} data-helper={h.userId}>
+                <th scope="row">
+                  <Link to={`/freizeit/helper/${eventId}/helper-details/${h.userId}`}>{fullName(h)}</Link>
+                  {h.warnings.length ? (
+                    <ul className="check-warnings" aria-label={`Fehlende Nachweise von ${fullName(h)}`}>
+                      {h.warnings.map((w) => (
+                        <li key={w.kind}>⚠ {w.text}</li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </th>
+                <td>
+                  {accepted && may.assignGroups ? (
+                    <GroupSelect action={action} groups={groups} groupId={h.groupId} target={{ helperUserId: h.userId }} name={fullName(h)} />
+                  ) : (
+                    <span className={h.groupName ? undefined : "muted"}>{h.groupName ?? "Keine Gruppe"}</span>
+                  )}
+                </td>
+                <td>
+                  <span className={`mark ${accepted ? "ok" : "missing"}`} aria-hidden="true">
+                    {accepted ? "✓" : "✗"}
+                  </span>{" "}
+                  <span className={`status ${accepted ? "status-ok" : "status-pending"}`}>{accepted ? "Angenommen" : "Offen"}</span>
+                </td>
+                <td>
+                  {may.decideHelpers ? (
+                    <div className="decisions">
+                      {accepted ? (
+                        <DecisionButton action={action} intent="cancel" userId={h.userId} label="Anmeldung stornieren" kind="danger" />
+                      ) : (
+                        <>
+                          <DecisionButton action={action} intent="accept" userId={h.userId} label="Annehmen" kind="" />
+                          <DecisionButton action={action} intent="decline" userId={h.userId} label="Ablehnen" kind="danger" />
+                        </>
+                      )}
+                    </div>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function DeclinedHelpers({ helpers, action, may }: { helpers: HelperEntry[]; action: string; may: Shared["may"] }) {
+  return (
+    <section aria-labelledby="declined-title">
+      <h2 id="declined-title">Abgelehnte Mitarbeiter*innen</h2>
+      <ul className="rejected-list">
+        {helpers.map((h) => (
+          <li key={h.userId} data-helper={h.userId}>
+            <strong>{h.firstName || h.lastName ? fullName(h) : "Unbekannter Nutzer"}</strong>
+            {" – "}
+            <span className={h.groupName ? undefined : "muted"}>{h.groupName ?? "Keine Gruppe"}</span>
+            {may.decideHelpers ? (
+              <div className="decisions">
+                <DecisionButton action={action} intent="revoke-decline" userId={h.userId} label="Ablehnung stornieren" />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+// Mitarbeiter*innen-Liste (spec part 2 §2.6, §4, §5; issue 11 items 1, 2, 4, 6): pending and
+// accepted helpers in the order of part 1 §4 with their group, check warnings and the decisions
+// of the lead persons and admins; the declined ones apart; the event's groups above the table.
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormAlert } from "~/components/forms";
+import { GroupManager } from "~/components/group-manager";
+import { DeclinedHelpers, HelperTable, ListNav } from "~/components/helper-table";
+import { RouteError } from "~/components/route-error";
+import { listGroupsWithCounts } from "~/models/group.server";
+import { decideHelper, isHelperDecision, listHelpers } from "~/models/helper.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { readForm } from "~/services/form.server";
+import { CONFIRM_DELETE_PARAM, handleGroupForm, INVALID_INPUT, isGroupIntent } from "~/services/group-form.server";
+import { requireEventCapability } from "~/services/permissions.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Mitarbeiter*innen Liste ${data.event.title} – Lagerfeuer` : "Mitarbeiter*innen Liste – Lagerfeuer" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { event, may } = await requireEventCapability(request, params.id, "viewLists", "home");
+  const helpers = listHelpers(event.id);
+  if (!helpers) throw new Response("Nicht gefunden", { status: 404 });
+  const groups = listGroupsWithCounts(event.id);
+  const asked = Number(new URL(request.url).searchParams.get(CONFIRM_DELETE_PARAM));
+  return json(
+    {
+      event: { id: event.id, title: event.title },
+      may: { decideHelpers: may.decideHelpers, assignGroups: may.assignGroups, viewDetails: may.viewDetails },
+      groups,
+      confirmId: may.assignGroups && groups.some((g) => g.id === asked) ? asked : null,
+      ...helpers,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { event, user } = await requireEventCapability(request, params.id, "viewLists", "home");
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const backTo = `/freizeit/helper/${event.id}`;
+  if (isGroupIntent(intent)) return handleGroupForm(request, event.id, backTo, form);
+  if (!isHelperDecision(intent)) throw new Response(INVALID_INPUT, { status: 400 });
+  await requireEventCapability(request, event.id, "decideHelpers", "not-found");
+  const raw = form.get("helperUserId");
+  if (typeof raw !== "string" || !/^[1-9]\d{0,15}$/.test(raw)) throw new Response(INVALID_INPUT, { status: 400 });
+  const outcome = decideHelper(event.id, Number(raw), intent, user);
+  if (!outcome.ok) return json({ error: { title: outcome.title, message: outcome.message } }, { status: outcome.status });
+  return redirectWithFlash(backTo, { kind: "success", title: outcome.title, message: outcome.message }, { request });
+}
+
+export default function HelperList() {
+  const { event, may, groups, confirmId, active, declined } = useLoaderData<typeof loader>();
+  const error = useActionData<typeof action>()?.error;
+  const listUrl = `/freizeit/helper/${event.id}`;
+  const shared = { eventId: event.id, action: listUrl, groups, may };
+  return (
+    <article className="review helper-list">
+      <ListNav eventId={event.id} />
+      <h1>Mitarbeiter*innen Liste {event.title}</h1>
+      <FormAlert alert={error} />
+      {may.assignGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} /> : null}
+      {active.length + declined.length === 0 ? <p className="empty">Noch keine Mitarbeiter vorhanden</p> : null}
+      {active.length ? <HelperTable helpers={active} {...shared} /> : null}
+      {declined.length ? <DeclinedHelpers helpers={declined} action={listUrl} may={may} /> : null}
+      <p className="actions">
+        <Link to={`/freizeit/${event.id}`} className="button secondary">
+          Zurück zur Veranstaltung
+        </Link>
+        {may.viewDetails ? (
+          <Link to={`/freizeit/participants/${event.id}/notfall`} className="button secondary">
+            Lagerblätter drucken
+          </Link>
+        ) : null}
+      </p>
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
