@@ -16,6 +16,7 @@ import {
 import type { ReactNode } from "react";
 import { useNonce } from "~/components/nonce";
 import { errorText } from "~/lib/http-errors";
+import { currentLegalLinks } from "~/models/legal.server";
 import { settings } from "~/services/env.server";
 import { takeFlash } from "~/services/flash.server";
 import { getUser } from "~/services/session.server";
@@ -34,7 +35,7 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, pending] = await Promise.all([getUser(request), takeFlash(request)]);
   return json(
-    { user, flash: pending?.flash ?? null, links: settings().links },
+    { user, flash: pending?.flash ?? null, links: settings().links, legal: currentLegalLinks() },
     pending ? { headers: { "Set-Cookie": pending.setCookie } } : undefined,
   );
 }
@@ -114,15 +115,20 @@ function SiteHeader() {
 }
 
 function SiteFooter() {
-  const links = useRootData()?.links;
+  const data = useRootData();
+  const links = data?.links;
   if (!links) return null;
+  // The uploaded legal documents (admin panel) win over the association's pages.
+  const legal = data.legal;
   const items: [string, string][] = [
     ["Kontakt", links.contact],
     ["Anfahrt", links.directions],
     ["FAQ", links.faq],
     ["Downloads", links.downloads],
     ["Impressum", links.imprint],
-    ["Datenschutz", links.privacy],
+    ["Datenschutz", legal?.privacy ?? links.privacy],
+    ...(legal?.participationTerms ? [["Teilnahmebedingungen", legal.participationTerms] as [string, string]] : []),
+    ...(legal?.generalTerms ? [["AGB", legal.generalTerms] as [string, string]] : []),
   ];
   return (
     <footer className="site-footer">
