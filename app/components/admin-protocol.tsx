@@ -84,7 +84,7 @@ export function AdminProtocol({ data, kind }: { data: ProtocolData; kind: Protoc
       {data.entries.length === 0 ? (
         <p>Noch keine Einträge vorhanden.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="admin-protocol-table-wrap">
           <table className="admin-protocol">
             <thead>
               <tr>
