@@ -1,0 +1,142 @@
+// The admin panel in a browser at 360 px, with JavaScript and without: roles, deactivation, the
+// three legal PDFs (linked in the footer), the event badge, the protocol.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { participants, registrations } from "../../db/schema";
+import { db } from "~/services/db.server";
+import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { createEvent } from "../support/events";
+import { browserSessionCookie, createUser } from "../support/fixtures";
+
+const { baseUrl } = inject("e2e")!;
+let browser: Browser;
+const dir = mkdtempSync(path.join(tmpdir(), "lf-e2e-legal-"));
+const pdfFile = (name: string, text: string) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, `%PDF-1.4\n% ${text}\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`);
+  return file;
+};
+const notPdf = path.join(dir, "bild.png");
+
+beforeAll(async () => {
+  writeFileSync(notPdf, Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function noSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+}
+
+function userBar(page: Page, name: string) {
+  return page.getByRole("listitem", { name });
+}
+
+async function search(page: Page, text: string) {
+  await page.getByLabel("Name oder E-Mail").fill(text);
+  await page.getByRole("button", { name: "Suchen" }).click();
+  await page.waitForURL((url) => url.searchParams.get("q") === text);
+}
+
+describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
+  it("an admin finds open decisions, grants admin, deactivates and reactivates, uploads the legal PDFs and reads the protocol", async () => {
+    const stamp = `${javaScriptEnabled ? "J" : "N"}${Date.now()}`;
+    const admin = await createUser({ role: "admin", firstName: "Ada", lastName: `Admin${stamp}` });
+    const greta = await createUser({ firstName: "Greta", lastName: `Gruen${stamp}` });
+    const dora = await createUser({ firstName: "Dora", lastName: `Dunkel${stamp}` });
+    const parent = await createUser();
+    const camp = createEvent({ title: `Badgelager ${stamp}`, inDays: 3 });
+    const child = db.insert(participants).values({ userId: parent.id, firstName: "Kim", lastName: "Kind", street: "Weg 1", city: "Kiel", birthDate: "2015-01-01" }).returning().get();
+    db.insert(registrations).values({ eventId: camp.id, participantId: child.id, userId: parent.id, paymentMethod: "transfer", amountCents: 5000 }).run();
+
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 780 });
+    await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
+    await page.goto("/");
+    await page.getByRole("link", { name: "Admin Panel" }).click();
+    await page.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
+    expect(await page.getByRole("link", { name: "Veranstaltungsverwaltung" }).getAttribute("aria-current")).toBe("page");
+
+    // The event with open decisions, by its badge: one open registration, its payment open.
+    const card = page.getByRole("listitem").filter({ hasText: camp.title });
+    const edit = card.getByRole("link", { name: /^Bearbeiten/ });
+    expect(await edit.locator(".badge").textContent()).toBe("2");
+    expect(await edit.getAttribute("href")).toBe(`/freizeit/participants/${camp.id}`);
+    await noSidewaysScroll(page);
+
+    // Grant admin.
+    await page.getByRole("link", { name: "Benutzerverwaltung" }).click();
+    await page.getByRole("heading", { name: "Nutzende" }).waitFor();
+    await search(page, `Gruen${stamp}`);
+    await userBar(page, `Greta Gruen${stamp}`).getByRole("button", { name: "Adminrechte geben" }).click();
+    await page.getByText("Adminrechte gegeben").waitFor();
+    const admins = page.getByRole("region", { name: "Admin", exact: true });
+    await admins.getByRole("listitem", { name: `Greta Gruen${stamp}` }).waitFor();
+    expect(await page.getByText("Es gibt keine Nutzenden").isVisible()).toBe(true);
+    expect(await userBar(page, `Greta Gruen${stamp}`).getByRole("button", { name: "Adminrechte entziehen" }).isVisible()).toBe(true);
+
+    // Deactivate and reactivate.
+    await search(page, `Dunkel${stamp}`);
+    const bar = userBar(page, `Dora Dunkel${stamp}`);
+    expect(await bar.getByText("Aktiv", { exact: true }).isVisible()).toBe(true);
+    await bar.getByRole("button", { name: "Deaktivieren" }).click();
+    await page.getByText("Konto deaktiviert").waitFor();
+    await bar.getByText("Inaktiv", { exact: true }).waitFor();
+    await bar.getByRole("button", { name: "Reaktivieren" }).click();
+    await page.getByText("Konto reaktiviert").waitFor();
+    await bar.getByText("Aktiv", { exact: true }).waitFor();
+    expect(await bar.getByRole("link", { name: "Details" }).getAttribute("href")).toBe(`/account/${dora.id}`);
+    await noSidewaysScroll(page);
+
+    // The three PDFs.
+    const legal = page.getByRole("region", { name: "Dokumente" });
+    if (javaScriptEnabled) {
+      // Anything but a PDF is silently left out of the choice.
+      await legal.getByLabel("Datei Hochladen: Datenschutzerklärung").setInputFiles(notPdf);
+      expect(await legal.getByText("Dateiname").count()).toBe(3);
+    }
+    await legal.getByLabel("Datei Hochladen: Datenschutzerklärung").setInputFiles(pdfFile(`Datenschutz-${stamp}.pdf`, `Datenschutz ${stamp}`));
+    await legal.getByLabel("Datei Hochladen: Teilnahmebedingungen").setInputFiles(pdfFile(`Teilnahme-${stamp}.pdf`, `Teilnahme ${stamp}`));
+    await legal.getByLabel("Datei Hochladen: Allgemeine Geschäftsbedingungen").setInputFiles(pdfFile(`AGB-${stamp}.pdf`, `AGB ${stamp}`));
+    if (javaScriptEnabled) expect(await legal.getByText(`Teilnahme-${stamp}.pdf`).isVisible()).toBe(true);
+    await legal.getByRole("button", { name: "Speichern" }).click();
+    await page.getByText("Upload erfolgt").waitFor();
+    await page.getByRole("region", { name: "Dokumente" }).getByText(`(AGB-${stamp}.pdf)`).waitFor();
+    const footer = page.getByRole("contentinfo");
+    expect(await footer.getByRole("link", { name: "Datenschutz" }).getAttribute("href")).toBe("/legal/datenschutz.pdf");
+    expect(await footer.getByRole("link", { name: "Teilnahmebedingungen" }).getAttribute("href")).toBe("/legal/teilnahmebedingungen.pdf");
+    expect(await footer.getByRole("link", { name: "AGB" }).getAttribute("href")).toBe("/legal/agb.pdf");
+    const served = await page.request.get("/legal/teilnahmebedingungen.pdf");
+    expect(served.headers()["content-type"]).toBe("application/pdf");
+    expect((await served.body()).toString("latin1")).toContain(`Teilnahme ${stamp}`);
+
+    // The protocol, newest first, by kind.
+    await page.getByRole("link", { name: "Protokoll" }).click();
+    await page.getByRole("heading", { level: 2, name: "Protokoll" }).waitFor();
+    const rows = page.locator("table.admin-protocol tbody tr");
+    const mine = rows.filter({ hasText: `Ada Admin${stamp}` });
+    const texts = await mine.locator("td:nth-child(3)").allTextContents();
+    expect(texts.slice(0, 6)).toEqual([
+      `Dokument hochgeladen: Allgemeine Geschäftsbedingungen (Version ${texts[0].match(/Version (\d+)/)![1]}): AGB-${stamp}.pdf`,
+      expect.stringMatching(/^Dokument hochgeladen: Teilnahmebedingungen/),
+      expect.stringMatching(/^Dokument hochgeladen: Datenschutzerklärung/),
+      `Konto reaktiviert: Dora Dunkel${stamp}`,
+      `Konto deaktiviert: Dora Dunkel${stamp}`,
+      `Adminrechte gegeben: Greta Gruen${stamp}`,
+    ]);
+    await page.getByLabel("Art", { exact: true }).selectOption({ label: "Benutzer*innen" });
+    await page.getByRole("button", { name: "Anzeigen" }).click();
+    await page.waitForURL((url) => url.searchParams.get("art") === "user");
+    expect(await rows.filter({ hasText: "Dokument hochgeladen" }).count()).toBe(0);
+    expect(await rows.filter({ hasText: `Konto deaktiviert: Dora Dunkel${stamp}` }).count()).toBe(1);
+    await noSidewaysScroll(page);
+    expect(problems).toEqual([]);
+    await context.close();
+    expect(greta.id).toBeGreaterThan(0);
+  });
+});
