@@ -1,5 +1,5 @@
 // A registration's state: the spec's check or cross, the words, and a colour that only adds.
-import { applicationStatusWord, paymentStatusWord, type StatusWord } from "~/lib/registration-status";
+import { applicationStatusWord, isOffered, paymentStatusWord, type StatusWord } from "~/lib/registration-status";
 
 function Word({ word }: { word: StatusWord }) {
   return (
@@ -9,7 +9,15 @@ function Word({ word }: { word: StatusWord }) {
   );
 }
 
-export function RegistrationStatus({ registration }: { registration: { applicationStatus: string; paid: boolean; waitingListPosition: number | null } }) {
+type Shown = {
+  id?: number;
+  applicationStatus: string;
+  paid: boolean;
+  waitingListPosition: number | null;
+  offerExpiresAt?: Date | string | number | null;
+};
+
+export function RegistrationStatus({ registration }: { registration: Shown }) {
   const payment = paymentStatusWord(registration);
   return (
     <span className="statuses">
@@ -19,6 +27,17 @@ export function RegistrationStatus({ registration }: { registration: { applicati
           {" "}
           <Word word={payment} />
         </>
+      ) : null}
+      {registration.id && isOffered(registration) ? (
+        <span className="offer-links">
+          {" "}
+          <a className="button" href={`/platzangebot/${registration.id}/annehmen`}>
+            Platz annehmen
+          </a>{" "}
+          <a className="button secondary" href={`/platzangebot/${registration.id}/freigeben`}>
+            Platz freigeben
+          </a>
+        </span>
       ) : null}
     </span>
   );

@@ -1,9 +1,22 @@
 // A registration's state in words (issue 9, item 7). The spec's check or cross stays beside the
 // words; the tone only colours them, it never carries the meaning alone.
+import { formatDate, formatTime } from "./dates";
+
 export type StatusTone = "ok" | "pending" | "bad";
 export type StatusWord = { text: string; done: boolean; tone: StatusTone };
 
-type Registration = { applicationStatus: string; paid: boolean; waitingListPosition: number | null };
+type Registration = {
+  applicationStatus: string;
+  paid: boolean;
+  waitingListPosition: number | null;
+  /** Set while a freed place is offered to this waiting registration. */
+  offerExpiresAt?: Date | string | number | null;
+};
+
+/** Is a place offered to it right now (waiting, with an offer deadline)? */
+export function isOffered(r: Registration) {
+  return r.applicationStatus === "open" && r.waitingListPosition !== null && r.offerExpiresAt != null;
+}
 
 export function applicationStatusWord(r: Registration): StatusWord {
   switch (r.applicationStatus) {
@@ -14,6 +27,10 @@ export function applicationStatusWord(r: Registration): StatusWord {
     case "cancelled":
       return { text: "Storniert", done: false, tone: "bad" };
     default:
+      if (isOffered(r)) {
+        const until = new Date(r.offerExpiresAt!);
+        return { text: `Platz frei – bitte bis ${formatDate(until)}, ${formatTime(until)} annehmen`, done: false, tone: "pending" };
+      }
       return r.waitingListPosition !== null
         ? { text: `Warteliste (Platz ${r.waitingListPosition})`, done: false, tone: "pending" }
         : { text: "Anmeldung eingegangen – Bestätigung ausstehend", done: false, tone: "pending" };

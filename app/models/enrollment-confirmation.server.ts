@@ -32,6 +32,7 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
       applicationStatus: registrations.applicationStatus,
       paid: registrations.paid,
       waitingListPosition: registrations.waitingListPosition,
+      offerExpiresAt: registrations.offerExpiresAt,
       amountCents: registrations.amountCents,
     })
     .from(registrations)

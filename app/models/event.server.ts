@@ -160,6 +160,8 @@ export function getEventPage(eventId: number, user: SessionUser | null, now = ne
             applicationStatus: registrations.applicationStatus,
             paid: registrations.paid,
             waitingListPosition: registrations.waitingListPosition,
+            // As milliseconds: the page's data travels as JSON.
+            offerExpiresAt: sql<number | null>`${registrations.offerExpiresAt}`,
           })
           .from(registrations)
           .innerJoin(participants, eq(participants.id, registrations.participantId))

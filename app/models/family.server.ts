@@ -50,6 +50,7 @@ export function getFamily(userId: number) {
           applicationStatus: registrations.applicationStatus,
           paid: registrations.paid,
           waitingListPosition: registrations.waitingListPosition,
+          offerExpiresAt: registrations.offerExpiresAt,
           enrolmentId: registrations.enrolmentId,
         })
         .from(registrations)

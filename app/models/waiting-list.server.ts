@@ -43,7 +43,7 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
     writeHistory(tx, row.id, null, "offered");
     recordAudit(tx, { actorId: null, action: "registration.offered", entityType: "registration", entityId: row.id, details: { eventId } });
     tellParent(tx, row, "Ein Platz ist frei geworden", [
-      `für ${row.childFirstName} ist ein Platz frei geworden. Wir halten ihn bis ${formatDate(expiresAt)}, ${formatTime(expiresAt)} Uhr für euch frei.`,
+      `für ${row.childFirstName} ist ein Platz frei geworden. Wir halten ihn bis ${formatDate(expiresAt)}, ${formatTime(expiresAt)} für euch frei.`,
       "",
       `Platz annehmen: ${link(`/platzangebot/${row.id}/annehmen`)}`,
       `Platz freigeben: ${link(`/platzangebot/${row.id}/freigeben`)}`,

@@ -73,7 +73,7 @@ export default function OfferPage() {
       ) : data.open && data.expiresAt ? (
         <>
           <p>
-            Der Platz ist für euch reserviert bis {formatDate(data.expiresAt)}, {formatTime(data.expiresAt)} Uhr.
+            Der Platz ist für euch reserviert bis {formatDate(data.expiresAt)}, {formatTime(data.expiresAt)}.
             {accept ? " Mit dem Annehmen ist der Platz fest für dein Kind; die Leitung bestätigt die Anmeldung danach." : " Wenn du ihn freigibst, geht er an das nächste Kind auf der Warteliste."}
           </p>
           <Form method="post">

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { events, registrations } from "../../db/schema";
-import { placesTaken, updateEvent } from "~/models/event.server";
+import { placesTaken, updateEvent, type EventInput } from "~/models/event.server";
 import { deleteAccount } from "~/models/user.server";
 import { decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
@@ -144,8 +144,31 @@ describe("other ways a place frees up", () => {
     const { waiting } = await fullCamp();
     const admin = asSession(await createUser({ role: "admin" }));
     const event = db.select().from(events).where(eq(events.id, eventId)).get()!;
-    const { id: _id, startsAt: _s, createdAt: _c, updatedAt: _u, createdById: _b, offerHours: _o, ...columns } = event;
-    updateEvent(eventId, { ...columns, capacity: 4, ownerIds: [], ownersChosen: false, helperIds: [] }, admin, [], { renamed: [], removedIds: [], removePicture: false });
+    const input: EventInput = {
+      title: event.title,
+      description: event.description,
+      dateFrom: event.dateFrom,
+      dateTo: event.dateTo,
+      timeFrom: event.timeFrom,
+      timeTo: event.timeTo,
+      registrationDeadline: event.registrationDeadline,
+      location: event.location,
+      priceCents: event.priceCents,
+      siblingDiscount: event.siblingDiscount,
+      siblingDiscountCents: event.siblingDiscountCents,
+      memberRules: event.memberRules,
+      onlyStaffVisible: event.onlyStaffVisible,
+      requiresApplication: event.requiresApplication,
+      tshirtSizeRequired: event.tshirtSizeRequired,
+      swimBadgeRequired: event.swimBadgeRequired,
+      permitsRequired: event.permitsRequired,
+      offerHours: event.offerHours,
+      capacity: 4,
+      ownerIds: [],
+      ownersChosen: false,
+      helperIds: [],
+    };
+    updateEvent(eventId, input, admin, [], { renamed: [], removedIds: [], removePicture: false });
     expect(registration(waiting[0].id).offerExpiresAt).not.toBeNull();
     expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
     expect(registration(waiting[2].id).offerExpiresAt).toBeNull();
