@@ -3,6 +3,8 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountContact, type AccountActionData } from "~/components/account-contact";
 import { AccountFamily, type FamilyActionData } from "~/components/account-family";
 import { AccountTabs } from "~/components/account-tabs";
+import { CalendarFeed } from "~/components/calendar-feed";
+import { hasCalendarFeed } from "~/models/calendar.server";
 import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { handleAccountForm } from "~/services/account-form.server";
@@ -22,6 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     family: tab === "teilnehmer" ? getFamily(user.id) : null,
     keys: { child: randomToken(), guardian: randomToken() },
     confirmDelete: url.searchParams.has("loeschen"),
+    calendarFeed: hasCalendarFeed(user.id),
   });
 }
 
@@ -31,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Account() {
-  const { account, tab, family, keys, confirmDelete } = useLoaderData<typeof loader>();
+  const { account, tab, family, keys, confirmDelete, calendarFeed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <>
@@ -40,7 +43,10 @@ export default function Account() {
       {family ? (
         <AccountFamily children={family.children} guardians={family.guardians} keys={keys} actionData={actionData as FamilyActionData} />
       ) : (
-        <AccountContact account={account} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData} />
+        <>
+          <AccountContact account={account} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData} />
+          <CalendarFeed active={calendarFeed} />
+        </>
       )}
     </>
   );
