@@ -64,6 +64,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return json(answer.state, { status: answer.status });
 }
 
+function placesNote(left: number, late: boolean) {
+  const places = left === 1 ? "ist nur noch 1 Platz" : `sind nur noch ${left} Plätze`;
+  if (late) {
+    return left === 0
+      ? "Der Anmeldeschluss ist vorbei und alle Plätze sind vergeben. Eine Anmeldung ist nicht mehr möglich."
+      : `Der Anmeldeschluss ist vorbei. Es ${places} frei; eine Warteliste gibt es jetzt nicht mehr.`;
+  }
+  return left === 0
+    ? "Alle Plätze sind vergeben. Deine Anmeldung kommt auf die Warteliste, in der Reihenfolge des Eingangs."
+    : `Es ${places} frei. Wer darüber hinaus angemeldet wird, kommt auf die Warteliste.`;
+}
+
 export function ErrorBoundary() {
   return <RouteError title="Anmeldeformular" />;
 }
@@ -122,11 +134,7 @@ export default function Enroll() {
       </p>
       {data.placesLeft !== null && data.placesLeft < boxes.length ? (
         <p className="flash flash-info" role="note">
-          {event.late
-            ? `Der Anmeldeschluss ist vorbei. Es ${data.placesLeft === 1 ? "ist nur noch 1 Platz" : `sind nur noch ${data.placesLeft} Plätze`} frei; eine Warteliste gibt es jetzt nicht mehr.`
-            : data.placesLeft === 0
-              ? "Alle Plätze sind vergeben. Deine Anmeldung kommt auf die Warteliste, in der Reihenfolge des Eingangs."
-              : `Es sind nur noch ${data.placesLeft} Plätze frei. Wer darüber hinaus angemeldet wird, kommt auf die Warteliste.`}
+          {placesNote(data.placesLeft, event.late)}
         </p>
       ) : null}
       <Form method="post" action={`${action}#fehler`} key={answer?.stamp ?? "enroll"} noValidate className="enroll-form" onInput={onInput} onChange={onInput}>
@@ -148,8 +156,11 @@ export default function Enroll() {
         ) : null}
         <TextArea name="referral" label="Wie hast du von uns erfahren?" values={values} errors={errors} max={300} rows={2} />
         <PaymentChoice values={values} errors={errors} locked={locked} action={action} onChange={setMethod} />
-        {locked || (hydrated ? method : valueAt(values, "paymentMethod")) === "sepa" ? (
-          <SepaSection values={values} errors={errors} mandate={data.mandate} accountHolder={data.accountHolder} privacyUrl={data.privacyUrl} />
+        {/* With JavaScript the section stays in the page while hidden, so switching back keeps what was typed. */}
+        {locked || hydrated || valueAt(values, "paymentMethod") === "sepa" ? (
+          <div hidden={!locked && (hydrated ? method : valueAt(values, "paymentMethod")) !== "sepa"}>
+            <SepaSection values={values} errors={errors} mandate={data.mandate} accountHolder={data.accountHolder} privacyUrl={data.privacyUrl} />
+          </div>
         ) : null}
         <TermsConsent values={values} errors={errors} termsUrl={data.termsUrl} privacyUrl={data.privacyUrl} />
         <div className="actions">

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { EventPicture } from "~/components/event-tile";
 import { RegistrationStatus } from "~/components/registration-status";
-import { formatClock, formatDate, formatIsoDate } from "~/lib/dates";
+import { berlinToday, formatClock, formatDate, formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { enrolmentLinks } from "~/models/enrollment-confirmation.server";
 import { applyAsHelper, deleteEvent, getEventAccess, getEventPage, type EventPage } from "~/models/event.server";
@@ -30,6 +30,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     event: shown,
     signedIn: user !== null,
     enrolments: user ? enrolmentLinks(event.id, user.id) : [],
+    // After the deadline a full event takes no one (DECISIONS.md, registration deadline).
+    closed: event.placesLeft === 0 && event.registrationDeadline !== null && berlinToday() > event.registrationDeadline,
     confirmDelete: event.canManage && new URL(request.url).searchParams.has("loeschen"),
   });
 }
@@ -102,7 +104,7 @@ function names(people: { firstName: string; lastName: string }[]) {
 }
 
 export default function EventDetail() {
-  const { event, signedIn, enrolments, confirmDelete } = useLoaderData<typeof loader>();
+  const { event, signedIn, enrolments, closed, confirmDelete } = useLoaderData<typeof loader>();
   const dateTo = event.dateTo ?? event.dateFrom;
   return (
     <article className="event-detail">
@@ -129,7 +131,10 @@ export default function EventDetail() {
           <dt>Kosten</dt>
           <dd>{formatEuro(event.priceCents)}</dd>
           <dt>Geschwisterrabatt</dt>
-          <dd>{event.siblingDiscount || "–"}</dd>
+          <dd>
+            {event.siblingDiscount || (event.siblingDiscountCents > 0 ? "" : "–")}
+            {event.siblingDiscountCents > 0 ? `${event.siblingDiscount ? " · " : ""}${formatEuro(event.siblingDiscountCents)} weniger für jedes weitere Kind` : ""}
+          </dd>
           <dt>Mögliche Teilnehmer*innen</dt>
           <dd>{event.memberRules || "–"}</dd>
           <dt>Leitung</dt>
@@ -139,7 +144,7 @@ export default function EventDetail() {
           {event.placesLeft !== null ? (
             <>
               <dt>Freie Plätze</dt>
-              <dd>{event.placesLeft > 0 ? event.placesLeft : "Keine – neue Anmeldungen kommen auf die Warteliste"}</dd>
+              <dd>{event.placesLeft > 0 ? event.placesLeft : closed ? "Keine – der Anmeldeschluss ist vorbei" : "Keine – neue Anmeldungen kommen auf die Warteliste"}</dd>
             </>
           ) : null}
         </dl>
@@ -186,7 +191,7 @@ export default function EventDetail() {
             </p>
           ))}
         </section>
-      ) : event.requiresApplication && !event.past ? (
+      ) : event.requiresApplication && !event.past && !closed ? (
         <p className="flash flash-info visitor-hint">
           <Link to={`/login?redirectTo=/freizeit/${event.id}`}>Zum Anmelden bitte einloggen</Link>
         </p>
@@ -195,7 +200,7 @@ export default function EventDetail() {
       {signedIn ? (
         <div className="actions event-actions">
           {event.requiresApplication ? (
-            event.past ? (
+            event.past || closed ? (
               <button type="button" disabled>
                 Anmelden
               </button>

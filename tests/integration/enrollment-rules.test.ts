@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { guardians, participants, registrations } from "../../db/schema";
 import { loader as confirmationLoader } from "~/routes/anmeldung.$enrolmentId";
+import { loader as eventLoader } from "~/routes/freizeit.$id";
 import { action as enrollAction } from "~/routes/enroll.$eventId";
 import { db } from "~/services/db.server";
 import { createEvent, daysFromToday } from "../support/events";
@@ -126,6 +127,10 @@ describe("the registration deadline", () => {
     const full = await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(c.id) });
     expect((await body<Answer>(full)).errors[""]).toEqual(["Der Anmeldeschluss ist vorbei und alle Plätze sind vergeben. Eine Anmeldung ist nicht mehr möglich."]);
     expect(db.select().from(registrations).all().map((r) => r.waitingListPosition)).toEqual([null, null]);
+    // The event page says so, and links the enrolment's confirmation.
+    const page = await body<{ closed: boolean; enrolments: { id: number }[] }>(await run(eventLoader, get(`/freizeit/${camp.id}`, { cookie, params: { id: String(camp.id) } })));
+    expect(page.closed).toBe(true);
+    expect(page.enrolments).toHaveLength(1);
   });
 
   it("before it, a full event still takes enrolments onto the waiting list", async () => {
