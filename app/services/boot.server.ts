@@ -1,8 +1,10 @@
 // What the server does once at start, before it accepts requests.
+import { rmSync, writeFileSync } from "node:fs";
 import { deleteOldLoginAttempts } from "~/models/auth.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
 import { expireOffers } from "~/models/waiting-list.server";
+import { sendHelperCheckReminders } from "~/models/helper-check.server";
 import { closeDatabase, db } from "./db.server";
 import { settings } from "./env.server";
 import { startMailWorker, stopMailWorker } from "./mail.server";
@@ -13,6 +15,8 @@ import { cleanTempUploads } from "./uploads.server";
 export async function boot() {
   const config = settings(); // throws a SettingsError naming every bad setting
   db.run("select 1"); // opens and migrates the database
+  // `npm run restore` refuses while a process of the app holds the database.
+  writeFileSync(`${config.databasePath}.pid`, String(process.pid));
   // Upload folders writable, and no temporary file left by an upload cut off (crash, shutdown).
   await cleanTempUploads();
   const admin = await ensureInitialAdmin({ email: config.adminEmail, password: config.adminPassword });
@@ -34,6 +38,8 @@ export async function boot() {
   });
   // Places offered to the waiting list and not taken in time go to the next in line.
   registerJob({ name: "platzangebote", everyMs: 60_000, run: (now) => expireOffers(now) });
+  // The lead persons' mail about missing helper checks, 30 days before each event (once per event).
+  registerJob({ name: "helfer-nachweise", everyMs: 3600_000, run: (now) => sendHelperCheckReminders(now) });
   startScheduler();
   return config;
 }
@@ -41,5 +47,6 @@ export async function boot() {
 export async function shutdown() {
   stopScheduler();
   await stopMailWorker();
+  rmSync(`${settings().databasePath}.pid`, { force: true });
   closeDatabase();
 }

@@ -1,0 +1,66 @@
+// The lead persons' mail 30 days before the event (DECISIONS.md 'Helper checks'; issue 11 item 6).
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { events, users } from "../../db/schema";
+import { sendHelperCheckReminders } from "~/models/helper-check.server";
+import { db } from "~/services/db.server";
+import { createUser, resetDatabase } from "../support/fixtures";
+import { createEvent, daysFromToday } from "../support/events";
+import { addHelperEntry } from "../support/helper-camp";
+import { outbox } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+async function camp(inDays: number) {
+  const lead = await createUser({ firstName: "Lea" });
+  const coLead = await createUser();
+  const helper = await createUser({ firstName: "Hugo", lastName: "Helfer" });
+  const fine = await createUser();
+  const pending = await createUser();
+  db.update(users).set({ policeCertificateCheckedOn: daysFromToday(-10), policeCertificateCheckedBy: "Lea" }).where(eq(users.id, fine.id)).run();
+  const event = createEvent({ inDays, title: "Herbstlager", ownerIds: [lead.id, coLead.id] });
+  addHelperEntry(event.id, helper.id, "accepted");
+  addHelperEntry(event.id, fine.id, "accepted");
+  addHelperEntry(event.id, pending.id, "pending");
+  return { event, lead, coLead, helper };
+}
+
+describe("sendHelperCheckReminders", () => {
+  it("does nothing 31 days before the start", async () => {
+    await camp(31);
+    expect(sendHelperCheckReminders(new Date())).toEqual([]);
+    expect(outbox()).toHaveLength(0);
+  });
+
+  it("30 days before: one mail to each lead person listing what is missing, once", async () => {
+    const { event, lead, coLead } = await camp(30);
+    expect(sendHelperCheckReminders(new Date())).toEqual([event.id]);
+    const mails = outbox();
+    expect(mails.map((m) => m.to[0]).sort()).toEqual([lead.email, coLead.email].sort());
+    const mail = mails.find((m) => m.to[0] === lead.email)!;
+    expect(mail.subject).toBe("Nachweise der Helfer*innen für „Herbstlager“");
+    expect(mail.text).toContain("Hallo Lea,");
+    expect(mail.text).toContain("In 30 Tagen");
+    expect(mail.text).toContain("- Hugo Helfer: Erweitertes Führungszeugnis fehlt");
+    expect(mail.text.match(/^- /gm)).toHaveLength(1); // the fine and the pending helper are not listed
+    expect(mail.text).toContain(`/freizeit/helper/${event.id}`);
+    expect(sendHelperCheckReminders(new Date())).toEqual([]);
+    expect(outbox()).toHaveLength(2);
+  });
+
+  it("an event created later than 30 days before gets it at the next run; a started one never", async () => {
+    const { event } = await camp(10);
+    const started = createEvent({ inDays: -1, ownerIds: [(await createUser()).id] });
+    expect(sendHelperCheckReminders(new Date())).toEqual([event.id]);
+    expect(outbox()[0].text).toContain("Am ");
+    expect(db.select().from(events).where(eq(events.id, started.id)).get()?.helperCheckReminderSentAt).toBeNull();
+  });
+
+  it("nothing missing: no mail, but marked as done", async () => {
+    const lead = await createUser();
+    const event = createEvent({ inDays: 20, ownerIds: [lead.id] });
+    expect(sendHelperCheckReminders(new Date())).toEqual([event.id]);
+    expect(outbox()).toHaveLength(0);
+    expect(db.select().from(events).where(eq(events.id, event.id)).get()?.helperCheckReminderSentAt).not.toBeNull();
+  });
+});
