@@ -1,0 +1,98 @@
+// Backups under write load: every registration acknowledged before the backup began is in it,
+// the restored database is intact, a damaged backup and a running app are refused.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { beforeEach, describe, expect, it } from "vitest";
+import { settings } from "~/services/env.server";
+import { createUser, resetDatabase } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { createRegistration } from "../support/registrations";
+
+function npmScript(script: "backup" | "restore", dir: string, env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, [`scripts/${script}.mjs`, dir], { env: { ...process.env, ...env } });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+beforeEach(() => resetDatabase());
+
+describe("npm run backup and restore", () => {
+  it("under write load: the backup holds every acknowledged registration and restores intact", async () => {
+    const parent = await createUser();
+    const eventId = createEvent().id;
+    mkdirSync(path.join(settings().uploadsDir, "attachments"), { recursive: true });
+    writeFileSync(path.join(settings().uploadsDir, "attachments", "packliste.pdf"), "%PDF-1.4 packliste");
+    for (let i = 0; i < 50; i++) createRegistration(eventId, parent.id);
+
+    // Keep writing while the backup runs (each write is acknowledged once it returns).
+    const acknowledged: number[] = [];
+    let writing = true;
+    const writer = (async () => {
+      while (writing) {
+        acknowledged.push(createRegistration(eventId, parent.id).id);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const before = [...acknowledged];
+    const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    const made = await npmScript("backup", target);
+    writing = false;
+    await writer;
+    expect(made.code, made.output).toBe(0);
+    expect(made.output).toMatch(/^Sicherung in .*: 2 Dateien/);
+
+    const backedUp = new Database(path.join(target, "lagerfeuer.db"), { readonly: true });
+    const ids = new Set((backedUp.prepare("select id from registrations").all() as { id: number }[]).map((r) => r.id));
+    expect(backedUp.pragma("integrity_check", { simple: true })).toBe("ok");
+    backedUp.close();
+    for (const id of before) expect(ids.has(id)).toBe(true);
+    expect(ids.size).toBeGreaterThanOrEqual(50 + before.length);
+
+    // Restore into a fresh place.
+    const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
+    const env = { DATABASE_PATH: path.join(place, "data", "neu.db"), UPLOADS_DIR: path.join(place, "uploads") };
+    const restored = await npmScript("restore", target, env);
+    expect(restored.code, restored.output).toBe(0);
+    const db = new Database(env.DATABASE_PATH, { readonly: true });
+    expect((db.prepare("select count(*) as n from registrations").get() as { n: number }).n).toBe(ids.size);
+    db.close();
+    expect(readFileSync(path.join(env.UPLOADS_DIR, "attachments", "packliste.pdf"), "utf8")).toBe("%PDF-1.4 packliste");
+  });
+
+  it("refuses a damaged backup and a running app, and says why", async () => {
+    const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    expect((await npmScript("backup", target)).code).toBe(0);
+    const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
+    const env = { DATABASE_PATH: path.join(place, "app.db"), UPLOADS_DIR: path.join(place, "uploads") };
+
+    writeFileSync(`${env.DATABASE_PATH}.pid`, String(process.pid)); // this process is alive: "the app runs"
+    const running = await npmScript("restore", target, env);
+    expect(running.code).toBe(1);
+    expect(running.output).toContain(`Die App läuft (Prozess ${process.pid})`);
+    expect(existsSync(env.DATABASE_PATH)).toBe(false);
+
+    writeFileSync(`${env.DATABASE_PATH}.pid`, "999999999"); // left by a crash
+    writeFileSync(path.join(target, "lagerfeuer.db"), "kaputt");
+    const damaged = await npmScript("restore", target, env);
+    expect(damaged.code).toBe(1);
+    expect(damaged.output).toContain("Die Sicherung ist beschädigt: lagerfeuer.db hat eine andere Prüfsumme.");
+    expect(existsSync(env.DATABASE_PATH)).toBe(false);
+  });
+
+  it("needs a target and refuses a folder that is not empty", async () => {
+    expect((await npmScript("backup", "")).code).toBe(2);
+    const full = mkdtempSync(path.join(tmpdir(), "lf-voll-"));
+    writeFileSync(path.join(full, "x"), "x");
+    const refused = await npmScript("backup", full);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain("ist nicht leer");
+  });
+});
