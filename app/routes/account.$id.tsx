@@ -4,10 +4,13 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountContact, type AccountActionData } from "~/components/account-contact";
 import { AccountFamily, type FamilyActionData } from "~/components/account-family";
 import { AccountTabs } from "~/components/account-tabs";
+import { HelperChecksForm } from "~/components/helper-checks-form";
 import { accountState } from "~/models/admin.server";
 import { getFamily } from "~/models/family.server";
+import { getHelperChecks } from "~/models/helper-check.server";
 import { getAccount } from "~/models/user.server";
 import { handleAccountForm } from "~/services/account-form.server";
+import { handleHelperChecksForm, HELPER_CHECKS_PARAM, type HelperChecksActionData } from "~/services/helper-check-form.server";
 import { requireAdmin } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
 
@@ -29,17 +32,19 @@ async function loadTarget(request: Request, idParam: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const account = await loadTarget(request, params.id);
   const tab = new URL(request.url).searchParams.get("tab") === "teilnehmer" ? ("teilnehmer" as const) : ("kontakt" as const);
-  return json({ account, tab, state: accountState(account.id), family: tab === "teilnehmer" ? getFamily(account.id) : null, keys: { child: randomToken(), guardian: randomToken() } });
+  return json({ account, tab, state: accountState(account.id), family: tab === "teilnehmer" ? getFamily(account.id) : null, checks: tab === "kontakt" ? getHelperChecks(account.id) : null, keys: { child: randomToken(), guardian: randomToken() } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const account = await loadTarget(request, params.id);
+  if (new URL(request.url).searchParams.has(HELPER_CHECKS_PARAM)) return handleHelperChecksForm(request, account.id, `/account/${account.id}`);
   return handleAccountForm(request, account, false, `/account/${account.id}`);
 }
 
 export default function AdminAccount() {
-  const { account, tab, state, family, keys } = useLoaderData<typeof loader>();
+  const { account, tab, state, family, checks, keys } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const checksReply = (actionData as HelperChecksActionData | undefined)?.helperChecks;
   const name = `${account.firstName} ${account.lastName}`;
   return (
     <>
@@ -54,7 +59,10 @@ export default function AdminAccount() {
       {family ? (
         <AccountFamily children={family.children} guardians={family.guardians} keys={keys} actionData={actionData as FamilyActionData} />
       ) : (
-        <AccountContact account={account} self={false} confirmDelete={false} actionData={actionData as AccountActionData} />
+        <>
+          <AccountContact account={account} self={false} confirmDelete={false} actionData={actionData as AccountActionData} />
+          {checks ? <HelperChecksForm action={`/account/${account.id}?${HELPER_CHECKS_PARAM}`} values={checksReply?.values ?? checks} errors={checksReply?.errors} /> : null}
+        </>
       )}
     </>
   );
