@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { deleteOldLoginAttempts } from "~/models/auth.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
+import { runRetention } from "~/models/retention.server";
 import { expireOffers } from "~/models/waiting-list.server";
 import { sendHelperCheckReminders } from "~/models/helper-check.server";
 import { closeDatabase, db } from "./db.server";
@@ -38,6 +39,8 @@ export async function boot() {
   });
   // Places offered to the waiting list and not taken in time go to the next in line.
   registerJob({ name: "platzangebote", everyMs: 60_000, run: (now) => expireOffers(now) });
+  // Children's data only as long as needed (DECISIONS.md); idempotent, so running daily is enough.
+  registerJob({ name: "datensparsamkeit", everyMs: 24 * 3600_000, run: (now) => runRetention(now) });
   // The lead persons' mail about missing helper checks, 30 days before each event (once per event).
   registerJob({ name: "helfer-nachweise", everyMs: 3600_000, run: (now) => sendHelperCheckReminders(now) });
   startScheduler();

@@ -1,0 +1,101 @@
+// Keeping children's data only as long as needed (DECISIONS.md 'Keeping children's data'):
+// special needs, insurance data, permission answers and comments go RETENTION_HEALTH_DAYS after
+// the event ended; the registration itself (for the subsidy list) after RETENTION_YEARS; SEPA
+// mandates after RETENTION_SEPA_MONTHS. The parent's own records (children, guardians) stay.
+// A daily job runs it; each run writes counts, never contents, to the protocol.
+import { and, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { comments, events, registrations, sepaMandates } from "../../db/schema";
+import { berlinToday } from "~/lib/dates";
+import { db, writeTransaction, type Queryable } from "~/services/db.server";
+import { settings } from "~/services/env.server";
+import { recordAudit } from "./audit.server";
+
+/** A calendar date moved by days, months or years (the day clamped to the month's end). */
+export function shiftIsoDate(iso: string, by: { days?: number; months?: number; years?: number }) {
+  const [y, m, d] = iso.split("-").map(Number);
+  const months = y * 12 + (m - 1) + (by.months ?? 0) + (by.years ?? 0) * 12;
+  const year = Math.floor(months / 12);
+  const month = months % 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const date = new Date(Date.UTC(year, month, Math.min(d, lastDay)) + (by.days ?? 0) * 86_400_000);
+  return date.toISOString().slice(0, 10);
+}
+
+const eventEnd = sql<string>`coalesce(${events.dateTo}, ${events.dateFrom})`;
+
+/** Ids of events that ended on or before `lastDay`. */
+function endedBy(lastDay: string) {
+  return db.select({ id: events.id }).from(events).where(lte(eventEnd, lastDay));
+}
+
+function cutoffs(now: Date) {
+  const today = berlinToday(now);
+  const config = settings().retention;
+  return {
+    health: shiftIsoDate(today, { days: -config.healthDays }),
+    registrations: shiftIsoDate(today, { years: -config.years }),
+    sepa: shiftIsoDate(today, { months: -config.sepaMonths }),
+  };
+}
+
+const hasHealthData: SQL = or(
+  sql`${registrations.specialNeeds} <> ''`,
+  sql`${registrations.nameOfInsured} <> ''`,
+  sql`${registrations.birthdateOfInsured} IS NOT NULL`,
+  sql`${registrations.allowedToWander} IS NOT NULL`,
+  sql`${registrations.allowedToSwim} IS NOT NULL`,
+  sql`${registrations.canSwim} IS NOT NULL`,
+  sql`${registrations.allowedToCanoe} IS NOT NULL`,
+)!;
+
+function conditions(now: Date) {
+  const at = cutoffs(now);
+  return {
+    health: and(inArray(registrations.eventId, endedBy(at.health)), hasHealthData),
+    comments: inArray(comments.eventId, endedBy(at.health)),
+    registrations: inArray(registrations.eventId, endedBy(at.registrations)),
+    mandates: inArray(sepaMandates.eventId, endedBy(at.sepa)),
+  };
+}
+
+export type RetentionCounts = { healthData: number; comments: number; registrations: number; sepaMandates: number };
+
+/** What the next run would remove (shown to admins on /gott). */
+export function retentionPreview(now = new Date(), database: Queryable = db): RetentionCounts {
+  const where = conditions(now);
+  const n = (query: { get: () => { n: number } | undefined }) => query.get()?.n ?? 0;
+  return {
+    healthData: n(database.select({ n: sql<number>`count(*)` }).from(registrations).where(where.health)),
+    comments: n(database.select({ n: sql<number>`count(*)` }).from(comments).where(where.comments)),
+    registrations: n(database.select({ n: sql<number>`count(*)` }).from(registrations).where(where.registrations)),
+    sepaMandates: n(database.select({ n: sql<number>`count(*)` }).from(sepaMandates).where(where.mandates)),
+  };
+}
+
+/** Removes what is due, in one transaction, and writes the counts to the protocol. */
+export function runRetention(now = new Date(), actorId: number | null = null): RetentionCounts {
+  return writeTransaction((tx) => {
+    const where = conditions(now);
+    const counts: RetentionCounts = {
+      healthData: tx
+        .update(registrations)
+        .set({
+          specialNeeds: "",
+          nameOfInsured: "",
+          birthdateOfInsured: null,
+          allowedToWander: null,
+          allowedToSwim: null,
+          canSwim: null,
+          allowedToCanoe: null,
+          updatedAt: now,
+        })
+        .where(where.health)
+        .run().changes,
+      comments: tx.delete(comments).where(where.comments).run().changes,
+      sepaMandates: tx.delete(sepaMandates).where(where.mandates).run().changes,
+      registrations: tx.delete(registrations).where(where.registrations).run().changes,
+    };
+    recordAudit(tx, { actorId, action: "retention.run", entityType: "system", details: { ...counts } });
+    return counts;
+  });
+}

@@ -1,0 +1,90 @@
+// Data minimisation at its boundaries: one day before and on the day; the subsidy list's data
+// (names, addresses, birth dates, municipality) stays until the registration goes.
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { auditLog, comments, participants, registrations, sepaMandates } from "../../db/schema";
+import { retentionPreview, runRetention, shiftIsoDate } from "~/models/retention.server";
+import { db } from "~/services/db.server";
+import { createUser, resetDatabase } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { createMandate, createRegistration, registration } from "../support/registrations";
+
+const noon = (iso: string) => new Date(`${iso}T12:00:00+02:00`);
+
+async function campThatEnded(dateTo: string) {
+  const parent = await createUser();
+  const event = createEvent({ dateFrom: shiftIsoDate(dateTo, { days: -7 }), dateTo });
+  const mandate = createMandate(event.id, parent.id);
+  const r = createRegistration(event.id, parent.id, { status: "accepted", sepaMandateId: mandate.id });
+  db.update(registrations)
+    .set({ specialNeeds: "Nussallergie", nameOfInsured: "Eva Muster", birthdateOfInsured: "1985-01-01", allowedToSwim: true, canSwim: false })
+    .where(eq(registrations.id, r.id))
+    .run();
+  db.insert(comments).values({ participantId: r.participantId, eventId: event.id, authorId: parent.id, text: "Braucht Notfallmedikament" }).run();
+  return { event, r, mandate, parent };
+}
+
+beforeEach(() => resetDatabase());
+
+describe("shiftIsoDate", () => {
+  it("moves by days, months and years, keeping the day within the month", () => {
+    expect(shiftIsoDate("2026-03-31", { days: -30 })).toBe("2026-03-01");
+    expect(shiftIsoDate("2026-03-31", { months: -1 })).toBe("2026-02-28");
+    expect(shiftIsoDate("2024-02-29", { years: -5 })).toBe("2019-02-28");
+    expect(shiftIsoDate("2026-01-15", { months: -14 })).toBe("2024-11-15");
+  });
+});
+
+describe("the minimisation run", () => {
+  it("30 days after the event: health data, insurance, permissions and comments go; the rest stays", async () => {
+    const { r, mandate } = await campThatEnded("2026-08-01");
+    const dayBefore = noon("2026-08-30");
+    expect(retentionPreview(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0 });
+    expect(runRetention(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0 });
+    expect(registration(r.id).specialNeeds).toBe("Nussallergie");
+
+    const onTheDay = noon("2026-08-31");
+    expect(retentionPreview(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0 });
+    expect(runRetention(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0 });
+    expect(registration(r.id)).toMatchObject({
+      specialNeeds: "",
+      nameOfInsured: "",
+      birthdateOfInsured: null,
+      allowedToSwim: null,
+      canSwim: null,
+      applicationStatus: "accepted",
+    });
+    expect(db.select().from(comments).all()).toEqual([]);
+    // The subsidy list's data stays with the child's record; the mandate stays for now.
+    expect(db.select().from(participants).where(eq(participants.id, r.participantId)).get()).toMatchObject({ firstName: expect.any(String), birthDate: "2015-05-05", street: "Weg 1" });
+    expect(db.select().from(sepaMandates).where(eq(sepaMandates.id, mandate.id)).get()).toBeDefined();
+    // A second run finds nothing more.
+    expect(runRetention(onTheDay)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0 });
+  });
+
+  it("SEPA mandates go 14 months after the event, registrations after 5 years; the child's record stays", async () => {
+    const { r, mandate } = await campThatEnded("2026-08-01");
+    expect(runRetention(noon("2027-09-30")).sepaMandates).toBe(0);
+    expect(runRetention(noon("2027-10-01")).sepaMandates).toBe(1);
+    expect(db.select().from(sepaMandates).where(eq(sepaMandates.id, mandate.id)).get()).toBeUndefined();
+    expect(registration(r.id)).toBeDefined();
+    expect(runRetention(noon("2031-07-31")).registrations).toBe(0);
+    expect(runRetention(noon("2031-08-01")).registrations).toBe(1);
+    expect(db.select().from(registrations).where(eq(registrations.id, r.id)).get()).toBeUndefined();
+    expect(db.select().from(participants).where(eq(participants.id, r.participantId)).get()).toBeDefined();
+  });
+
+  it("writes counts, never contents, to the protocol", async () => {
+    await campThatEnded("2026-08-01");
+    runRetention(noon("2026-09-15"));
+    const entry = db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()!;
+    expect(JSON.parse(entry.details!)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0 });
+    expect(entry.details).not.toContain("Nuss");
+  });
+
+  it("an event that has not ended keeps everything", async () => {
+    const { r } = await campThatEnded("2030-08-01");
+    runRetention(noon("2026-09-15"));
+    expect(registration(r.id).specialNeeds).toBe("Nussallergie");
+  });
+});
