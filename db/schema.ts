@@ -679,6 +679,13 @@ export const formSubmissions = sqliteTable(
   (t) => [index("form_submissions_created_idx").on(t.createdAt)],
 );
 
+/** When each scheduled job last ran (any process): the health answer reads it. */
+export const jobRuns = sqliteTable("job_runs", {
+  name: text("name").primaryKey(),
+  lastRunAt: integer("last_run_at", { mode: "timestamp_ms" }).notNull(),
+  lastError: text("last_error"),
+});
+
 export const auditLog = sqliteTable(
   "audit_log",
   {
