@@ -101,7 +101,19 @@ export function getEnrolmentContext(eventId: number, user: SessionUser, now = ne
   const children = db.select().from(participants).where(eq(participants.userId, user.id)).orderBy(asc(participants.firstName), asc(participants.lastName)).all();
   const family = db.select().from(guardians).where(eq(guardians.userId, user.id)).orderBy(asc(guardians.lastName), asc(guardians.firstName)).all();
   const mandate = db.select().from(sepaMandates).where(and(eq(sepaMandates.userId, user.id), eq(sepaMandates.eventId, eventId))).get() ?? null;
-  const rules = ruleContext(db, event, user.id, now);
+  // The rules' view of the account from the lists above: two queries fewer on every request.
+  const registered = db
+    .select({ participantId: registrations.participantId })
+    .from(registrations)
+    .where(and(eq(registrations.eventId, eventId), eq(registrations.userId, user.id)))
+    .all();
+  const rules: RuleContext = {
+    event,
+    today: berlinToday(now),
+    children: new Map(children.map((c) => [c.id, c])),
+    guardianIds: new Set(family.map((g) => g.id)),
+    registeredIds: new Set(registered.map((r) => r.participantId)),
+  };
   const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - placesTaken(eventId));
   return {
     event: { ...event, started: event.startsAt.getTime() <= now.getTime(), late: deadlinePassed(event, now) },

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { guardians, participants } from "../../db/schema";
+import { guardians, participants, registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
 import { JS_MODES, launchBrowser, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
@@ -123,6 +123,44 @@ describe.each(JS_MODES)("a first-time parent enrols two children $name", ({ java
 
     expect(db.select().from(participants).where(eq(participants.userId, parent.id)).all().map((c) => c.firstName).sort()).toEqual(["Finn", "Lotta"]);
     expect(db.select().from(guardians).where(eq(guardians.userId, parent.id)).all()).toHaveLength(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe.each(JS_MODES)("a guardian typed into one box $name", ({ javaScriptEnabled }) => {
+  it("is offered in the other box and created once with the enrolment", async () => {
+    const parent = await createUser();
+    const camp = createEvent({ title: `Geschwisterlager ${javaScriptEnabled ? "JS" : "ohne"} ${Date.now()}` });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    const box = (n: number) => page.getByRole("group", { name: `Teilnehmer*in ${n}` });
+    const guardianOf = (n: number) => box(n).getByLabel("Erziehungsberechtigte*r (für Kinder unter 18)");
+    await page.goto(`/enroll/${camp.id}`);
+    await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
+    await box(2).waitFor();
+    await guardianOf(1).selectOption("neu");
+    if (!javaScriptEnabled) await box(1).getByRole("button", { name: "Auswahl übernehmen" }).last().click();
+    await box(1).getByLabel("Vorname*").nth(1).fill("Jonas");
+    await box(1).getByLabel("Nachname*").nth(1).fill("Berg");
+    // With JavaScript at once; without, after the next answer of the server.
+    if (!javaScriptEnabled) await box(1).getByRole("button", { name: "Auswahl übernehmen" }).last().click();
+    await guardianOf(2).selectOption({ label: "Jonas Berg (wie bei Teilnehmer*in 1)" });
+    for (const [n, name] of [[1, "Mara"], [2, "Emil"]] as const) {
+      await box(n).getByLabel("Vorname*").first().fill(name);
+      await box(n).getByLabel("Nachname*").first().fill("Berg");
+      await box(n).getByLabel("Straße und Hausnummer*").first().fill("Am See 1");
+      await box(n).getByLabel("Ort*").first().fill("Plön");
+      await box(n).getByLabel("Geburtsdatum*").fill(n === 1 ? "2015-06-01" : "2017-06-01");
+    }
+    await page.getByLabel("Überweisung").check();
+    await page.getByLabel(/Teilnahmebedingungen und die Datenschutzerklärung gelesen und akzeptiere/).check();
+    await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();
+    await page.getByRole("heading", { level: 1, name: `Anmeldebestätigung: ${camp.title}` }).waitFor();
+    const jonas = db.select().from(guardians).where(eq(guardians.userId, parent.id)).all();
+    expect(jonas.map((g) => g.firstName)).toEqual(["Jonas"]);
+    expect(db.select().from(registrations).where(eq(registrations.eventId, camp.id)).all().map((r) => r.guardianId)).toEqual([jonas[0].id, jonas[0].id]);
     expect(problems).toEqual([]);
     await context.close();
   });
