@@ -3,11 +3,22 @@
 // the database; a job only asks "what is due now?", so a restart or a missed minute loses
 // nothing. A failing job is logged and tried again at its next turn.
 
+import { jobRuns } from "../../db/schema";
+import { db } from "./db.server";
+
 export type Job = { name: string; everyMs: number; run: (now: Date) => unknown };
 
 const jobs: Job[] = [];
 const timers = new Map<string, NodeJS.Timeout>();
-const lastRun = new Map<string, Date>();
+
+/** Written to the database, so that every process can tell whether the jobs run. */
+function noteRun(name: string, at: Date, error: unknown) {
+  const lastError = error ? String(error instanceof Error ? error.message : error).slice(0, 500) : null;
+  db.insert(jobRuns)
+    .values({ name, lastRunAt: at, lastError })
+    .onConflictDoUpdate({ target: jobRuns.name, set: { lastRunAt: at, lastError } })
+    .run();
+}
 
 /** Adds a job; it runs at start and then every `everyMs`. */
 export function registerJob(job: Job) {
@@ -18,11 +29,17 @@ export function registerJob(job: Job) {
 
 function runJob(job: Job) {
   const now = new Date();
+  let failure: unknown = null;
   try {
     job.run(now);
-    lastRun.set(job.name, now);
   } catch (error) {
+    failure = error;
     console.error(`Aufgabe „${job.name}“ fehlgeschlagen:`, error);
+  }
+  try {
+    noteRun(job.name, now, failure);
+  } catch (error) {
+    console.error("Lauf der Aufgabe nicht vermerkt:", error);
   }
 }
 
@@ -41,9 +58,4 @@ export function startScheduler() {
 export function stopScheduler() {
   for (const timer of timers.values()) clearInterval(timer);
   timers.clear();
-}
-
-/** When each job last ran (for the health answer). */
-export function schedulerState() {
-  return Object.fromEntries(jobs.map((j) => [j.name, lastRun.get(j.name)?.toISOString() ?? null]));
 }

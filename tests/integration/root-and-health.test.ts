@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { jobRuns, mailOutbox } from "../../db/schema";
+import { db } from "~/services/db.server";
 import { loader as rootLoader } from "~/root";
 import { loader as healthLoader } from "~/routes/healthz";
 import { action as logoutAction } from "~/routes/logout";
@@ -10,9 +12,31 @@ const args = (request: Request) => ({ request, params: {}, context: {} });
 
 describe("/healthz", () => {
   it("answers 200 ok when the database answers", async () => {
-    const response = await healthLoader();
+    const response = await healthLoader(args(new Request("http://localhost/healthz")));
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("ok");
+  });
+
+  it("reports outbox backlog, the oldest undelivered mail and the scheduler as JSON, without personal data", async () => {
+    const now = Date.now();
+    db.insert(mailOutbox).values({ recipients: JSON.stringify(["eltern@example.org"]), subject: "Geheim", text: "x", nextAttemptAt: new Date(now), createdAt: new Date(now - 90_000) }).run();
+    db.insert(mailOutbox).values({ recipients: JSON.stringify(["b@example.org"]), subject: "y", text: "x", nextAttemptAt: new Date(now), status: "failed" }).run();
+    db.insert(jobRuns).values({ name: "platzangebote", lastRunAt: new Date(now - 30_000) }).run();
+    const response = await healthLoader(args(new Request("http://localhost/healthz", { headers: { Accept: "application/json" } })));
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    const report = await response.json();
+    expect(report).toMatchObject({
+      status: "ok",
+      database: "ok",
+      outbox: { backlog: 1, failed: 1 },
+      scheduler: { ranRecently: true, jobs: { platzangebote: { failing: false } } },
+    });
+    expect(report.outbox.oldestUndeliveredSeconds).toBeGreaterThanOrEqual(89);
+    expect(JSON.stringify(report)).not.toMatch(/example\.org|Geheim/);
+
+    db.update(jobRuns).set({ lastRunAt: new Date(now - 6 * 60_000) }).run();
+    const stale = await (await healthLoader(args(new Request("http://localhost/healthz?format=json")))).json();
+    expect(stale.scheduler.ranRecently).toBe(false);
   });
 });
 

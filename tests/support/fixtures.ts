@@ -56,7 +56,7 @@ export function resetDatabase() {
     for (const table of [
       "event_mail_recipients", "event_mails", "group_members", "event_groups", "registration_history", "registrations", "enrolments", "sepa_mandates", "comments",
       "legal_document_versions", "legal_documents", "files", "event_helpers", "event_owners", "events", "participants", "guardians",
-      "sessions", "user_tokens", "login_attempts", "mail_outbox", "audit_log", "form_submissions", "users",
+      "sessions", "user_tokens", "login_attempts", "mail_outbox", "audit_log", "form_submissions", "job_runs", "users",
     ]) {
       tx.run(sql.raw(`delete from ${table}`));
     }
