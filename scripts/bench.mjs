@@ -54,6 +54,11 @@ try {
     ["/login", null],
     ["/signup", null],
     ["/healthz", null],
+    ["/gott", admin],
+    ["/gott?tab=benutzer", admin],
+    ["/gott?tab=benutzer&seite=20", admin],
+    ["/gott?tab=benutzer&q=eltern", admin],
+    ["/gott?tab=protokoll", admin],
   ];
   let failed = false;
   console.log(`\n${"page".padEnd(30)} ${"as".padEnd(8)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)}`);

@@ -1,6 +1,6 @@
 // The admin panel (/gott): events with their open decisions, the users with roles and
 // deactivation, the protocol. Every list is one query (plus a count), whatever its length.
-import { and, asc, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, like, or, sql, type SQL } from "drizzle-orm";
 import { auditLog, eventHelpers, events, files, registrations, users } from "../../db/schema";
 import { recordAudit } from "./audit.server";
 import { setUserBanned, type SessionUser } from "./user.server";
@@ -34,12 +34,12 @@ export function listAdminEvents(now = new Date()): AdminEventCard[] {
   const registrationCounts = db
     .select({
       eventId: registrations.eventId,
-      open: sql<number>`sum(${registrations.applicationStatus} = 'open' and ${registrations.waitingListPosition} is null)`.as("open_registrations"),
-      unpaid: sql<number>`sum(${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null and ${registrations.paid} = 0 and coalesce(${registrations.amountCents}, 1) > 0)`.as(
-        "open_payments",
-      ),
+      open: sql<number>`sum(${registrations.applicationStatus} = 'open')`.as("open_registrations"),
+      unpaid: sql<number>`sum(${registrations.paid} = 0 and coalesce(${registrations.amountCents}, 1) > 0)`.as("open_payments"),
     })
     .from(registrations)
+    // Only place-holding registrations count: none on the waiting list, none decided against.
+    .where(and(inArray(registrations.applicationStatus, ["open", "accepted"]), isNull(registrations.waitingListPosition)))
     .groupBy(registrations.eventId)
     .as("registration_counts");
   const helperCounts = db
@@ -84,7 +84,7 @@ export function badgeOf(card: Pick<AdminEventCard, "openRegistrations" | "openHe
 export type AdminUserRow = { id: number; firstName: string; lastName: string; email: string; role: "user" | "admin"; banned: boolean };
 
 /** Surnames in German dictionary order (DIN 5007-1): umlauts as their base letter, ß as ss. */
-function germanOrder(column: SQL | typeof users.lastName | typeof users.firstName) {
+function germanOrder(column: SQL | typeof users.lastName) {
   let expression = sql`${column}`;
   for (const [from, to] of [["Ä", "A"], ["ä", "a"], ["Ö", "O"], ["ö", "o"], ["Ü", "U"], ["ü", "u"], ["ß", "ss"]]) {
     expression = sql`replace(${expression}, ${from}, ${to})`;
@@ -113,7 +113,7 @@ function searchCondition(query: string) {
 }
 
 const userColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, role: users.role, banned: users.banned };
-const userOrder = [germanOrder(users.lastName), germanOrder(users.firstName), asc(users.id)];
+const userOrder = [germanOrder(users.lastName), sql`${users.firstName} collate nocase`, asc(users.id)];
 
 /**
  * The two lists of the user tab: every admin matching the search (there are few), and one page
