@@ -128,9 +128,7 @@ export function WaitingList({ rows, ...shared }: Shared & { rows: Row[] }) {
           <li key={row.id} className={row.offerExpiresAt ? "offered" : undefined}>
             <span className="position">Platz {row.waitingListPosition}</span> <NameLink row={row} />{" "}
             {row.offerExpiresAt ? (
-              <span className="status status-pending">
-                <span aria-hidden="true">⏳</span> {offerText(row.offerExpiresAt)}
-              </span>
+              <span className="status status-pending">{offerText(row.offerExpiresAt)}</span>
             ) : (
               <Mark word={applicationStatusWord(row)} />
             )}

@@ -13,6 +13,9 @@ import { decisionSubject, getParticipantList } from "~/models/review.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
 
+/** Scripts here: decisions in a dialog and without a full reload (docs/decisions/0003). */
+export const handle = { hydrate: true };
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Teilnehmer*innen-Liste ${data.event.title} – Lagerfeuer` : "Teilnehmer*innen-Liste – Lagerfeuer" },
 ];

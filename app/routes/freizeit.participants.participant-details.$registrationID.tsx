@@ -15,6 +15,9 @@ import { redirectWithFlash } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
 import { NOT_FOUND_TEXT, requireEventCapability } from "~/services/permissions.server";
 
+/** Scripts here: decisions in a dialog and without a full reload (docs/decisions/0003). */
+export const handle = { hydrate: true };
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.participant.firstName} ${data.participant.lastName} – Anmeldung – Lagerfeuer` : "Anmeldung – Lagerfeuer" },
 ];

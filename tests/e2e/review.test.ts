@@ -1,0 +1,160 @@
+// The leaders' screens in a real browser on a 360 px phone, with and without JavaScript (issue 10):
+// a lead person finds the list from the event page, filters and searches it, opens a detail page,
+// writes and edits a comment; accepts one child, rejects another with a reason (the parent gets
+// the reason by mail), confirms a payment and a SEPA mandate's payments in bulk.
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { registrations } from "../../db/schema";
+import { db } from "~/services/db.server";
+import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { createEvent } from "../support/events";
+import { browserSessionCookie, createUser } from "../support/fixtures";
+import { quickUser, register } from "../support/lists-fixtures";
+import { waitForMail } from "../support/mail";
+import { mandateFor } from "../support/review-fixtures";
+
+const { baseUrl, mailDir } = inject("e2e")!;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function phoneTab(javaScriptEnabled: boolean, userId: number) {
+  const tab = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+  await tab.page.setViewportSize({ width: 360, height: 740 });
+  await tab.context.addCookies([await browserSessionCookie(userId, baseUrl)]);
+  return tab;
+}
+
+/** Nothing on the page is wider than the phone: the table scrolls in its own box. */
+async function fitsThePhone(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+}
+
+function child(firstName: string, lastName: string) {
+  return { child: { firstName, lastName } };
+}
+
+describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
+  it("a lead person filters the list, opens a detail page, writes a comment and edits it", async () => {
+    const lead = await createUser({ firstName: "Lea", lastName: "Leitung" });
+    const camp = createEvent({ title: `Pfingstlager ${Date.now()}`, ownerIds: [lead.id] });
+    register(camp.id, { status: "open", ...child("Mila", "Sommer") });
+    register(camp.id, { status: "open", ...child("Jonas", "Winter") });
+    register(camp.id, { status: "accepted", paid: true, ...child("Emma", "Sommer") });
+    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+
+    await page.goto(`/freizeit/${camp.id}`);
+    await page.getByRole("link", { name: "Teilnehmer*innen-Liste" }).click();
+    await page.getByRole("heading", { level: 1, name: `Teilnehmer*innen-Liste ${camp.title}` }).waitFor();
+    expect(await page.getByRole("navigation", { name: "Listen der Veranstaltung" }).getByRole("link", { name: "Mitarbeiter*innen-Liste" }).getAttribute("href")).toBe(`/freizeit/helper/${camp.id}`);
+    const table = page.getByRole("table");
+    expect(await table.getByRole("row").count()).toBe(4);
+    // The state in words beside the colour.
+    await table.getByRole("row", { name: /Sommer, Emma/ }).getByText("Bestätigt").waitFor();
+    await fitsThePhone(page);
+
+    await page.getByLabel("Anzeigen").selectOption("offen");
+    await page.getByLabel("Name suchen").fill("sommer");
+    await page.getByRole("button", { name: "Filtern" }).click();
+    await page.waitForURL((url) => url.searchParams.get("filter") === "offen" && url.searchParams.get("suche") === "sommer");
+    await table.getByRole("row").nth(1).getByRole("link", { name: "Sommer, Mila" }).waitFor();
+    expect(await table.getByRole("row").count()).toBe(2);
+
+    await table.getByRole("link", { name: "Sommer, Mila" }).click();
+    await page.getByRole("heading", { level: 1, name: "Mila Sommer" }).waitFor();
+    await fitsThePhone(page);
+
+    const comments = page.getByRole("region", { name: "Kommentarverlauf" });
+    await comments.getByLabel("Neuer Kommentar*").fill(" x ");
+    await comments.getByRole("button", { name: "Kommentar hinzufügen" }).click();
+    await comments.getByText("Bitte geben sie ein vollständiges Kommentar an").waitFor();
+    await comments.getByLabel("Neuer Kommentar*").fill("Hat Heuschnupfen, Tabletten im Rucksack.");
+    await comments.getByRole("button", { name: "Kommentar hinzufügen" }).click();
+    await page.getByRole("status").getByText("Kommentar gespeichert").waitFor();
+    await comments.getByText("Hat Heuschnupfen, Tabletten im Rucksack.").waitFor();
+    await comments.getByText("Lea Leitung").waitFor();
+
+    await comments.getByRole("link", { name: /bearbeiten$/ }).click();
+    await comments.getByLabel("Kommentar bearbeiten*").fill("Hat Heuschnupfen, Tabletten im Rucksack (morgens eine).");
+    await comments.getByRole("button", { name: "Speichern" }).click();
+    await comments.getByText("Hat Heuschnupfen, Tabletten im Rucksack (morgens eine).").waitFor();
+    expect(await comments.getByLabel("Kommentar bearbeiten*").count()).toBe(0);
+
+    await page.getByRole("link", { name: "Zurück", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/freizeit/participants/${camp.id}`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("an accepted helper sees the list without decisions; the event page offers no e-mail button", async () => {
+    const helper = await createUser();
+    const camp = createEvent({ title: `Teamlager ${Date.now()}`, helpers: [[helper.id, "accepted"]] });
+    register(camp.id, { status: "open", ...child("Tom", "Team") });
+    const { page, problems, context } = await phoneTab(javaScriptEnabled, helper.id);
+    await page.goto(`/freizeit/${camp.id}`);
+    expect(await page.getByRole("link", { name: "E-Mail an alle" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Teilnehmer*innen-Liste" }).click();
+    await page.getByRole("link", { name: "Team, Tom" }).waitFor();
+    expect(await page.getByRole("button", { name: /Annehmen/ }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: /Ablehnen/ }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
+  it("accept, reject with a reason (mailed to the parent), confirm a payment and a SEPA mandate in bulk", async () => {
+    const lead = await createUser({ firstName: "Lars", lastName: "Leitung" });
+    const camp = createEvent({ title: `Herbstfreizeit ${Date.now()}`, ownerIds: [lead.id] });
+    const rejectedParent = quickUser({ firstName: "Rosa" });
+    register(camp.id, { status: "open", ...child("Anton", "Ja") });
+    register(camp.id, { status: "open", userId: rejectedParent.id, ...child("Nina", "Nein") });
+    register(camp.id, { status: "accepted", ...child("Paul", "Zahlt") });
+    const sepaFamily = quickUser();
+    const mandate = mandateFor(camp.id, sepaFamily.id, { firstName: "Sabine", lastName: "Sepa" });
+    for (const name of ["Lena", "Lukas"]) {
+      const r = register(camp.id, { status: "accepted", userId: sepaFamily.id, answers: { paymentMethod: "sepa" }, ...child(name, "Sepa") });
+      db.update(registrations).set({ sepaMandateId: mandate.id }).where(eq(registrations.id, r.registration.id)).run();
+    }
+    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+    await page.goto(`/freizeit/participants/${camp.id}`);
+    const table = page.getByRole("table");
+
+    await page.getByRole("button", { name: "Annehmen: Anton Ja" }).click();
+    await page.getByRole("status").getByText("Anmeldung bestätigt").waitFor();
+    await table.getByRole("row", { name: /Ja, Anton/ }).getByText("Bestätigt").waitFor();
+
+    await page.getByRole("link", { name: "Ablehnen: Nina Nein" }).click();
+    const dialog = page.getByRole("dialog", { name: "Anmeldung ablehnen" });
+    await dialog.getByLabel("Begründung*").fill("Leider ist die Altersgrenze überschritten.");
+    await dialog.getByRole("button", { name: "Ablehnen" }).click();
+    await page.getByRole("status").getByText("Anmeldung abgelehnt").waitFor();
+    await page.getByRole("region", { name: "Abgelehnte Teilnehmer*innen" }).getByRole("link", { name: "Nein, Nina" }).waitFor();
+    const mail = await waitForMail(mailDir, rejectedParent.email, /^Anmeldung abgelehnt: Nina Nein/);
+    expect(mail.text).toContain("Leider ist die Altersgrenze überschritten.");
+
+    await page.getByRole("button", { name: "Bezahlung bestätigen: Paul Zahlt" }).click();
+    await page.getByRole("status").getByText("Bezahlung bestätigt").waitFor();
+    await table.getByRole("row", { name: /Zahlt, Paul/ }).getByText("Bezahlt").waitFor();
+
+    await page.getByRole("region", { name: "Offene SEPA-Lastschriften" }).getByRole("link", { name: "Sabine Sepa" }).click();
+    await page.getByRole("heading", { level: 1, name: "SEPA-Detailseite Sabine Sepa" }).waitFor();
+    await page.getByText("DE89 3704 0044 0532 0130 00").waitFor();
+    await fitsThePhone(page);
+    await page.getByRole("button", { name: "Bezahlung bestätigen" }).click();
+    // The button goes once every child of the mandate is paid.
+    await page.getByRole("button", { name: "Bezahlung bestätigen" }).waitFor({ state: "detached" });
+    await page.getByRole("status").getByText("Bezahlung bestätigt").waitFor();
+    expect(await page.getByRole("region", { name: "Angemeldete Teilnehmer*innen" }).getByRole("listitem").filter({ hasText: "Bezahlt" }).count()).toBe(2);
+    await page.getByRole("link", { name: "Zurück zur Teilnehmer*innen-Liste" }).click();
+    expect(await page.getByRole("region", { name: "Offene SEPA-Lastschriften" }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
