@@ -149,6 +149,11 @@ export default function EventDetail() {
           ) : null}
         </dl>
         <p className="hint">Anmeldungen nach dem Anmeldeschluss werden weiterhin angenommen, solange Plätze frei sind.</p>
+        <p>
+          <a href={`/freizeit/${event.id}/kalender.ics`} download>
+            Termin in den Kalender übernehmen
+          </a>
+        </p>
       </section>
 
       {event.attachments.length > 0 ? (
