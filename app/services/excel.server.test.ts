@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { excelDate, safeText, sheetName } from "./excel.server";
+
+describe("the formula guard", () => {
+  it.each([
+    ['=HYPERLINK("http://x","y")', `'=HYPERLINK("http://x","y")`],
+    ["+49 171 1234567", "'+49 171 1234567"],
+    ["-2+3", "'-2+3"],
+    ["@SUM(A1)", "'@SUM(A1)"],
+    ["\t=1", "'\t=1"],
+    ["\r=1", "'\r=1"],
+  ])("%j becomes text %j", (input, output) => {
+    expect(safeText(input)).toBe(output);
+  });
+
+  it("leaves ordinary text alone and drops control characters XML cannot hold", () => {
+    expect(safeText("Anna Müller")).toBe("Anna Müller");
+    expect(safeText("Zeile 1\nZeile 2")).toBe("Zeile 1\nZeile 2");
+    expect(safeText("a\u0000b\u0007c")).toBe("abc");
+    expect(safeText("\u0000=1")).toBe("'=1");
+  });
+});
+
+describe("sheet names and dates", () => {
+  it("follows Excel's rules for sheet names, unique in the book", () => {
+    const taken = new Set<string>();
+    expect(sheetName("Füchse [1]", taken)).toBe("Füchse  1");
+    expect(sheetName("füchse [1]", taken)).toBe("füchse  1 2");
+    expect(sheetName("a/b:c*d?e\\f", taken)).toBe("a b c d e f");
+    expect(sheetName("x".repeat(40), taken)).toHaveLength(28);
+    expect(sheetName("   ", taken)).toBe("Tabelle");
+  });
+
+  it("a calendar date is that day at midnight UTC (Excel's serial of the day)", () => {
+    expect(excelDate("2016-07-11")!.toISOString()).toBe("2016-07-11T00:00:00.000Z");
+    expect(excelDate(null)).toBeNull();
+  });
+});
