@@ -16,6 +16,7 @@ import { sortMyRegistrations } from "~/lib/registration-order";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { can, capabilitiesOf, roleOf } from "~/services/permissions.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
+import { recordAudit } from "./audit.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import { placesTaken } from "./registration-change.server";
 import { offerFreePlaces } from "./waiting-list.server";
@@ -442,11 +443,14 @@ export function updateEvent(
   });
 }
 
-/** Deletes an event with everything that hangs on it, then its files on disk. */
-export async function deleteEvent(eventId: number) {
+/** Deletes an event with everything that hangs on it, then its files on disk; the protocol keeps
+ * who deleted which event. */
+export async function deleteEvent(eventId: number, actorId: number | null = null) {
   const gone = writeTransaction((tx) => {
     const eventFiles = tx.select({ key: files.key, kind: files.kind }).from(files).where(eq(files.eventId, eventId)).all();
+    const event = tx.select({ title: events.title, dateFrom: events.dateFrom }).from(events).where(eq(events.id, eventId)).get();
     tx.delete(events).where(eq(events.id, eventId)).run();
+    if (event) recordAudit(tx, { actorId, action: "event.deleted", entityType: "event", entityId: eventId, details: { title: event.title, dateFrom: event.dateFrom } });
     return eventFiles;
   });
   await Promise.all(gone.map((f) => removeStoredFile(f.kind === "preview" ? "picture" : "attachment", f.key)));

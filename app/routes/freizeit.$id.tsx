@@ -45,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (intent === "delete") {
     if (!access.canManage) throw new Response("Nicht gefunden", { status: 404 });
-    await deleteEvent(id);
+    await deleteEvent(id, user.id);
     return redirectWithFlash("/", { kind: "success", title: "Veranstaltung gelöscht", message: `„${access.title}“ wurde gelöscht.` });
   }
   if (intent === "apply-helper") {

@@ -6,6 +6,7 @@ import { auditLog, eventHelpers, legalDocumentVersions, participants, registrati
 import { listAdminEvents, listAdminUsers, setAdminRole, setUserActive } from "~/models/admin.server";
 import { recordAudit } from "~/models/audit.server";
 import { action as loginAction } from "~/routes/login";
+import { action as eventAction } from "~/routes/freizeit.$id";
 import { action, loader } from "~/routes/gott";
 import { loader as accountLoader } from "~/routes/account._index";
 import { loader as adminAccountLoader } from "~/routes/account.$id";
@@ -247,5 +248,15 @@ describe("Protokoll", () => {
     // An unknown kind or page falls back to everything, page 1.
     const odd = await body<Page>(await run(loader, get("/gott?tab=protokoll&art=nix&seite=-3", { cookie })));
     expect(odd.protocol).toMatchObject({ total: 61, page: 1 });
+  });
+
+  it("keeps who deleted which event", async () => {
+    const { user: admin, cookie } = await signedIn({ role: "admin" });
+    const camp = createEvent({ title: "Herbstlager" });
+    const deleted = await run(eventAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
+    expect(deleted.status).toBe(302);
+    const [entry] = db.select().from(auditLog).all();
+    expect(entry).toMatchObject({ action: "event.deleted", actorId: admin.id, entityType: "event", entityId: camp.id });
+    expect(JSON.parse(entry.details!)).toEqual({ title: "Herbstlager", dateFrom: camp.dateFrom });
   });
 });
