@@ -25,7 +25,7 @@ export function readPanelQuery(params: URLSearchParams): PanelQuery {
   const pageNumber = Number(params.get("seite") ?? "1");
   const page = Number.isSafeInteger(pageNumber) && pageNumber > 0 ? pageNumber : 1;
   const kindParam = params.get("art");
-  const kind = kindParam && kindParam in PROTOCOL_KINDS ? (kindParam as ProtocolKind) : null;
+  const kind = kindParam && Object.hasOwn(PROTOCOL_KINDS, kindParam) ? (kindParam as ProtocolKind) : null;
   return { tab, q, page, kind };
 }
 
