@@ -14,6 +14,7 @@ import { readForm } from "~/services/form.server";
 import { CONFIRM_DELETE_PARAM, handleGroupForm, INVALID_INPUT, isGroupIntent } from "~/services/group-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
 
+export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Mitarbeiter*innen Liste ${data.event.title} – Lagerfeuer` : "Mitarbeiter*innen Liste – Lagerfeuer" },
 ];

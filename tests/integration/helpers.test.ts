@@ -242,3 +242,32 @@ describe("the list", () => {
     expect(many).toBe(few);
   });
 });
+
+describe("helper detail", () => {
+  async function detail(actor: Person, userId: number | string) {
+    const { loader: detailLoader } = await import("~/routes/freizeit.helper.$freizeitId.helper-details.$userId");
+    return run(detailLoader, get(`/freizeit/helper/${eventId}/helper-details/${userId}`, { cookie: await sessionCookieFor(actor.id), params: { freizeitId: String(eventId), userId: String(userId) } }));
+  }
+
+  it("staff see name, e-mail, group and checks; everyone else gets 404", async () => {
+    db.update(users).set({ phone: "0151 1", juleicaNumber: "J-1", juleicaExpiresOn: "2099-01-01" }).where(eq(users.id, team.id)).run();
+    for (const who of [admin, lead, team]) {
+      const response = await detail(who, team.id);
+      expect(response.status).toBe(200);
+      const data = await body<{ helper: { email: string; phone: string; warnings: { kind: string }[] } }>(response);
+      expect(data.helper).toMatchObject({ email: team.email, phone: "0151 1" });
+      expect(data.helper.warnings.map((w) => w.kind)).toEqual(["certificate-missing"]);
+    }
+    const pending = await createUser();
+    addHelperEntry(eventId, pending.id, "pending");
+    expect((await detail(parent, team.id)).status).toBe(404);
+    expect((await detail(pending, team.id)).status).toBe(404);
+  });
+
+  it("someone who is no helper of the event: 404 'Nutzer*in nicht gefunden'", async () => {
+    const response = await detail(lead, parent.id);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe("Nutzer*in nicht gefunden");
+    expect((await detail(lead, "x")).status).toBe(404);
+  });
+});

@@ -1,0 +1,88 @@
+// Mitarbeiter*innen-Details (spec part 2 §2.7; issue 11 item 3): name, e-mail as a mailto link,
+// phone if known, group, state and the helper checks; staff of the event only (404 otherwise).
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { RouteError } from "~/components/route-error";
+import { formatIsoDate } from "~/lib/dates";
+import { getHelperDetail } from "~/models/helper.server";
+import { requireEventCapability } from "~/services/permissions.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Mitarbeiter*innen-Details „${data.event.title}“ – Lagerfeuer` : "Mitarbeiter*innen-Details – Lagerfeuer" },
+];
+
+const STATUS_WORDS = { pending: "Bewerbung offen", accepted: "Angenommen", declined: "Abgelehnt" } as const;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { event } = await requireEventCapability(request, params.freizeitId, "viewDetails", "not-found");
+  const helper = getHelperDetail(event.id, Number(params.userId));
+  if (!helper) throw new Response("Nutzer*in nicht gefunden", { status: 404 });
+  return json({ event: { id: event.id, title: event.title }, helper }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export default function HelperDetail() {
+  const { event, helper } = useLoaderData<typeof loader>();
+  return (
+    <article className="review helper-detail">
+      <h1>Mitarbeiter*innen-Details "{event.title}"</h1>
+      <section className="panel" aria-labelledby="helper-name">
+        <h2 id="helper-name">
+          {helper.firstName} {helper.lastName}
+        </h2>
+        <dl className="facts">
+          <dt>E-Mail</dt>
+          <dd>
+            <a href={`mailto:${helper.email}`}>{helper.email}</a>
+          </dd>
+          {helper.phone ? (
+            <>
+              <dt>Telefon</dt>
+              <dd>
+                <a href={`tel:${helper.phone.replace(/[^+0-9]/g, "")}`}>{helper.phone}</a>
+              </dd>
+            </>
+          ) : null}
+          <dt>Status</dt>
+          <dd>{STATUS_WORDS[helper.status]}</dd>
+          <dt>Gruppe</dt>
+          <dd>{helper.groupName ?? "Keine Gruppe"}</dd>
+        </dl>
+      </section>
+      <section className="panel" aria-labelledby="helper-checks">
+        <h2 id="helper-checks">Nachweise</h2>
+        <dl className="facts">
+          <dt>Erweitertes Führungszeugnis</dt>
+          <dd>
+            {helper.policeCertificateCheckedOn
+              ? `eingesehen am ${formatIsoDate(helper.policeCertificateCheckedOn)}${helper.policeCertificateCheckedBy ? ` von ${helper.policeCertificateCheckedBy}` : ""}`
+              : "nicht eingetragen"}
+          </dd>
+          <dt>Juleica</dt>
+          <dd>
+            {helper.juleicaNumber
+              ? `${helper.juleicaNumber}${helper.juleicaExpiresOn ? `, gültig bis ${formatIsoDate(helper.juleicaExpiresOn)}` : ""}`
+              : "nicht eingetragen"}
+          </dd>
+        </dl>
+        {helper.warnings.length ? (
+          <ul className="check-warnings">
+            {helper.warnings.map((w) => (
+              <li key={w.kind}>⚠ {w.text}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="status status-ok">Alle Nachweise sind für diese Freizeit gültig.</p>
+        )}
+      </section>
+      <p>
+        <Link to={`/freizeit/helper/${event.id}`} className="button secondary">
+          Zurück zur Mitarbeiter*innen-Liste
+        </Link>
+      </p>
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError title="Keine Daten gefunden" />;
+}
