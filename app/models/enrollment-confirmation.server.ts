@@ -5,7 +5,10 @@ import { totalCents } from "~/lib/money";
 import { db } from "~/services/db.server";
 import type { SessionUser } from "./user.server";
 
-/** One enrolment of `user` with its children and the total; null for anyone else's (404). */
+/**
+ * One enrolment with its children and the total: for the account that enrolled, and for admins
+ * (they open it from a parent's account page); null for anyone else (404).
+ */
 export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser) {
   const enrolment = db
     .select({
@@ -21,7 +24,7 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
     })
     .from(enrolments)
     .innerJoin(events, eq(events.id, enrolments.eventId))
-    .where(and(eq(enrolments.id, enrolmentId), eq(enrolments.userId, user.id)))
+    .where(and(eq(enrolments.id, enrolmentId), user.role === "admin" ? undefined : eq(enrolments.userId, user.id)))
     .get();
   if (!enrolment) return null;
   const children = db

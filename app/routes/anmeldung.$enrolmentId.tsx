@@ -3,6 +3,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Confirmation } from "~/components/enrollment/confirmation";
+import { RouteError } from "~/components/route-error";
 import { epcPayload, qrPath } from "~/lib/epc-qr";
 import { getEnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 import { settings } from "~/services/env.server";
@@ -21,6 +22,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ? qrPath(epcPayload({ bic: bank.bic, name: bank.accountHolder, iban: bank.iban, amountCents: enrolment.totalCents, text: enrolment.reference }))
     : null;
   return json({ enrolment, bank, qr }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export function ErrorBoundary() {
+  return <RouteError title="Anmeldebestätigung" />;
 }
 
 export default function EnrolmentConfirmationPage() {

@@ -188,16 +188,19 @@ describe("one enrolment, one payment", () => {
     expect(mail).toContain("Für das Kind auf der Warteliste zahlst du erst, wenn es einen Platz bekommt");
   });
 
-  it("shows the confirmation only to the account that enrolled", async () => {
+  it("shows the confirmation only to the account that enrolled, and to admins", async () => {
     const camp = createEvent();
     const { user, cookie } = await parent();
     const mia = child(user.id, "Mia", "2000-01-01");
     const response = await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(mia.id) });
     const location = response.headers.get("Location")!;
-    const other = await sessionCookieFor((await createUser({ role: "admin" })).id);
-    const refused = await run(confirmationLoader, get(location, { cookie: other, params: { enrolmentId: location.split("/").pop()! } }));
+    const params = { enrolmentId: location.split("/").pop()! };
+    const other = await sessionCookieFor((await createUser()).id);
+    const refused = await run(confirmationLoader, get(location, { cookie: other, params }));
     expect(refused.status).toBe(404);
     expect(await refused.text()).toBe("Diese Anmeldung wurde nicht gefunden.");
+    const admin = await sessionCookieFor((await createUser({ role: "admin" })).id);
+    expect((await run(confirmationLoader, get(location, { cookie: admin, params }))).status).toBe(200);
     expect((await run(confirmationLoader, get("/anmeldung/abc", { cookie, params: { enrolmentId: "abc" } }))).status).toBe(404);
   });
 });
