@@ -176,7 +176,7 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
             <ErrorList id={errorId} errors={reasonErrors} />
           </div>
         ) : null}
-        {error?.message ? (
+        {error?.message && !reasonErrors.includes(error.message) ? (
           <p role="alert" className="field-errors">
             {error.message}
           </p>

@@ -109,13 +109,15 @@ describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
 });
 
 describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
-  it("accept, reject with a reason (mailed to the parent), confirm a payment and a SEPA mandate in bulk", async () => {
+  it("accept, accept several at once, reject with a reason (mailed to the parent), confirm a payment and a SEPA mandate in bulk", async () => {
     const lead = await createUser({ firstName: "Lars", lastName: "Leitung" });
     const camp = createEvent({ title: `Herbstfreizeit ${Date.now()}`, ownerIds: [lead.id] });
     const rejectedParent = quickUser({ firstName: "Rosa" });
     register(camp.id, { status: "open", ...child("Anton", "Ja") });
     register(camp.id, { status: "open", userId: rejectedParent.id, ...child("Nina", "Nein") });
     register(camp.id, { status: "accepted", ...child("Paul", "Zahlt") });
+    register(camp.id, { status: "open", ...child("Bea", "Bulk") });
+    register(camp.id, { status: "open", ...child("Bo", "Bulk") });
     const sepaFamily = quickUser();
     const mandate = mandateFor(camp.id, sepaFamily.id, { firstName: "Sabine", lastName: "Sepa" });
     for (const name of ["Lena", "Lukas"]) {
@@ -130,8 +132,21 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
     await page.getByRole("status").getByText("Anmeldung bestätigt").waitFor();
     await table.getByRole("row", { name: /Ja, Anton/ }).getByText("Bestätigt").waitFor();
 
+    // Several at once: the row checkboxes belong to the form above the table.
+    await page.getByRole("checkbox", { name: "Bea Bulk auswählen" }).check();
+    await page.getByRole("checkbox", { name: "Bo Bulk auswählen" }).check();
+    await page.getByRole("button", { name: "Ausgewählte annehmen" }).click();
+    await page.getByRole("status").getByText("Anmeldungen bestätigt", { exact: true }).waitFor();
+    await table.getByRole("row", { name: /Bulk, Bea/ }).getByText("Bestätigt").waitFor();
+    await table.getByRole("row", { name: /Bulk, Bo/ }).getByText("Bestätigt").waitFor();
+
     await page.getByRole("link", { name: "Ablehnen: Nina Nein" }).click();
     const dialog = page.getByRole("dialog", { name: "Anmeldung ablehnen" });
+    // Blanks pass the browser's 'required' but not the server.
+    await dialog.getByLabel("Begründung*").fill("   ");
+    await dialog.getByRole("button", { name: "Ablehnen" }).click();
+    await dialog.getByText("Begründung ist erforderlich").waitFor();
+    expect(await dialog.getByLabel("Begründung*").getAttribute("aria-invalid")).toBe("true");
     await dialog.getByLabel("Begründung*").fill("Leider ist die Altersgrenze überschritten.");
     await dialog.getByRole("button", { name: "Ablehnen" }).click();
     await page.getByRole("status").getByText("Anmeldung abgelehnt").waitFor();
