@@ -7,12 +7,15 @@ import { isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, 
 import { AdminEvents } from "~/components/admin-events";
 import { AdminLegal, type LegalFailure, type LegalRow } from "~/components/admin-legal";
 import { AdminProtocol } from "~/components/admin-protocol";
+import { AdminRetention } from "~/components/admin-retention";
 import { AdminUsers } from "~/components/admin-users";
 import { FormAlert, type Alert } from "~/components/forms";
 import { errorText } from "~/lib/http-errors";
 import { listAdminEvents, listAdminUsers, listProtocol, setAdminRole, setUserActive, type AdminChange } from "~/models/admin.server";
+import { retentionPreview, runRetention } from "~/models/retention.server";
 import { currentLegalVersions, LEGAL_DOCUMENTS, LEGAL_TYPES, legalUrl, saveLegalVersions } from "~/models/legal.server";
 import { panelHref, readPanelQuery, userActionSchema, type AdminTab, type UserAction } from "~/schemas/admin";
+import { settings } from "~/services/env.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
 import { readLegalForm, UPLOAD_FAILED } from "~/services/legal-form.server";
@@ -42,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     events: query.tab === "veranstaltungen" ? listAdminEvents() : null,
     users: query.tab === "benutzer" ? listAdminUsers({ query: query.q, page: query.page }) : null,
     protocol: query.tab === "protokoll" ? listProtocol({ kind: query.kind, page: query.page }) : null,
+    retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention } : null,
   });
 }
 
@@ -98,7 +102,16 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
 
-  const submission = parseWithZod(await readForm(request), { schema: userActionSchema });
+  const form = await readForm(request);
+  if (form.get("intent") === "run-retention") {
+    const done = runRetention(new Date(), admin.id);
+    return redirectWithFlash(panelHref({ tab: "protokoll" }), {
+      kind: "success",
+      title: "Datensparsamkeit ausgeführt",
+      message: `${done.healthData} Anmeldungen bereinigt, ${done.comments} Kommentare, ${done.sepaMandates} SEPA-Mandate und ${done.registrations} Anmeldungen gelöscht.`,
+    });
+  }
+  const submission = parseWithZod(form, { schema: userActionSchema });
   if (submission.status !== "success") {
     return json<ActionData>({ alert: { title: "Das hat nicht geklappt", message: "Ungültige Angaben" } }, { status: 400 });
   }
@@ -139,6 +152,7 @@ export default function AdminPanel() {
         {data.events ? <AdminEvents cards={data.events} /> : null}
         {data.users ? <AdminUsers data={data.users} me={data.me} q={query.q} /> : null}
         {data.protocol ? <AdminProtocol data={data.protocol} kind={query.kind} /> : null}
+        {data.retention ? <AdminRetention preview={data.retention.preview} settings={data.retention.settings} /> : null}
       </section>
       <AdminLegal rows={data.documents} failure={actionData?.legal ?? null} action={`${pathname}${search}`} />
     </>

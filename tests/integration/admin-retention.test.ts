@@ -1,0 +1,43 @@
+// Admins see on /gott what the next minimisation run removes and can run it now; nobody else.
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { auditLog, registrations } from "../../db/schema";
+import { shiftIsoDate } from "~/models/retention.server";
+import { action as panelAction, loader as panelLoader } from "~/routes/gott";
+import { berlinToday } from "~/lib/dates";
+import { db } from "~/services/db.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { createRegistration, registration } from "../support/registrations";
+import { body, get, post, run } from "../support/remix";
+
+let registrationId: number;
+beforeEach(async () => {
+  resetDatabase();
+  const parent = await createUser();
+  const ended = shiftIsoDate(berlinToday(), { days: -40 });
+  const event = createEvent({ dateFrom: ended, dateTo: ended, inDays: -40 });
+  registrationId = createRegistration(event.id, parent.id, { status: "accepted" }).id;
+  db.update(registrations).set({ specialNeeds: "Asthma" }).where(eq(registrations.id, registrationId)).run();
+});
+
+describe("Datensparsamkeit on /gott", () => {
+  it("shows the admin what the next run removes and runs it on request", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    const page = await body<{ retention: { preview: Record<string, number> } }>(await run(panelLoader, get("/gott?tab=protokoll", { cookie })));
+    expect(page.retention.preview).toEqual({ healthData: 1, comments: 0, registrations: 0, sepaMandates: 0 });
+    const done = await run(panelAction, post("/gott?tab=protokoll", { intent: "run-retention" }, { cookie }));
+    expect(done.status).toBe(302);
+    expect(registration(registrationId).specialNeeds).toBe("");
+    expect(db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()).toMatchObject({ actorId: admin.id });
+  });
+
+  it("is refused to everybody else: redirected home, nothing removed", async () => {
+    const lead = await createUser();
+    const response = await run(panelAction, post("/gott", { intent: "run-retention" }, { cookie: await sessionCookieFor(lead.id) }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    expect(registration(registrationId).specialNeeds).toBe("Asthma");
+  });
+});
