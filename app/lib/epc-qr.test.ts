@@ -1,3 +1,5 @@
+import jsQR from "jsqr";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { epcPayload, qrPath } from "./epc-qr";
 
@@ -16,5 +18,18 @@ describe("qrPath", () => {
     expect(size).toBeGreaterThanOrEqual(49);
     expect(d.startsWith("M4 4h1v1h-1z")).toBe(true); // the finder pattern's first dark module
     expect(qrPath("a").size).toBeLessThan(size);
+  });
+});
+
+describe("the GiroCode as drawn", () => {
+  it("reads back as the exact transfer, umlauts in UTF-8 included", async () => {
+    const payload = epcPayload({ bic: "BYLADEM1001", name: "Jugendverband Müßiggang e.V.", iban: "DE02120300000000202051", amountCents: 38000, text: "LF-12-A345" });
+    const { size, d } = qrPath(payload);
+    // The SVG as the confirmation page draws it, rasterised at 6 pixels per module.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" width="${size * 6}" height="${size * 6}" shape-rendering="crispEdges"><rect width="${size}" height="${size}" fill="#fff"/><path d="${d}" fill="#000"/></svg>`;
+    const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+    expect(code).not.toBeNull();
+    expect(Buffer.from(code!.binaryData).toString("utf8")).toBe(payload);
   });
 });
