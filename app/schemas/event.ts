@@ -21,6 +21,21 @@ const optionalTime = z
   .refine((v) => !v || isTime(v), "Bitte gib eine Uhrzeit wie 09:30 an.")
   .transform((v) => v || null);
 
+/** An amount in euros as typed (6 characters at most, comma or point), in cents; empty is 0. */
+const euroAmount = (message: string) =>
+  z
+    .string()
+    .max(6, "Höchstens 6 Zeichen")
+    .optional()
+    .transform((v, ctx) => {
+      const cents = parsePriceCents(v ?? "");
+      if (cents === null) {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return cents;
+    });
+
 const ids = z.array(z.coerce.number().int().positive()).default([]);
 const flag = z.boolean().default(false);
 
@@ -34,32 +49,10 @@ export const eventSchema = z
     timeTo: optionalTime,
     registrationDeadline: optionalDate("Bitte gib ein gültiges Datum an."),
     location: text(100, "Bitte gib einen Ort an."),
-    price: z
-      .string()
-      .max(6, "Höchstens 6 Zeichen")
-      .optional()
-      .transform((v, ctx) => {
-        const cents = parsePriceCents(v ?? "");
-        if (cents === null) {
-          ctx.addIssue({ code: "custom", message: "Bitte gib einen Betrag wie 149 oder 149,50 an." });
-          return z.NEVER;
-        }
-        return cents;
-      }),
+    price: euroAmount("Bitte gib einen Betrag wie 149 oder 149,50 an."),
     siblingDiscount: text(50),
     /** The amount taken off for each further child of the same account (DECISIONS.md). */
-    siblingDiscountAmount: z
-      .string()
-      .max(6, "Höchstens 6 Zeichen")
-      .optional()
-      .transform((v, ctx) => {
-        const cents = parsePriceCents(v ?? "");
-        if (cents === null) {
-          ctx.addIssue({ code: "custom", message: "Bitte gib einen Betrag wie 20 oder 12,50 an." });
-          return z.NEVER;
-        }
-        return cents;
-      }),
+    siblingDiscountAmount: euroAmount("Bitte gib einen Betrag wie 20 oder 12,50 an."),
     /** How long a place offered to the waiting list is held. */
     offerHours: z.coerce
       .number({ invalid_type_error: "Bitte gib eine ganze Zahl an." })
