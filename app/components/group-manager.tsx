@@ -23,7 +23,8 @@ export function GroupManager({ action, groups, confirmId }: { action: string; gr
   return (
     <section aria-labelledby="groups-title" className="group-manager">
       <h2 id="groups-title">Gruppen</h2>
-      <NewGroupForm action={action} />
+      {/* A new key after each new group: the input starts empty again (with JavaScript too). */}
+      <NewGroupForm key={groups.length} action={action} />
       {confirm ? (
         <div role="alertdialog" aria-labelledby="confirm-delete-title" className="panel confirm-delete" id="gruppe-loeschen">
           <h3 id="confirm-delete-title">Gruppe „{confirm.name}“ löschen?</h3>
@@ -49,7 +50,9 @@ export function GroupManager({ action, groups, confirmId }: { action: string; gr
       {groups.length === 0 ? (
         <p className="muted">Noch keine Gruppen angelegt.</p>
       ) : (
-        <ul className="group-list">
+        <details className="group-details">
+          <summary>Gruppen umbenennen oder löschen ({groups.length})</summary>
+          <ul className="group-list">
           {groups.map((group) => (
             <li key={group.id}>
               <Form method="post" action={action} className="group-rename">
@@ -73,7 +76,8 @@ export function GroupManager({ action, groups, confirmId }: { action: string; gr
               </Form>
             </li>
           ))}
-        </ul>
+          </ul>
+        </details>
       )}
     </section>
   );
