@@ -100,15 +100,15 @@ export function AdminProtocol({ data, kind }: { data: ProtocolData; kind: Protoc
                 const subject = subjectOf(entry);
                 return (
                   <tr key={entry.id}>
-                    <td>
+                    <td data-label="Wann">
                       {formatDate(at)} {formatTime(at)}
                     </td>
-                    <td>{entry.actor ?? (entry.kind === "system" ? "System" : "Gelöschtes Konto")}</td>
-                    <td>
+                    <td data-label="Wer">{entry.actor ?? (entry.kind === "system" ? "System" : "Gelöschtes Konto")}</td>
+                    <td data-label="Was">
                       {ACTIONS[entry.action] ?? "Änderung"}
                       {subject ? <span className="admin-protocol-subject">: {subject}</span> : null}
                     </td>
-                    <td>{text(entry.details.reason) ?? ""}</td>
+                    <td data-label="Begründung">{text(entry.details.reason) ?? ""}</td>
                   </tr>
                 );
               })}
