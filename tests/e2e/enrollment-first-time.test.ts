@@ -185,6 +185,9 @@ describe("an unknown event", () => {
     const response = await page.goto("/enroll/987654");
     expect(response?.status()).toBe(404);
     expect(await page.getByRole("alert").textContent()).toBe("Die Freizeit wurde nicht gefunden oder konnte nicht geladen werden");
+    // The page keeps its header for the signed-in parent: Logout, no Login.
+    expect(await page.getByRole("button", { name: "Logout" }).count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Login" }).count()).toBe(0);
     await context.close();
   });
 });
