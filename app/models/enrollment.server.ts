@@ -14,6 +14,7 @@ import { queueMail } from "~/services/mail.server";
 import { confirmationMail } from "./enrollment-mail.server";
 import { placesTaken, visibleTo } from "./event.server";
 import { createGuardian, createParticipant } from "./family.server";
+import { recordLegalConsent } from "./legal.server";
 import type { SessionUser } from "./user.server";
 
 export const NOT_FOUND = "Die Freizeit wurde nicht gefunden oder konnte nicht geladen werden";
@@ -195,6 +196,7 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
       .returning({ id: enrolments.id })
       .get().id;
     tx.update(enrolments).set({ reference: enrolmentReference(eventId, enrolmentId) }).where(eq(enrolments.id, enrolmentId)).run();
+    recordLegalConsent(tx, enrolmentId, now); // proof of consent: the terms and privacy versions accepted
 
     const earlierPlaces = tx
       .select({ n: count() })

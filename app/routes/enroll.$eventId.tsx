@@ -13,6 +13,7 @@ import { formatIsoDate } from "~/lib/dates";
 import { childAnswers, typedGuardians, valueAt, type Payload } from "~/lib/enrollment-payload";
 import { formatEuro } from "~/lib/event-rules";
 import { getEnrolmentContext, NOT_FOUND } from "~/models/enrollment.server";
+import { currentLegalLinks } from "~/models/legal.server";
 import { answerEnrolmentForm, type FormState } from "~/services/enrollment-form.server";
 import { settings } from "~/services/env.server";
 import { readForm } from "~/services/form.server";
@@ -42,13 +43,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const firstChild = context.children.find((c) => !context.registered.includes(c.id));
   const first = firstChild ? String(firstChild.id) : "neu";
   const { links, bank } = settings();
+  const legal = currentLegalLinks();
   return json({
     ...shown,
     event: { ...context.event, startsAt: undefined },
     accountHolder: bank.accountHolder,
-    // The uploaded PDFs replace these once the admin can upload them; meanwhile the footer's pages.
-    termsUrl: links.downloads,
-    privacyUrl: links.privacy,
+    // The PDFs uploaded in the admin panel; until there are any, the association's pages.
+    termsUrl: legal.participationTerms ?? links.downloads,
+    privacyUrl: legal.privacy ?? links.privacy,
     defaults: {
       submissionKey: randomToken(),
       boxes: [{ participant: first, answersFor: first, saveKey: randomToken(), ...childAnswers(firstChild) }],

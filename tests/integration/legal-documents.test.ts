@@ -4,8 +4,9 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, enrolments, files, legalDocuments, legalDocumentVersions } from "../../db/schema";
+import { auditLog, enrolments, files, legalDocuments, legalDocumentVersions, participants } from "../../db/schema";
 import { currentLegalLinks, recordLegalConsent, consentOfEnrolments } from "~/models/legal.server";
+import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
 import { action } from "~/routes/gott";
 import { loader as documentLoader } from "~/routes/legal.$document";
 import { loader as versionLoader } from "~/routes/legal.version.$versionId";
@@ -13,7 +14,7 @@ import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { createEvent, executableBytes, multipartPost, type Upload } from "../support/events";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
-import { body, cookieFrom, get, run } from "../support/remix";
+import { body, cookieFrom, get, post, run } from "../support/remix";
 
 const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`);
 const legalFolder = () => path.join(settings().uploadsDir, "legal");
@@ -156,5 +157,40 @@ describe("an earlier version", () => {
     const terms2 = versions.find((v) => v.type === "participation_terms" && v.version === 2)!;
     const unreferenced = await run(versionLoader, { ...get(`/legal/version/${terms2.id}`, { cookie: await sessionCookieFor(lead.id) }), params: { versionId: String(terms2.id) } });
     expect(unreferenced.status).toBe(404);
+  });
+});
+
+describe("proof of consent", () => {
+  it("each enrolment records the versions of the participation terms and the privacy policy its form linked, and when", async () => {
+    const parent = await createUser();
+    const cookie = await sessionCookieFor(parent.id);
+    const camp = createEvent();
+    const adult = (firstName: string) =>
+      db.insert(participants).values({ userId: parent.id, firstName, lastName: "Muster", street: "Weg 1", city: "Kiel", birthDate: "2000-01-01" }).returning().get();
+    const enrol = async (childId: number) => {
+      const fields = { submissionKey: `schluessel-${Date.now()}-${childId}`, referral: "", paymentMethod: "transfer", terms: "on", intent: "submit", "boxes[0].participant": String(childId) };
+      const response = await run(enrollAction, post(`/enroll/${camp.id}`, fields, { cookie, params: { eventId: String(camp.id) } }));
+      if (response.status !== 302) throw new Error(await response.text());
+      return db.select().from(enrolments).orderBy(enrolments.id).all().at(-1)!;
+    };
+    const form = async () =>
+      body<{ termsUrl: string; privacyUrl: string }>(await run(enrollLoader, get(`/enroll/${camp.id}`, { cookie, params: { eventId: String(camp.id) } })));
+
+    // Nothing uploaded yet: the association's pages, and nothing to record.
+    expect(await form()).toMatchObject({ termsUrl: settings().links.downloads, privacyUrl: settings().links.privacy });
+    expect(await enrol(adult("Anna").id)).toMatchObject({ termsVersionId: null, privacyVersionId: null });
+
+    await upload({ teilnahmebedingungen: [{ name: "tb1.pdf", bytes: pdf("tb eins") }], datenschutz: [{ name: "ds1.pdf", bytes: pdf("ds eins") }] });
+    expect(await form()).toMatchObject({ termsUrl: "/legal/teilnahmebedingungen.pdf", privacyUrl: "/legal/datenschutz.pdf" });
+    const before = Date.now();
+    const first = await enrol(adult("Ben").id);
+    const version = (type: string, n: number) => db.select().from(legalDocumentVersions).all().find((v) => v.type === type && v.version === n)!.id;
+    expect(first).toMatchObject({ termsVersionId: version("participation_terms", 1), privacyVersionId: version("privacy", 1) });
+    expect(first.consentedAt!.getTime()).toBeGreaterThanOrEqual(before);
+
+    await upload({ teilnahmebedingungen: [{ name: "tb2.pdf", bytes: pdf("tb zwei") }] });
+    expect(await enrol(adult("Cem").id)).toMatchObject({ termsVersionId: version("participation_terms", 2), privacyVersionId: version("privacy", 1) });
+    // The earlier enrolment keeps what it accepted.
+    expect(db.select().from(enrolments).where(eq(enrolments.id, first.id)).get()).toMatchObject({ termsVersionId: version("participation_terms", 1) });
   });
 });
