@@ -15,14 +15,10 @@ import { db } from "./db.server";
 import { randomToken } from "./tokens.server";
 
 type Context = NonNullable<ReturnType<typeof getEnrolmentContext>>;
-export type FormState = { payload: Payload; errors: Problems; stamp: number; focus: string | null };
+export type FormState = { payload: Payload; errors: Problems; stamp: number };
 export type FormAnswer = { redirectTo: string } | { state: FormState; status: number };
 
 const KEY = /^[\w-]{16,64}$/;
-
-function boxAnchor(index: number) {
-  return `teilnehmer-${index + 1}`;
-}
 
 function prefixed(prefix: string, problems: Problems): Problems {
   return Object.fromEntries(Object.entries(problems).map(([field, messages]) => [`${prefix}${field}`, messages]));
@@ -100,35 +96,33 @@ function submit(submission: Submission, payload: Payload, eventId: number, user:
       for (const problem of error.problems) (errors[problem.path] ??= []).push(problem.message);
     }
   }
-  return { state: { payload, errors, stamp: Date.now(), focus: "fehler" }, status: 400 };
+  return { state: { payload, errors, stamp: Date.now() }, status: 400 };
 }
 
 export async function answerEnrolmentForm(formData: FormData, eventId: number, user: SessionUser, context: Context): Promise<FormAnswer> {
   const intent = String(formData.get("intent") ?? "submit");
   const submission = parseWithZod(formData, { schema: enrollmentSchema });
   const payload = payloadOf(submission.payload, context);
-  const answer = (focus: string | null, errors: Problems = {}): FormAnswer => ({
-    state: { payload, errors, stamp: Date.now(), focus },
-    status: Object.keys(errors).length ? 400 : 200,
-  });
+  // Where the page comes back is the button's formAction (#teilnehmer-2, #zahlung, #fehler).
+  const answer = (errors: Problems = {}): FormAnswer => ({ state: { payload, errors, stamp: Date.now() }, status: Object.keys(errors).length ? 400 : 200 });
 
   if (intent === "add") {
     addBox(payload, randomToken());
-    return answer(boxAnchor(payload.boxes.length - 1));
+    return answer();
   }
   if (intent.startsWith("remove-")) {
     const index = Number(intent.slice("remove-".length));
     removeBox(payload, index);
-    return answer(boxAnchor(Math.min(index, payload.boxes.length - 1)));
+    return answer();
   }
   if (intent.startsWith("save-")) {
     const index = Number(intent.slice("save-".length));
     const errors = saveBox(payload, index, user, context);
     takeOverChildAnswers(payload, context.children);
-    return answer(Object.keys(errors).length ? "fehler" : boxAnchor(index), errors);
+    return answer(errors);
   }
   if (intent === "submit") return submit(submission, payload, eventId, user, context);
   // 'Auswahl übernehmen' and 'Weiter': the form again with the new choices' fields.
   takeOverChildAnswers(payload, context.children);
-  return answer(intent.startsWith("refresh-") ? intent.slice("refresh-".length) : null);
+  return answer();
 }
