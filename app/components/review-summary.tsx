@@ -1,7 +1,7 @@
 // The head of the participant list: sub-navigation, the numbers a leader wants at a glance, and
 // the filter with the name search (plain GET form).
 import { Form, Link, NavLink } from "@remix-run/react";
-import { FILTER_LABELS, LIST_FILTERS, type ListQuery } from "~/lib/review-filter";
+import { FILTER_LABELS, LIST_FILTERS, listSearch, type ListQuery } from "~/lib/review-filter";
 
 export function ListNavigation({ eventId }: { eventId: number }) {
   return (
@@ -70,5 +70,28 @@ export function ListFilterForm({ eventId, query }: { eventId: number; query: Lis
         ) : null}
       </div>
     </Form>
+  );
+}
+
+/** Pages of a long list, as plain links that keep the filter and the search. */
+export function ListPager({ eventId, query, paging }: { eventId: number; query: ListQuery; paging: { page: number; pageCount: number; matching: number } }) {
+  if (paging.pageCount <= 1) return null;
+  const href = (page: number) => `/freizeit/participants/${eventId}${listSearch({ ...query, page })}`;
+  return (
+    <nav aria-label="Seiten der Liste" className="pager actions">
+      {paging.page > 1 ? (
+        <Link to={href(paging.page - 1)} className="button secondary">
+          Vorherige Seite
+        </Link>
+      ) : null}
+      <span>
+        Seite {paging.page} von {paging.pageCount} ({paging.matching} Anmeldungen)
+      </span>
+      {paging.page < paging.pageCount ? (
+        <Link to={href(paging.page + 1)} className="button secondary">
+          Nächste Seite
+        </Link>
+      ) : null}
+    </nav>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listSearch, matchesFilter, matchesSearch, parseListQuery, sectionOf, type ListFilter } from "./review-filter";
+import { listSearch, matchesFilter, matchesSearch, pageOf, PAGE_SIZE, parseListQuery, sectionOf, type ListFilter } from "./review-filter";
 
 const facts = {
   open: { applicationStatus: "open", waitingListPosition: null, offerExpiresAt: null, paid: false },
@@ -35,15 +35,25 @@ describe("the list filter", () => {
     ]);
   });
 
-  it("reads the GET parameters; an unknown filter is 'alle', the search is trimmed and cut", () => {
-    expect(parseListQuery(new URLSearchParams("filter=offen&suche=%20 Mia   M%C3%BCller "))).toEqual({ filter: "offen", search: "Mia Müller" });
-    expect(parseListQuery(new URLSearchParams("filter=drop+table"))).toEqual({ filter: "alle", search: "" });
+  it("reads the GET parameters; an unknown filter is 'alle', the search is trimmed and cut, a bad page is 1", () => {
+    expect(parseListQuery(new URLSearchParams("filter=offen&suche=%20 Mia   M%C3%BCller &seite=3"))).toEqual({ filter: "offen", search: "Mia Müller", page: 3 });
+    expect(parseListQuery(new URLSearchParams("filter=drop+table"))).toEqual({ filter: "alle", search: "", page: 1 });
     expect(parseListQuery(new URLSearchParams(`suche=${"a".repeat(500)}`)).search).toHaveLength(100);
+    for (const bad of ["0", "-2", "1.5", "x", "1e9"]) expect(parseListQuery(new URLSearchParams(`seite=${bad}`)).page).toBe(1);
   });
 
   it("writes them back, leaving the defaults out", () => {
-    expect(listSearch({ filter: "alle", search: "" })).toBe("");
-    expect(listSearch({ filter: "warteliste", search: "Jö" })).toBe("?filter=warteliste&suche=J%C3%B6");
+    expect(listSearch({ filter: "alle", search: "", page: 1 })).toBe("");
+    expect(listSearch({ filter: "warteliste", search: "Jö", page: 2 })).toBe("?filter=warteliste&suche=J%C3%B6&seite=2");
+  });
+
+  it("cuts the rows into pages; a page past the end is the last one", () => {
+    const rows = Array.from({ length: PAGE_SIZE * 2 + 5 }, (_, i) => i);
+    expect(pageOf(rows, 1)).toMatchObject({ page: 1, pageCount: 3 });
+    expect(pageOf(rows, 1).rows).toHaveLength(PAGE_SIZE);
+    expect(pageOf(rows, 3).rows).toEqual([0, 1, 2, 3, 4].map((i) => 2 * PAGE_SIZE + i));
+    expect(pageOf(rows, 9)).toMatchObject({ page: 3, pageCount: 3 });
+    expect(pageOf([], 4)).toEqual({ rows: [], page: 1, pageCount: 1 });
   });
 
   it("finds a name by any of its words, in any case, umlauts too", () => {

@@ -17,22 +17,34 @@ export const FILTER_LABELS: Record<ListFilter, string> = {
 /** The longest name search we look at; anything longer is cut (it cannot match a name anyway). */
 const MAX_SEARCH = 100;
 
-export type ListQuery = { filter: ListFilter; search: string };
+/** Registrations per page: a page of a 500-child camp stays quick to send and to read on a phone. */
+export const PAGE_SIZE = 50;
+
+export type ListQuery = { filter: ListFilter; search: string; page: number };
 
 export function parseListQuery(params: URLSearchParams): ListQuery {
   const raw = params.get("filter") ?? "alle";
   const filter = (LIST_FILTERS as readonly string[]).includes(raw) ? (raw as ListFilter) : "alle";
   const search = (params.get("suche") ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_SEARCH);
-  return { filter, search };
+  const page = Number(params.get("seite") ?? 1);
+  return { filter, search, page: Number.isSafeInteger(page) && page >= 1 && page <= 10_000 ? page : 1 };
 }
 
-/** The list's address with the filter and search kept (defaults left out). */
+/** The list's address with the filter, search and page kept (defaults left out). */
 export function listSearch(query: ListQuery) {
   const params = new URLSearchParams();
   if (query.filter !== "alle") params.set("filter", query.filter);
   if (query.search) params.set("suche", query.search);
+  if (query.page > 1) params.set("seite", String(query.page));
   const text = params.toString();
   return text ? `?${text}` : "";
+}
+
+/** The rows of one page, and which page it really is (a page past the end shows the last). */
+export function pageOf<T>(rows: T[], page: number) {
+  const pageCount = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
+  const current = Math.min(page, pageCount);
+  return { rows: rows.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE), page: current, pageCount };
 }
 
 /** Which part of the page a registration is shown in. */

@@ -4,7 +4,7 @@
 // row). Writing is the decision model's job.
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { eventGroups, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
-import { matchesFilter, matchesSearch, sectionOf, type ListQuery } from "~/lib/review-filter";
+import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
 
 const byName = [sql`${participants.lastName} collate nocase`, sql`${participants.firstName} collate nocase`, asc(registrations.id)];
@@ -111,20 +111,28 @@ export type ParticipantList = {
   waiting: ListRow[];
   rejected: ListRow[];
   openSepa: OpenSepa[];
+  /** The page shown of the filtered rows, in the order table, waiting list, rejected. */
+  paging: { page: number; pageCount: number; matching: number };
 };
 
-/** The participant list of an event, filtered and searched; the counts are always the whole event's. */
+/**
+ * The participant list of an event, filtered, searched and cut into pages; the counts are always
+ * the whole event's.
+ */
 export function getParticipantList(eventId: number, capacity: number | null, query: ListQuery, withSepa: boolean): ParticipantList {
   const shown = listRows(eventId).filter((r) => matchesFilter(r, query.filter) && matchesSearch(r, query.search));
   const waiting = shown
     .filter((r) => sectionOf(r) === "waiting")
     .sort((a, b) => (a.waitingListPosition ?? 0) - (b.waitingListPosition ?? 0));
+  const ordered = [...shown.filter((r) => sectionOf(r) === "table"), ...waiting, ...shown.filter((r) => sectionOf(r) === "rejected")];
+  const { rows, page, pageCount } = pageOf(ordered, query.page);
   return {
     counts: listCounts(eventId, capacity),
-    table: shown.filter((r) => sectionOf(r) === "table"),
-    waiting,
-    rejected: shown.filter((r) => sectionOf(r) === "rejected"),
+    table: rows.filter((r) => sectionOf(r) === "table"),
+    waiting: rows.filter((r) => sectionOf(r) === "waiting"),
+    rejected: rows.filter((r) => sectionOf(r) === "rejected"),
     openSepa: withSepa && query.filter === "alle" && !query.search ? openSepaMandates(eventId) : [],
+    paging: { page, pageCount, matching: ordered.length },
   };
 }
 

@@ -5,7 +5,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ExportMenu } from "~/components/export-menu";
 import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
-import { ListFilterForm, ListNavigation, ListNumbers } from "~/components/review-summary";
+import { ListFilterForm, ListNavigation, ListNumbers, ListPager } from "~/components/review-summary";
 import { BULK_FORM_ID, OpenSepaList, RegistrationTable, RejectedList, WaitingList } from "~/components/review-table";
 import { RouteError } from "~/components/route-error";
 import { listSearch, parseListQuery } from "~/lib/review-filter";
@@ -53,8 +53,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ParticipantList() {
-  const { event, may, query, step, counts, table, waiting, rejected, openSepa } = useLoaderData<typeof loader>();
+  const { event, may, query: asked, step, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
   const reply = useActionData<DecisionReply>()?.decision;
+  const query = { ...asked, page: paging.page };
   const search = listSearch(query);
   const listUrl = `/freizeit/participants/${event.id}${search}`;
   const errorFor = (id: number) =>
@@ -106,6 +107,7 @@ export default function ParticipantList() {
           ) : null}
           {waiting.length > 0 ? <WaitingList rows={waiting} {...shared} /> : null}
           {rejected.length > 0 ? <RejectedList rows={rejected} {...shared} /> : null}
+          <ListPager eventId={event.id} query={query} paging={paging} />
           {openSepa.length > 0 ? <OpenSepaList eventId={event.id} mandates={openSepa} /> : null}
         </>
       )}

@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { registrationHistory, registrations } from "../../db/schema";
+import { PAGE_SIZE } from "~/lib/review-filter";
 import { action, loader } from "~/routes/freizeit.participants.$id";
 import { db, rawSqlite } from "~/services/db.server";
 import { createEvent } from "../support/events";
@@ -19,6 +20,7 @@ type ListData = {
   rejected: { id: number; applicationStatus: string }[];
   openSepa: { id: number; children: number; amountCents: number }[];
   step: { intent: string; registrationId: number; name: string } | null;
+  paging: { page: number; pageCount: number; matching: number };
 };
 
 let camp: Awaited<ReturnType<typeof campWithPeople>>;
@@ -143,6 +145,25 @@ describe("what the list shows", () => {
     const data = await body<ListData>(response);
     expect(data.counts.total).toBe(0);
     expect(data.table).toEqual([]);
+  });
+});
+
+describe("pages of a long list", () => {
+  it(`shows ${PAGE_SIZE} registrations a page in the order table, waiting list, rejected; a page past the end is the last`, async () => {
+    const event = createEvent({ ownerIds: [camp.people.lead.id] });
+    for (let i = 0; i < PAGE_SIZE - 5; i++) register(event.id, { status: "accepted" });
+    for (let i = 1; i <= 10; i++) register(event.id, { status: "open", waitingListPosition: i });
+    register(event.id, { status: "rejected" });
+    const page = async (search: string) =>
+      body<ListData>(await run(loader, get(`/freizeit/participants/${event.id}${search}`, { cookie: camp.people.lead.cookie, params: { id: String(event.id) } })));
+    const first = await page("");
+    expect([first.table.length, first.waiting.length, first.rejected.length]).toEqual([PAGE_SIZE - 5, 5, 0]);
+    expect(first.paging).toEqual({ page: 1, pageCount: 2, matching: PAGE_SIZE + 6 });
+    const second = await page("?seite=2");
+    expect([second.table.length, second.waiting.length, second.rejected.length]).toEqual([0, 5, 1]);
+    expect(second.waiting.map((r) => r.waitingListPosition)).toEqual([6, 7, 8, 9, 10]);
+    expect((await page("?seite=7")).paging.page).toBe(2);
+    expect((await page("?filter=warteliste&seite=2")).paging).toEqual({ page: 1, pageCount: 1, matching: 10 });
   });
 });
 
