@@ -1,0 +1,60 @@
+// A place frees up; the parent of the first waiting child takes it from the mail's link, on a
+// 360 px phone, with JavaScript and without.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { decide } from "~/models/registration-decision.server";
+import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { browserSessionCookie, createUser } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { waitForMail } from "../support/mail";
+import { createRegistration, registration } from "../support/registrations";
+
+const { baseUrl, mailDir } = inject("e2e")!;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
+  it("the first in line takes the freed place from the mail's link; the link works once", async () => {
+    const lead = await createUser({ firstName: "Lea" });
+    const holder = await createUser();
+    const parent = await createUser({ email: `warte-${Date.now()}-${javaScriptEnabled}@example.org`, firstName: "Wanda" });
+    const event = createEvent({ ownerIds: [lead.id], capacity: 1, title: `Kanufreizeit ${javaScriptEnabled ? "A" : "B"}`, priceCents: 12000 });
+    const place = createRegistration(event.id, holder.id, { firstName: "Hanna" });
+    const waiting = createRegistration(event.id, parent.id, { firstName: "Wiebke", waiting: 1 });
+
+    decide(event.id, place.id, "reject", { id: lead.id, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, role: "user" }, "Doppelt angemeldet");
+    const mail = await waitForMail(mailDir, parent.email, /^Ein Platz ist frei geworden: Wiebke Muster/);
+    // The decision was made in this test process, whose APP_URL differs from the server's: take the path.
+    const link = /\/platzangebot\/\d+\/annehmen/.exec(mail.text)?.[0];
+    expect(link).toBe(`/platzangebot/${waiting.id}/annehmen`);
+    expect(mail.text).toContain(`/platzangebot/${waiting.id}/freigeben`);
+
+    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    await page.goto(link!);
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Platz annehmen");
+    expect(await page.getByRole("main").textContent()).toContain("Wiebke Muster");
+    expect(registration(waiting.id).waitingListPosition).toBe(1); // opening the link changes nothing
+    await page.getByRole("button", { name: "Platz annehmen" }).click();
+    await page.waitForURL(`**/freizeit/${event.id}`);
+    expect(await page.getByRole("status").first().textContent()).toContain("Platz angenommen");
+    expect(await page.getByRole("main").textContent()).toContain("Anmeldung eingegangen – Bestätigung ausstehend");
+    expect(registration(waiting.id)).toMatchObject({ waitingListPosition: null, amountCents: 12000 });
+    await waitForMail(mailDir, parent.email, /^Platz angenommen: Wiebke Muster/);
+
+    // The same link again: answered already, no button.
+    await page.goto(link!);
+    expect(await page.getByRole("main").textContent()).toContain("Dieses Angebot wurde bereits beantwortet oder ist nicht mehr gültig.");
+    expect(await page.getByRole("button", { name: "Platz annehmen" }).count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
