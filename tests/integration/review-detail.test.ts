@@ -9,7 +9,7 @@ import { createEvent } from "../support/events";
 import { resetDatabase } from "../support/fixtures";
 import { register } from "../support/lists-fixtures";
 import { body, get, post, run } from "../support/remix";
-import { campWithPeople, type Person } from "../support/review-fixtures";
+import { campWithPeople, countStatements, type Person } from "../support/review-fixtures";
 
 type Detail = {
   registration: { id: number; eventId: number; tshirtSize: string; specialNeeds: string; allowedToSwim: boolean | null; paymentMethod: string };
@@ -157,5 +157,23 @@ describe("comments", () => {
     expect(response.headers.get("Location")).toBe(url(registrationId));
     const data = await body<Detail>(await open("lead"));
     expect(data.history.map((h) => h.action)).toContain("accepted");
+  });
+});
+
+describe("speed", () => {
+  it("the detail asks the database the same number of times with 2 and with 30 comments and history entries", async () => {
+    const statementsWith = async (n: number) => {
+      const made = register(camp.event.id, { status: "open" });
+      for (let i = 0; i < n; i++) {
+        db.insert(comments).values({ participantId: made.child.id, eventId: camp.event.id, authorId: camp.people.lead.id, text: `Notiz ${i}` }).run();
+        db.insert(registrationHistory).values({ registrationId: made.registration.id, actorId: camp.people.lead.id, action: "payment_confirmed" }).run();
+      }
+      const { result, statements } = await countStatements(() => open("lead", made.registration.id));
+      expect((await body<Detail>(result)).comments).toHaveLength(n);
+      return statements;
+    };
+    const few = await statementsWith(2);
+    expect(await statementsWith(30)).toBe(few);
+    expect(few).toBeGreaterThanOrEqual(4);
   });
 });

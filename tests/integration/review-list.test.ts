@@ -5,12 +5,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { registrationHistory, registrations } from "../../db/schema";
 import { PAGE_SIZE } from "~/lib/review-filter";
 import { action, loader } from "~/routes/freizeit.participants.$id";
-import { db, rawSqlite } from "~/services/db.server";
+import { db } from "~/services/db.server";
 import { createEvent } from "../support/events";
 import { resetDatabase } from "../support/fixtures";
 import { addGroup, register } from "../support/lists-fixtures";
 import { body, get, post, run } from "../support/remix";
-import { campWithPeople, mandateFor, type Person } from "../support/review-fixtures";
+import { campWithPeople, countStatements, mandateFor, type Person } from "../support/review-fixtures";
 
 type ListData = {
   may: { decideRegistrations: boolean; confirmPayments: boolean; viewSepa: boolean; export: boolean };
@@ -173,6 +173,11 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
     expect(data.step).toEqual({ intent: "reject", registrationId: ids.open, name: "Olga Offen" });
   });
 
+  it("the lead gets the confirmation step to revoke a rejection", async () => {
+    const data = await body<ListData>(await list("lead", `?entscheiden=revoke-rejection&anmeldung=${ids.rejected}`));
+    expect(data.step).toEqual({ intent: "revoke-rejection", registrationId: ids.rejected, name: "Rita Abgelehnt" });
+  });
+
   it.each([
     ["team", "reject", "open"],
     ["lead", "reject", "accepted"],
@@ -204,19 +209,6 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
 });
 
 describe("speed", () => {
-  function countQueries<T>(work: () => Promise<T>) {
-    const sqlite = rawSqlite();
-    const original = sqlite.prepare;
-    let statements = 0;
-    sqlite.prepare = function (this: typeof sqlite, ...args: Parameters<typeof original>) {
-      statements++;
-      return original.apply(this, args);
-    } as typeof original;
-    return work().finally(() => {
-      sqlite.prepare = original;
-    }).then((result) => ({ result, statements }));
-  }
-
   async function statementsFor(n: number) {
     const event = createEvent({ ownerIds: [camp.people.lead.id], capacity: n });
     for (let i = 0; i < n; i++) {
@@ -224,7 +216,7 @@ describe("speed", () => {
       if (i % 4 === 0) db.update(registrations).set({ sepaMandateId: mandateFor(event.id, r.userId).id }).where(eq(registrations.id, r.registration.id)).run();
       if (i % 5 === 0) addGroup(event.id, `Gruppe ${i}`, { registrationIds: [r.registration.id] });
     }
-    const { result, statements } = await countQueries(() =>
+    const { result, statements } = await countStatements(() =>
       run(loader, get(`/freizeit/participants/${event.id}?entscheiden=reject&anmeldung=1`, { cookie: camp.people.lead.cookie, params: { id: String(event.id) } })),
     );
     expect(result.status).toBe(200);

@@ -1,7 +1,7 @@
 // The people of one camp for the leaders' screens (issue 10): an admin, a lead person, an accepted
 // helper (team), a pending and a declined helper (applicants), a parent, each with a session.
 import { sepaMandates } from "../../db/schema";
-import { db } from "~/services/db.server";
+import { db, rawSqlite } from "~/services/db.server";
 import { createEvent } from "./events";
 import { createUser, sessionCookieFor } from "./fixtures";
 
@@ -33,4 +33,20 @@ export function mandateFor(eventId: number, userId: number, values: Partial<type
     .values({ eventId, userId, firstName: "Konrad", lastName: "Konto", street: "Bankweg 7", postalCode: "24103", city: "Kiel", iban: "DE89370400440532013000", ...values })
     .returning()
     .get();
+}
+
+/** Runs `work` and counts the SQL statements it prepares (every query drizzle runs prepares one). */
+export async function countStatements<T>(work: () => Promise<T>) {
+  const sqlite = rawSqlite();
+  const original = sqlite.prepare;
+  let statements = 0;
+  sqlite.prepare = function (this: typeof sqlite, ...args: Parameters<typeof original>) {
+    statements++;
+    return original.apply(this, args);
+  } as typeof original;
+  try {
+    return { result: await work(), statements };
+  } finally {
+    sqlite.prepare = original;
+  }
 }
