@@ -3,10 +3,16 @@
 // headers on every response, refusal of cross-site form posts, unsupported methods and malformed
 // addresses before any action runs, no caching of personal answers, a German page for every
 // error, the start-up work of the app (settings check, migrations, first admin, mail worker)
-// and a graceful shutdown that lets requests in flight finish.
-// Why not remix-serve: docs/decisions/0001-own-express-server.md
+// and a graceful shutdown that lets requests in flight finish. Anonymous visitors get `/` and the
+// event pages from a cache of rendered pages before express runs (page-cache.server.ts), and
+// WEB_CONCURRENCY processes answer requests (node:cluster; the start-up work, mail worker and
+// scheduler run in the primary alone).
+// Why: docs/decisions/0001-own-express-server.md, 0014-page-cache.md, 0014-cluster.md
+import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
+import { createServer } from "node:http";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { broadcastDevReady } from "@remix-run/node";
@@ -20,6 +26,21 @@ const development = process.env.NODE_ENV === "development";
 const BUILD_PATH = path.resolve("build/index.js");
 const VERSION_PATH = path.resolve("build/version.txt");
 
+/** WEB_CONCURRENCY: how many processes answer requests; by default the cores, at most 4. */
+function processCount() {
+  const raw = process.env.WEB_CONCURRENCY?.trim();
+  if (development) return 1; // `remix dev` reloads the build in one process
+  if (!raw) return Math.min(availableParallelism(), 4);
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 64) {
+    console.error(`WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein, ist aber „${raw}“.`);
+    process.exit(1);
+  }
+  return count;
+}
+/** single: one process does everything; primary: start-up work and jobs, forks the workers. */
+const role = cluster.isWorker ? "worker" : processCount() > 1 ? "primary" : "single";
+
 async function importBuild() {
   const stamp = development ? `?t=${statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()}` : "";
   return import(pathToFileURL(BUILD_PATH).href + stamp);
@@ -29,6 +50,9 @@ let build = await importBuild();
 const {
   boot,
   shutdown,
+  closeDatabase,
+  answerFromCache,
+  capturePage,
   securityHeaders,
   isCrossSiteWrite,
   CROSS_SITE_REFUSAL,
@@ -44,139 +68,227 @@ const {
 
 let config;
 try {
-  config = await boot();
+  config = await boot({ background: role !== "worker" });
+  if (role === "primary") console.log(`Mail-Versand und Zeitplan laufen in Prozess ${process.pid}.`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
-const app = express();
-app.disable("x-powered-by");
-app.disable("etag"); // pages get their ETag from entry.server.tsx; static files from express.static
-// Which proxies may tell the client's address and protocol (req.ip, req.protocol, req.secure):
-// TRUST_PROXY, by default only one on the same machine.
-app.set("trust proxy", config.trustProxy);
-app.use(compression());
+if (role === "primary") runPrimary(processCount());
+else serveRequests();
 
-const appOrigin = originOf(config.appUrl);
-let stopping = false;
+/** The HTTP server of a single process or of one worker of the cluster. */
+function serveRequests() {
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag"); // pages get their ETag from entry.server.tsx; static files from express.static
+  // Which proxies may tell the client's address and protocol (req.ip, req.protocol, req.secure):
+  // TRUST_PROXY, by default only one on the same machine.
+  app.set("trust proxy", config.trustProxy);
+  app.use(compression());
+  // A page for the cache (answerFromCache below) is captured as rendered, before compression.
+  app.use((req, res, next) => {
+    if (req.pendingPage) capturePage(res, req.pendingPage);
+    next();
+  });
 
-function sendErrorPage(res, status, headers = {}) {
-  const page = errorPage(status);
-  res.status(page.status).set({ ...page.headers, ...headers }).send(page.body);
-}
+  const appOrigin = originOf(config.appUrl);
+  let stopping = false;
 
-app.use((req, res, next) => {
-  const nonce = randomBytes(16).toString("base64");
-  res.locals.cspNonce = nonce;
-  const headers = securityHeaders({ nonce, development, https: req.secure });
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  function sendErrorPage(res, status, headers = {}) {
+    const page = errorPage(status);
+    res.status(page.status).set({ ...page.headers, ...headers }).send(page.body);
+  }
 
-  // Last word on every answer's headers, just before they are sent: one that sets a cookie, or
-  // one for a signed-in person that does not say it is the same for everyone (public), is never
-  // stored. While the server stops, connections close after their answer.
-  const personal = hasSessionCookie(req.get("cookie"));
-  const writeHead = res.writeHead;
-  res.writeHead = function (...args) {
-    const cacheControl = String(res.getHeader("Cache-Control") ?? "");
-    if (res.hasHeader("Set-Cookie") || (personal && !/\bpublic\b/i.test(cacheControl))) {
-      res.setHeader("Cache-Control", PERSONAL_CACHE_CONTROL);
+  app.use((req, res, next) => {
+    const nonce = req.cspNonce ?? randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    const headers = securityHeaders({ nonce, development, https: req.secure });
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+
+    // Last word on every answer's headers, just before they are sent: one that sets a cookie, or
+    // one for a signed-in person that does not say it is the same for everyone (public), is never
+    // stored. While the server stops, connections close after their answer.
+    const personal = hasSessionCookie(req.get("cookie"));
+    const writeHead = res.writeHead;
+    res.writeHead = function (...args) {
+      const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+      if (res.hasHeader("Set-Cookie") || (personal && !/\bpublic\b/i.test(cacheControl))) {
+        res.setHeader("Cache-Control", PERSONAL_CACHE_CONTROL);
+      }
+      // Over HTTPS every cookie is Secure, whichever code set it.
+      if (req.secure && res.hasHeader("Set-Cookie")) {
+        const cookies = [res.getHeader("Set-Cookie")].flat().map(String);
+        res.setHeader("Set-Cookie", cookies.map((c) => (/;\s*secure\s*(;|$)/i.test(c) ? c : `${c}; Secure`)));
+      }
+      if (stopping) res.setHeader("Connection", "close");
+      return writeHead.apply(this, args);
+    };
+
+    if (!ALLOWED_METHODS.includes(req.method)) {
+      sendErrorPage(res, 405, { Allow: ALLOWED_METHODS.join(", ") });
+      return;
     }
-    // Over HTTPS every cookie is Secure, whichever code set it.
-    if (req.secure && res.hasHeader("Set-Cookie")) {
-      const cookies = [res.getHeader("Set-Cookie")].flat().map(String);
-      res.setHeader("Set-Cookie", cookies.map((c) => (/;\s*secure\s*(;|$)/i.test(c) ? c : `${c}; Secure`)));
+    if (isMalformedPath(req.url) || isMalformedHost(req.get("host")) || isMalformedHost(req.hostname)) {
+      sendErrorPage(res, 400);
+      return;
     }
-    if (stopping) res.setHeader("Connection", "close");
-    return writeHead.apply(this, args);
+    const ownOrigins = [`${req.protocol}://${req.get("host")}`.toLowerCase(), appOrigin];
+    const request = { method: req.method, headers: { get: (name) => req.get(name) ?? null }, ownOrigins };
+    if (isCrossSiteWrite(request)) {
+      res.status(403).type("text/plain; charset=utf-8").send(CROSS_SITE_REFUSAL);
+      return;
+    }
+    // A body larger than any form of the app takes is refused before a byte of it is read; node
+    // discards the rest as it arrives and the connection closes after the answer.
+    if (Number(req.get("content-length") ?? 0) > maxBodyBytes(req.get("content-type"))) {
+      sendErrorPage(res, 413, { Connection: "close" });
+      return;
+    }
+    next();
+  });
+
+  // Fingerprinted build assets never change: cached for a year.
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", etag: false }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip });
+  const makeHandler = (currentBuild) => createRequestHandler({ build: currentBuild, mode: currentBuild.mode, getLoadContext });
+  let remixHandler = makeHandler(build);
+  let loadedVersion = development ? statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs : undefined;
+
+  async function handler(req, res, next) {
+    if (development) {
+      // `remix dev` rebuilt the app: load the new server build.
+      const version = statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs;
+      if (version !== loadedVersion) {
+        loadedVersion = version;
+        build = await importBuild();
+        remixHandler = makeHandler(build);
+      }
+    }
+    return remixHandler(req, res, next);
+  }
+
+  app.all("*", handler);
+
+  // Whatever error reaches express: a small German page, never a stack trace; logged unless it is
+  // the client's fault.
+  app.use((error, req, res, _next) => {
+    const status = Number(error?.status ?? error?.statusCode);
+    const clientError = status >= 400 && status < 500;
+    if (!clientError) console.error(error);
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    sendErrorPage(res, clientError ? status : 500);
+  });
+
+  // express's req.secure, for the answers that never reach express.
+  const trusted = app.get("trust proxy fn");
+  const isHttps = (req) =>
+    req.socket.encrypted
+      ? true
+      : trusted(req.socket.remoteAddress, 0) && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
+  const pageCache = !development && process.env.PAGE_CACHE !== "off";
+  const hostsFine = (req) => !isMalformedHost(req.headers.host) && (req.headers["x-forwarded-host"] === undefined || !isMalformedHost(String(req.headers["x-forwarded-host"])));
+
+  const server = createServer((req, res) => {
+    if (pageCache && hostsFine(req)) {
+      const nonce = randomBytes(16).toString("base64");
+      const https = isHttps(req);
+      const headers = securityHeaders({ nonce, development, https });
+      const cached = answerFromCache(req, res, { https, headers, nonce, closing: stopping });
+      if (cached === true) return;
+      req.cspNonce = nonce;
+      if (cached) req.pendingPage = cached;
+    }
+    app(req, res);
+  });
+  // HOST unset: every interface, as node does by default.
+  const listening = () => {
+    if (role === "single") announce();
+    if (development) broadcastDevReady(build);
   };
+  if (config.host) server.listen(config.port, config.host, listening);
+  else server.listen(config.port, listening);
 
-  if (!ALLOWED_METHODS.includes(req.method)) {
-    sendErrorPage(res, 405, { Allow: ALLOWED_METHODS.join(", ") });
-    return;
+  /**
+   * Stops taking connections, lets requests in flight finish (at most SHUTDOWN_TIMEOUT_SECONDS),
+   * then lets the mail worker finish its current mail and closes the database.
+   */
+  async function stop(signal) {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: Server wird beendet …`);
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => {
+      console.log(`Nach ${config.shutdownTimeoutSeconds} s werden die offenen Anfragen abgebrochen.`);
+      server.closeAllConnections();
+    }, config.shutdownTimeoutSeconds * 1000);
+    await closed;
+    clearTimeout(deadline);
+    // A worker has no mail worker or scheduler: it only closes its database connection.
+    if (role === "worker") closeDatabase();
+    else await shutdown();
+    process.exit(0);
   }
-  if (isMalformedPath(req.url) || isMalformedHost(req.get("host")) || isMalformedHost(req.hostname)) {
-    sendErrorPage(res, 400);
-    return;
-  }
-  const ownOrigins = [`${req.protocol}://${req.get("host")}`.toLowerCase(), appOrigin];
-  const request = { method: req.method, headers: { get: (name) => req.get(name) ?? null }, ownOrigins };
-  if (isCrossSiteWrite(request)) {
-    res.status(403).type("text/plain; charset=utf-8").send(CROSS_SITE_REFUSAL);
-    return;
-  }
-  // A body larger than any form of the app takes is refused before a byte of it is read; node
-  // discards the rest as it arrives and the connection closes after the answer.
-  if (Number(req.get("content-length") ?? 0) > maxBodyBytes(req.get("content-type"))) {
-    sendErrorPage(res, 413, { Connection: "close" });
-    return;
-  }
-  next();
-});
-
-// Fingerprinted build assets never change: cached for a year.
-app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", etag: false }));
-app.use(express.static("public", { maxAge: "1h" }));
-
-const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip });
-const makeHandler = (currentBuild) => createRequestHandler({ build: currentBuild, mode: currentBuild.mode, getLoadContext });
-let remixHandler = makeHandler(build);
-let loadedVersion = development ? statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs : undefined;
-
-async function handler(req, res, next) {
-  if (development) {
-    // `remix dev` rebuilt the app: load the new server build.
-    const version = statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs;
-    if (version !== loadedVersion) {
-      loadedVersion = version;
-      build = await importBuild();
-      remixHandler = makeHandler(build);
-    }
-  }
-  return remixHandler(req, res, next);
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-app.all("*", handler);
-
-// Whatever error reaches express: a small German page, never a stack trace; logged unless it is
-// the client's fault.
-app.use((error, req, res, _next) => {
-  const status = Number(error?.status ?? error?.statusCode);
-  const clientError = status >= 400 && status < 500;
-  if (!clientError) console.error(error);
-  if (res.headersSent) {
-    req.socket.destroy();
-    return;
-  }
-  sendErrorPage(res, clientError ? status : 500);
-});
-
-const listening = () => {
+function announce(processes = 1) {
   const host = config.host?.includes(":") ? `[${config.host}]` : (config.host ?? "localhost");
   console.log(`Lagerfeuer läuft auf http://${host}:${config.port}`);
-  if (development) broadcastDevReady(build);
-};
-// HOST unset: every interface, as node does by default.
-const server = config.host ? app.listen(config.port, config.host, listening) : app.listen(config.port, listening);
+  if (processes > 1) console.log(`${processes} Prozesse beantworten Anfragen.`);
+}
 
 /**
- * Stops taking connections, lets requests in flight finish (at most SHUTDOWN_TIMEOUT_SECONDS),
- * then lets the mail worker finish its current mail and closes the database.
+ * The primary of the cluster: it has done the start-up work (migrations, first admin), runs the
+ * mail worker and the scheduler, and keeps `count` workers answering requests. A worker that
+ * dies is replaced (after a second when it died young, so a broken start does not spin).
+ * SIGTERM/SIGINT: every worker finishes its requests, then the primary stops its jobs.
  */
-async function stop(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: Server wird beendet …`);
-  const closed = new Promise((resolve) => server.close(resolve));
-  server.closeIdleConnections();
-  const deadline = setTimeout(() => {
-    console.log(`Nach ${config.shutdownTimeoutSeconds} s werden die offenen Anfragen abgebrochen.`);
-    server.closeAllConnections();
-  }, config.shutdownTimeoutSeconds * 1000);
-  await closed;
-  clearTimeout(deadline);
-  await shutdown();
-  process.exit(0);
+function runPrimary(count) {
+  let stopping = false;
+  const bornAt = new Map();
+  const fork = () => {
+    if (stopping) return;
+    const worker = cluster.fork();
+    bornAt.set(worker.id, Date.now());
+  };
+  let announced = false;
+  cluster.on("listening", () => {
+    if (!announced) announce(count);
+    announced = true;
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    const lived = Date.now() - (bornAt.get(worker.id) ?? 0);
+    bornAt.delete(worker.id);
+    if (stopping) return;
+    console.error(`Prozess ${worker.process.pid} wurde beendet (${signal ?? `Code ${code}`}); ein neuer übernimmt.`);
+    setTimeout(fork, lived < 5_000 ? 1_000 : 0);
+  });
+  for (let i = 0; i < count; i++) fork();
+
+  async function stop(signal) {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: Server wird beendet …`);
+    const workers = Object.values(cluster.workers ?? {});
+    const exited = Promise.all(workers.map((w) => (w.isDead() ? null : new Promise((resolve) => w.once("exit", resolve)))));
+    for (const worker of workers) if (!worker.isDead()) worker.process.kill("SIGTERM");
+    const deadline = setTimeout(() => {
+      for (const worker of workers) if (!worker.isDead()) worker.process.kill("SIGKILL");
+    }, (config.shutdownTimeoutSeconds + 5) * 1000);
+    await exited;
+    clearTimeout(deadline);
+    await shutdown();
+    process.exit(0);
+  }
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
 }
-process.on("SIGTERM", () => void stop("SIGTERM"));
-process.on("SIGINT", () => void stop("SIGINT"));

@@ -11,6 +11,8 @@ import { NonceContext } from "~/components/nonce";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
 
 export { boot, shutdown } from "~/services/boot.server";
+export { closeDatabase } from "~/services/db.server";
+export { answerFromCache, capturePage } from "~/services/page-cache.server";
 export { maxBodyBytes } from "~/services/form.server";
 export {
   ALLOWED_METHODS,

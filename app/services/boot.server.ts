@@ -13,9 +13,14 @@ import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
 
-export async function boot() {
+/**
+ * `background: false` (the extra workers of a cluster, server.mjs): settings and database only;
+ * the start-up work, the mail worker and the scheduler run in one process alone.
+ */
+export async function boot(options: { background?: boolean } = {}) {
   const config = settings(); // throws a SettingsError naming every bad setting
   db.run("select 1"); // opens and migrates the database
+  if (options.background === false) return config;
   // `npm run restore` refuses while a process of the app holds the database.
   writeFileSync(`${config.databasePath}.pid`, String(process.pid));
   // Upload folders writable, and no temporary file left by an upload cut off (crash, shutdown).

@@ -27,6 +27,9 @@ export default async function setup(project: TestProject) {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      // One process: the tests read the server's mail folder and write fixtures into its database;
+      // cluster mode has tests of its own (tests/e2e/cluster.test.ts).
+      WEB_CONCURRENCY: "1",
       PORT: String(port),
       APP_URL: baseUrl,
       DATABASE_PATH: paths.databasePath,

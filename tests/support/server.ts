@@ -41,6 +41,7 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
     env: {
       ...process.env,
       NODE_ENV: "production",
+      WEB_CONCURRENCY: "1", // one process unless the test asks for a cluster
       PORT: String(port),
       APP_URL: "",
       HOST: "127.0.0.1",

@@ -1,0 +1,168 @@
+// The rendered pages anonymous visitors see most (`/` and `/freizeit/{id}`), kept in the server
+// process and answered before express and Remix run. Correct first (docs/decisions/0014-page-cache.md):
+// - only for a GET without any cookie, without a query string, to exactly those addresses;
+// - a copy is used only while the database has not changed since it was rendered: the key holds
+//   SQLite's `data_version` (changes when any other connection, e.g. another worker, commits)
+//   and this connection's `total_changes()` (changes with every write of this process), read
+//   before the page is rendered. Any write anywhere makes every copy old;
+// - a copy lives at most PAGE_CACHE_TTL_MS, so what depends on the clock alone (an event that
+//   has begun, a registration deadline passed at midnight) is at most that late;
+// - only pages without script (no nonce in them), status 200, without Set-Cookie; every answer
+//   gets its own fresh security headers (CSP nonce).
+import { gzipSync } from "node:zlib";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type Database from "better-sqlite3";
+import { rawSqlite } from "./db.server";
+
+export const PAGE_CACHE_TTL_MS = 1_000;
+const MAX_ENTRIES = 1_000;
+const CACHED_PATH = /^\/(?:freizeit\/[1-9][0-9]{0,9})?$/;
+/** Headers that belong to one answer only, never copied from the rendered one. */
+const PER_ANSWER = new Set([
+  "content-security-policy",
+  "strict-transport-security",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "date",
+  "connection",
+  "keep-alive",
+]);
+
+type Entry = {
+  generation: string;
+  storedAt: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+  gzip?: Buffer;
+  etag?: string;
+};
+
+/** What a miss carries from before rendering to the finished answer. */
+export type PendingPage = { key: string; generation: string; nonce: string };
+
+const entries = new Map<string, Entry>();
+let statement: { sqlite: Database.Database; query: Database.Statement } | undefined;
+
+/** The database's state as seen by this process: changes with every committed write anywhere. */
+export function databaseGeneration(): string {
+  const sqlite = rawSqlite();
+  if (statement?.sqlite !== sqlite) {
+    statement = { sqlite, query: sqlite.prepare("SELECT data_version AS v, total_changes() AS c FROM pragma_data_version").raw() };
+  }
+  const [version, changes] = statement.query.get() as [number, number];
+  return `${version}:${changes}`;
+}
+
+/** The cache key of a request whose answer may come from the cache, otherwise null. */
+export function pageCacheKey(req: IncomingMessage, https: boolean): string | null {
+  if (req.method !== "GET" || req.headers.cookie !== undefined || req.headers.authorization !== undefined) return null;
+  const url = req.url ?? "";
+  if (!CACHED_PATH.test(url)) return null; // also rules out any query string
+  return `${https ? "https" : "http"} ${req.headers.host ?? ""} ${req.headers["x-forwarded-host"] ?? ""} ${url}`;
+}
+
+function acceptsGzip(req: IncomingMessage) {
+  const accepted = String(req.headers["accept-encoding"] ?? "");
+  return /(?:^|,)\s*gzip\s*(?:,|$|;(?!\s*q\s*=\s*0(?:\.0*)?\s*(?:,|$)))/i.test(accepted);
+}
+
+/**
+ * Answers from the cache when it can (true), else returns the pending page to render and store
+ * (or null when this request is not for the cache). `headers` are the answer's security headers.
+ */
+export function answerFromCache(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: { https: boolean; headers: Record<string, string>; nonce: string; closing?: boolean; now?: number },
+): true | PendingPage | null {
+  const key = pageCacheKey(req, options.https);
+  if (key === null) return null;
+  const generation = databaseGeneration();
+  const entry = entries.get(key);
+  const now = options.now ?? Date.now();
+  if (!entry || entry.generation !== generation || now - entry.storedAt > PAGE_CACHE_TTL_MS) {
+    if (entry) entries.delete(key);
+    return { key, generation, nonce: options.nonce };
+  }
+  // Stored names are lower case (node's getHeaders()); the fresh ones replace them.
+  const headers: OutgoingHttpHeaders = { ...entry.headers, "x-page-cache": "hit" };
+  for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = value;
+  if (options.closing) headers.connection = "close";
+  const ifNoneMatch = req.headers["if-none-match"];
+  if (entry.etag && ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).includes(entry.etag)) {
+    delete headers["content-type"];
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  let body = entry.body;
+  if (acceptsGzip(req)) {
+    entry.gzip ??= gzipSync(entry.body);
+    body = entry.gzip;
+    headers["content-encoding"] = "gzip";
+  }
+  headers["content-length"] = String(body.length);
+  res.writeHead(200, headers);
+  res.end(body);
+  return true;
+}
+
+/**
+ * Watches the answer to a pending page (before compression touches it) and stores it when it
+ * may be shared: 200, HTML, no cookie set, not marked no-store, no script carrying the nonce.
+ */
+export function capturePage(res: ServerResponse, pending: PendingPage, now: () => number = Date.now) {
+  const chunks: Buffer[] = [];
+  const write = res.write;
+  const end = res.end;
+  let tooLarge = false;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function" || tooLarge) return;
+    const buffer = Buffer.isBuffer(chunk)
+      ? chunk
+      : chunk instanceof Uint8Array
+        ? Buffer.from(chunk)
+        : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+    chunks.push(buffer);
+    if (chunks.length > 4096) tooLarge = true;
+  };
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0]);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as ServerResponse["write"];
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0]);
+    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  } as ServerResponse["end"];
+  // Once the answer is out, its headers are final.
+  res.once("finish", () => {
+    if (!tooLarge) storeIfShareable(res, pending, Buffer.concat(chunks), now());
+  });
+}
+
+function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffer, now: number) {
+  if (res.statusCode !== 200 || res.hasHeader("set-cookie")) return;
+  if (!/^text\/html\b/i.test(String(res.getHeader("content-type") ?? ""))) return;
+  if (/no-store/i.test(String(res.getHeader("cache-control") ?? ""))) return;
+  if (body.includes(pending.nonce)) return; // a script with this answer's nonce: never shared
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (!PER_ANSWER.has(name) && value !== undefined) headers[name] = value;
+  }
+  // The copy is sent compressed or not, by the visitor's Accept-Encoding.
+  if (!/accept-encoding/i.test(String(headers.vary ?? ""))) headers.vary = headers.vary ? `${String(headers.vary)}, Accept-Encoding` : "Accept-Encoding";
+  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  entries.set(pending.key, {
+    generation: pending.generation,
+    storedAt: now,
+    headers,
+    body,
+    etag: typeof headers.etag === "string" ? headers.etag : undefined,
+  });
+}
+
+/** Forgets every copy (tests). */
+export function clearPageCache() {
+  entries.clear();
+}

@@ -1,0 +1,128 @@
+// The built server's cache of anonymous pages (issue 14, item 2): every kind of write that
+// changes `/` or an event page shows in the very next answer, whether the test writes the
+// database itself (another connection, as another worker would) or the server does (an action).
+import { and, eq } from "drizzle-orm";
+import { describe, expect, inject, it } from "vitest";
+import { eventOwners, events, files, legalDocuments, users } from "../../db/schema";
+import { db } from "~/services/db.server";
+import { createEvent } from "../support/events";
+import { createUser, sessionCookieFor } from "../support/fixtures";
+import { rawRequest } from "../support/http";
+import { createRegistration } from "../support/registrations";
+
+const { baseUrl } = inject("e2e")!;
+const get = (path: string, headers: Record<string, string> = {}) => rawRequest(baseUrl + path, { headers });
+
+/** Asks twice: the second answer must come from the cache. Returns its text. */
+async function cached(path: string) {
+  await get(path);
+  const again = await get(path);
+  expect(again.headers["x-page-cache"], path).toBe("hit");
+  return again.text();
+}
+
+/** The next anonymous answer after a change: rendered anew, and different. */
+async function fresh(path: string, before: string) {
+  const after = await get(path);
+  expect(after.headers["x-page-cache"], path).toBeUndefined();
+  expect(after.text(), path).not.toBe(before);
+  return after.text();
+}
+
+describe("cache of anonymous pages", () => {
+  it("shows every change of an event, its places, files, lead persons and the legal documents in the next answer", async () => {
+    const stamp = Date.now();
+    let home = await cached("/");
+    const camp = createEvent({ title: `Zwischenspeicher ${stamp}`, capacity: 3 });
+    home = await fresh("/", home);
+    expect(home).toContain(`Zwischenspeicher ${stamp}`);
+    const page = `/freizeit/${camp.id}`;
+
+    let detail = await cached(page);
+    expect(detail).not.toMatch(/<script/i); // no script, so no nonce to reuse
+    db.update(events).set({ title: `Umbenannt ${stamp}` }).where(eq(events.id, camp.id)).run();
+    detail = await fresh(page, detail);
+    expect(detail).toContain(`Umbenannt ${stamp}`);
+    home = await fresh("/", home);
+    expect(home).toContain(`Umbenannt ${stamp}`);
+
+    // A place taken.
+    expect(detail).toMatch(/Freie Plätze<\/dt><dd>3</);
+    const parent = await createUser({ firstName: "Paula" });
+    await cached(page);
+    createRegistration(camp.id, parent.id);
+    detail = await fresh(page, detail);
+    expect(detail).toMatch(/Freie Plätze<\/dt><dd>2</);
+
+    // The picture and an attachment.
+    await cached(page);
+    db.insert(files).values({ key: `bild-${stamp}`, displayName: "lager.webp", mimeType: "image/webp", size: 1, kind: "preview", eventId: camp.id }).run();
+    detail = await fresh(page, detail);
+    expect(detail).toContain(`/uploads/pictures/bild-${stamp}-480.webp`);
+    await cached(page);
+    db.insert(files).values({ key: `anhang-${stamp}`, displayName: "Packliste.pdf", mimeType: "application/pdf", size: 1, kind: "attachment", eventId: camp.id }).run();
+    detail = await fresh(page, detail);
+    expect(detail).toContain("Packliste.pdf");
+
+    // A lead person, then that person's new name.
+    const lead = await createUser({ firstName: "Lena", lastName: `Leitwolf${stamp}` });
+    await cached(page);
+    db.insert(eventOwners).values({ eventId: camp.id, userId: lead.id }).run();
+    detail = await fresh(page, detail);
+    expect(detail).toContain(`Lena Leitwolf${stamp}`);
+    await cached(page);
+    db.update(users).set({ lastName: `Fuchs${stamp}` }).where(eq(users.id, lead.id)).run();
+    detail = await fresh(page, detail);
+    expect(detail).toContain(`Lena Fuchs${stamp}`);
+
+    // The footer's legal documents (removed again: other tests upload their own).
+    const hadTerms = db.select().from(legalDocuments).where(eq(legalDocuments.type, "general_terms")).get();
+    if (!hadTerms) {
+      home = await cached("/");
+      const file = db.insert(files).values({ key: `agb-${stamp}`, displayName: "agb.pdf", mimeType: "application/pdf", size: 1, kind: "legal" }).returning().get();
+      db.insert(legalDocuments).values({ type: "general_terms", fileId: file.id }).run();
+      home = await fresh("/", home);
+      expect(home).toMatch(/>AGB</);
+      db.delete(legalDocuments).where(eq(legalDocuments.type, "general_terms")).run();
+      db.delete(files).where(and(eq(files.id, file.id), eq(files.kind, "legal"))).run();
+      home = await fresh("/", home);
+      expect(home).not.toMatch(/>AGB</);
+    }
+
+    // Deleted by the server itself (a write of the server's own connection).
+    const admin = await createUser({ role: "admin" });
+    home = await cached("/");
+    detail = await cached(page);
+    const deleted = await rawRequest(baseUrl + page, {
+      method: "POST",
+      headers: { Cookie: await sessionCookieFor(admin.id), "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
+      body: "intent=delete",
+    });
+    expect(deleted.status).toBe(302);
+    home = await fresh("/", home);
+    expect(home).not.toContain(`Umbenannt ${stamp}`);
+    expect((await get(page)).status).toBe(404);
+  });
+
+  it("never gives a signed-in visitor a cached page, and gives each cached answer its own nonce", async () => {
+    const camp = createEvent({ title: `Nur für Gäste ${Date.now()}` });
+    const page = `/freizeit/${camp.id}`;
+    const anonymous = await cached(page);
+    const parent = await createUser({ firstName: "Sina" });
+    const signedIn = await get(page, { Cookie: await sessionCookieFor(parent.id) });
+    expect(signedIn.headers["x-page-cache"]).toBeUndefined();
+    expect(signedIn.headers["cache-control"]).toBe("private, no-store");
+    expect(signedIn.text()).not.toBe(anonymous);
+    expect(signedIn.text()).toContain(">Logout<");
+
+    await cached(page); // the new session was a write: the copy is rendered anew
+    const [a, b] = [await get(page), await get(page)];
+    expect(a.headers["x-page-cache"]).toBe("hit");
+    expect(b.headers["x-page-cache"]).toBe("hit");
+    const nonce = (h: unknown) => /'nonce-([^']+)'/.exec(String(h))?.[1];
+    expect(nonce(a.headers["content-security-policy"])).toBeTruthy();
+    expect(nonce(a.headers["content-security-policy"])).not.toBe(nonce(b.headers["content-security-policy"]));
+    expect(a.headers["x-content-type-options"]).toBe("nosniff");
+    expect(a.headers["set-cookie"]).toBeUndefined();
+  });
+});

@@ -1,0 +1,148 @@
+// The cache of rendered anonymous pages on a real HTTP server and a real SQLite database: what it
+// keeps, what it never keeps, and that any committed write (this connection or another) makes
+// every copy old.
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { events } from "../../db/schema";
+import { db } from "~/services/db.server";
+import { answerFromCache, capturePage, clearPageCache, PAGE_CACHE_TTL_MS } from "~/services/page-cache.server";
+import { createEvent } from "../support/events";
+import { rawRequest } from "../support/http";
+
+let server: Server;
+let base = "";
+let renders = 0;
+let clock = 1_000_000;
+/** What the fake app adds to its answer, by path. */
+const extras: Record<string, { setCookie?: boolean; script?: boolean; status?: number; noStore?: boolean }> = {};
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const nonce = randomBytes(16).toString("base64");
+    const headers = { "Content-Security-Policy": `script-src 'nonce-${nonce}'`, "X-Frame-Options": "DENY" };
+    const cached = answerFromCache(req, res, { https: false, headers, nonce, now: clock });
+    if (cached === true) return;
+    if (cached) capturePage(res, cached, () => clock);
+    renders++;
+    const extra = extras[(req.url ?? "").split("?")[0]] ?? {};
+    const titles = db.select({ title: events.title }).from(events).all().map((e) => e.title);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("ETag", `W/"${titles.join("|").length}-${titles.length}"`);
+    if (extra.setCookie) res.setHeader("Set-Cookie", "flash=1");
+    if (extra.noStore) res.setHeader("Cache-Control", "private, no-store");
+    res.statusCode = extra.status ?? 200;
+    res.write(`<!DOCTYPE html><title>${req.url}</title>`);
+    res.end(`<ul>${titles.map((t) => `<li>${t}</li>`).join("")}</ul>${extra.script ? `<script nonce="${nonce}"></script>` : ""}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  clearPageCache();
+  renders = 0;
+  clock += 10 * PAGE_CACHE_TTL_MS;
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => rawRequest(base + path, { headers });
+
+describe("page cache", () => {
+  it("answers the second anonymous request from the copy, with fresh security headers", async () => {
+    createEvent({ title: "Zeltlager am See" });
+    const first = await get("/");
+    const second = await get("/");
+    expect(renders).toBe(1);
+    expect(first.headers["x-page-cache"]).toBeUndefined();
+    expect(second.headers["x-page-cache"]).toBe("hit");
+    expect(second.text()).toBe(first.text());
+    expect(second.text()).toContain("Zeltlager am See");
+    expect(second.headers["content-security-policy"]).not.toBe(first.headers["content-security-policy"]);
+    expect(second.headers["x-frame-options"]).toBe("DENY");
+    expect(second.headers["content-length"]).toBe(String(second.body.length));
+  });
+
+  it("a write on this connection makes the copy old", async () => {
+    await get("/freizeit/1");
+    createEvent({ title: "Segeln auf der Schlei" });
+    const after = await get("/freizeit/1");
+    expect(after.headers["x-page-cache"]).toBeUndefined();
+    expect(after.text()).toContain("Segeln auf der Schlei");
+    expect(renders).toBe(2);
+  });
+
+  it("a write by another connection (another process, a worker) makes the copy old", async () => {
+    await get("/");
+    expect((await get("/")).headers["x-page-cache"]).toBe("hit");
+    const other = new Database(process.env.DATABASE_PATH!);
+    try {
+      other.prepare("UPDATE events SET title = 'Umbenannt von nebenan'").run();
+    } finally {
+      other.close();
+    }
+    const after = await get("/");
+    expect(after.headers["x-page-cache"]).toBeUndefined();
+    expect(after.text()).toContain("Umbenannt von nebenan");
+  });
+
+  it("a copy lives at most PAGE_CACHE_TTL_MS (pages that change with the clock alone)", async () => {
+    await get("/");
+    clock += PAGE_CACHE_TTL_MS;
+    expect((await get("/")).headers["x-page-cache"]).toBe("hit");
+    clock += 1;
+    expect((await get("/")).headers["x-page-cache"]).toBeUndefined();
+    expect(renders).toBe(2);
+  });
+
+  it("never for a cookie, a query string, another address or another method", async () => {
+    for (const [path, headers] of [
+      ["/", { Cookie: "lf_session=abc" }],
+      ["/", { Cookie: "anything=1" }],
+      ["/?filter=mine", {}],
+      ["/?_data=root", {}],
+      ["/freizeit/1?loeschen", {}],
+      ["/freizeit/1/", {}],
+      ["/freizeit/abc", {}],
+      ["/account", {}],
+      ["/", { Authorization: "Basic eDp5" }],
+    ] as const) {
+      await get(path, headers);
+      const again = await get(path, headers);
+      expect(again.headers["x-page-cache"], path).toBeUndefined();
+    }
+    const head = await rawRequest(`${base}/`, { method: "HEAD" });
+    expect(head.headers["x-page-cache"]).toBeUndefined();
+  });
+
+  it("never keeps an answer that sets a cookie, carries a script with its nonce, is not 200 or says no-store", async () => {
+    Object.assign(extras, {
+      "/freizeit/7": { setCookie: true },
+      "/freizeit/8": { script: true },
+      "/freizeit/9": { status: 404 },
+      "/freizeit/10": { noStore: true },
+    });
+    for (const path of ["/freizeit/7", "/freizeit/8", "/freizeit/9", "/freizeit/10"]) {
+      await get(path);
+      expect((await get(path)).headers["x-page-cache"], path).toBeUndefined();
+    }
+    expect(renders).toBe(8);
+  });
+
+  it("sends the copy gzipped when asked, and 304 for a matching ETag", async () => {
+    const first = await get("/");
+    const zipped = await get("/", { "Accept-Encoding": "gzip, deflate, br" });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+    expect(gunzipSync(zipped.body).toString("utf8")).toBe(first.text());
+    const notAsked = await get("/", { "Accept-Encoding": "gzip;q=0, identity" });
+    expect(notAsked.headers["content-encoding"]).toBeUndefined();
+    const unchanged = await get("/", { "If-None-Match": String(first.headers.etag) });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body.length).toBe(0);
+    expect(renders).toBe(1);
+  });
+});
