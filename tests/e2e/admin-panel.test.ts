@@ -114,6 +114,16 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     const served = await page.request.get("/legal/teilnahmebedingungen.pdf");
     expect(served.headers()["content-type"]).toBe("application/pdf");
     expect((await served.body()).toString("latin1")).toContain(`Teilnahme ${stamp}`);
+    // The enrolment form links them where parents accept them (terms checkbox, SEPA privacy consent).
+    await page.goto(`/enroll/${camp.id}`);
+    const form = page.getByRole("main");
+    await form.getByLabel(/Teilnahmebedingungen und die Datenschutzerklärung gelesen und akzeptiere/).waitFor();
+    const hrefs = async (text: string) => form.locator("a", { hasText: text }).evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(await hrefs("Teilnahmebedingungen")).toEqual(["/legal/teilnahmebedingungen.pdf"]);
+    const privacy = await hrefs("Datenschutzerklärung");
+    expect(privacy.length).toBe(javaScriptEnabled ? 2 : 1); // without JavaScript the SEPA section shows once SEPA is chosen
+    expect(new Set(privacy)).toEqual(new Set(["/legal/datenschutz.pdf"]));
+    await page.goto("/gott");
 
     // The protocol, newest first, by kind.
     await page.getByRole("link", { name: "Protokoll" }).click();
