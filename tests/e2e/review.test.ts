@@ -173,3 +173,38 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 });
+
+describe("the leaders' pages on a 320 px screen", () => {
+  it("one h1, headings in order, every field labelled, nothing wider than the screen", async () => {
+    const lead = await createUser();
+    const camp = createEvent({ title: `Schmales Lager ${Date.now()}`, ownerIds: [lead.id], capacity: 1 });
+    const family = quickUser({ email: `sehr.lange.adresse.ohne.umbruch.${Date.now()}@beispiel-familie.example.org` });
+    const mandate = mandateFor(camp.id, family.id, { firstName: "Maximiliane", lastName: "Mustermann-Lüdenscheid" });
+    const first = register(camp.id, { status: "open", userId: family.id, answers: { paymentMethod: "sepa", specialNeeds: "x".repeat(80) }, ...child("Kunigunde", "Mustermann-Lüdenscheid") });
+    db.update(registrations).set({ sepaMandateId: mandate.id }).where(eq(registrations.id, first.registration.id)).run();
+    register(camp.id, { status: "open", waitingListPosition: 1, ...child("Wartende", "Person") });
+    register(camp.id, { status: "rejected", ...child("Abgelehnte", "Person") });
+    const { page, problems, context } = await openTab(browser, { javaScriptEnabled: true, baseURL: baseUrl });
+    await page.setViewportSize({ width: 320, height: 640 });
+    await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
+    for (const path of [
+      `/freizeit/participants/${camp.id}`,
+      `/freizeit/participants/${camp.id}?entscheiden=reject&anmeldung=${first.registration.id}`,
+      `/freizeit/participants/participant-details/${first.registration.id}`,
+      `/freizeit/${camp.id}/sepa/${mandate.id}`,
+    ]) {
+      expect((await page.goto(path))?.status(), path).toBe(200);
+      const report = await page.evaluate(() => {
+        const levels = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((h) => Number(h.tagName[1]));
+        const unlabelled = [...document.querySelectorAll("input, select, textarea")]
+          .filter((el) => (el as HTMLInputElement).type !== "hidden")
+          .filter((el) => !(el as HTMLInputElement).labels?.length && !el.getAttribute("aria-label"))
+          .map((el) => (el as HTMLInputElement).name);
+        return { h1: levels.filter((l) => l === 1).length, first: levels[0], skipped: levels.filter((l, i) => i > 0 && l > levels[i - 1] + 1), unlabelled, width: document.documentElement.scrollWidth };
+      });
+      expect(report, path).toEqual({ h1: 1, first: 1, skipped: [], unlabelled: [], width: 320 });
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
