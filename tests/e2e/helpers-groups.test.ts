@@ -1,0 +1,156 @@
+// Helpers and groups in a browser on a 360 px phone, with JavaScript and without (issue 11): an
+// applicant applies, a lead person accepts them (they then see 'Sie sind Helfer*in'), declines a
+// second one and revokes the decline, creates two groups, sorts a helper (select on the helper
+// list) and two children (through the group handler of the list, see below) into them and prints
+// the camp sheet: one group per A4 page, phones visible, no navigation.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { createEvent, daysFromToday } from "../support/events";
+import { browserSessionCookie, createUser } from "../support/fixtures";
+import { createRegistration } from "../support/helper-camp";
+
+const { baseUrl } = inject("e2e")!;
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function tabFor(userId: number, javaScriptEnabled: boolean) {
+  const tab = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+  await tab.context.addCookies([await browserSessionCookie(userId, baseUrl)]);
+  await tab.page.setViewportSize({ width: 360, height: 740 });
+  return tab;
+}
+
+async function flash(page: Page, text: string) {
+  await page.locator(".flash-region").getByText(text).waitFor();
+}
+
+describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
+  it("decisions, groups and the printed camp sheet", async () => {
+    const suffix = `${javaScriptEnabled ? "A" : "B"}${Date.now()}`;
+    const lead = await createUser({ firstName: "Lena", lastName: "Leitung" });
+    const hanna = await createUser({ firstName: "Hanna", lastName: `Helfer${suffix}` });
+    const jonas = await createUser({ firstName: "Jonas", lastName: `Zweifel${suffix}` });
+    const parent = await createUser();
+    const event = createEvent({ title: `Sommerlager ${suffix}`, ownerIds: [lead.id], dateFrom: daysFromToday(40), dateTo: daysFromToday(47) });
+    const mia = createRegistration(event.id, parent.id, { firstName: "Mia", lastName: "Acker", mobilePhone: "0171 5550001", phone: "04522 5550002" });
+    const noah = createRegistration(event.id, parent.id, { firstName: "Noah", lastName: "Berg", mobilePhone: "", phone: "" });
+
+    // Both apply on the event page.
+    for (const person of [hanna, jonas]) {
+      const tab = await tabFor(person.id, javaScriptEnabled);
+      await tab.page.goto(`/freizeit/${event.id}`);
+      await tab.page.getByRole("button", { name: "Als Helfer*in bewerben" }).click();
+      await tab.page.getByRole("button", { name: "Bereits beworben" }).waitFor();
+      expect(tab.problems).toEqual([]);
+      await tab.context.close();
+    }
+
+    const { page, problems, context } = await tabFor(lead.id, javaScriptEnabled);
+    const listPath = `/freizeit/helper/${event.id}`;
+    await page.goto(listPath);
+    await page.getByRole("heading", { level: 1, name: `Mitarbeiter*innen Liste Sommerlager ${suffix}` }).waitFor();
+    const row = (name: string) => page.getByRole("row").filter({ hasText: name });
+
+    // Accept Hanna.
+    await row("Hanna").getByRole("button", { name: "Annehmen" }).click();
+    await flash(page, `Hanna Helfer${suffix} ist jetzt Helfer*in.`);
+    await row("Hanna").getByText("Angenommen").waitFor();
+    expect(await row("Hanna").getAttribute("class")).toContain("row-green");
+    expect(await row("Jonas").getAttribute("class")).toContain("row-red");
+
+    // Decline Jonas, who then sees 'Kein*e Helfer*in'; revoke the decline.
+    await row("Jonas").getByRole("button", { name: "Ablehnen" }).click();
+    const declined = page.getByRole("region", { name: "Abgelehnte Mitarbeiter*innen" });
+    await declined.getByText(`Jonas Zweifel${suffix}`).waitFor();
+    expect(await declined.textContent()).toContain("Keine Gruppe");
+    const jonasTab = await tabFor(jonas.id, javaScriptEnabled);
+    await jonasTab.page.goto(`/freizeit/${event.id}`);
+    await jonasTab.page.getByRole("button", { name: "Kein*e Helfer*in" }).waitFor();
+    await jonasTab.context.close();
+    await declined.getByRole("button", { name: "Ablehnung stornieren" }).click();
+    await flash(page, "Die Ablehnung von");
+    await row("Jonas").getByText("Offen").waitFor();
+    expect(await page.getByRole("region", { name: "Abgelehnte Mitarbeiter*innen" }).count()).toBe(0);
+
+    // Hanna sees 'Sie sind Helfer*in'.
+    const hannaTab = await tabFor(hanna.id, javaScriptEnabled);
+    await hannaTab.page.goto(`/freizeit/${event.id}`);
+    await hannaTab.page.getByRole("button", { name: "Sie sind Helfer*in" }).waitFor();
+    expect(hannaTab.problems).toEqual([]);
+    await hannaTab.context.close();
+
+    // Two groups; an empty name gets 'Upps'.
+    await page.getByRole("button", { name: "Neue Gruppe anlegen" }).click();
+    await flash(page, "Du musst einen Gruppennamen angeben...");
+    for (const name of ["Füchse", "Eulen"]) {
+      await page.getByLabel("Name der neuen Gruppe").fill(name);
+      await page.getByRole("button", { name: "Neue Gruppe anlegen" }).click();
+      await flash(page, `Du hast erfolgreich die Gruppe "${name}" angelegt.`);
+    }
+
+    // Hanna into 'Füchse' with the row's select (JS: on change, no button; without: 'Speichern').
+    const select = row("Hanna").getByLabel(`Gruppe von Hanna Helfer${suffix}`);
+    await select.selectOption({ label: "Füchse" });
+    if (javaScriptEnabled) {
+      expect(await row("Hanna").getByRole("button", { name: "Speichern" }).count()).toBe(0);
+    } else {
+      await row("Hanna").getByRole("button", { name: "Speichern" }).click();
+    }
+    await flash(page, 'Die Zuordnung zur Gruppe "Füchse" wurde gespeichert.');
+    expect(await row("Hanna").getByLabel(`Gruppe von Hanna Helfer${suffix}`).inputValue()).not.toBe("");
+    // Jonas (not accepted) has no select.
+    expect(await row("Jonas").getByRole("combobox").count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    // The children: the participant list has no group select yet (another issue's page), so the
+    // same group handler is asked over HTTP with this browser's session.
+    const groupIds = Object.fromEntries(
+      await page.locator(`select[aria-label="Gruppe von Hanna Helfer${suffix}"] option`).evaluateAll((options) =>
+        options.map((o) => [(o as HTMLOptionElement).text, (o as HTMLOptionElement).value]),
+      ),
+    ) as Record<string, string>;
+    for (const [registrationId, group] of [[mia.id, "Füchse"], [noah.id, "Eulen"]] as const) {
+      const answer = await page.request.post(listPath, { form: { intent: "assign-group", registrationId: String(registrationId), groupId: groupIds[group] }, maxRedirects: 0 });
+      expect(answer.status()).toBe(302);
+    }
+
+    // The camp sheet, printed.
+    await page.goto(listPath);
+    await page.getByRole("link", { name: "Lagerblätter drucken" }).click();
+    await page.getByRole("heading", { level: 1, name: `Lagerblätter Sommerlager ${suffix}` }).waitFor();
+    await page.emulateMedia({ media: "print" });
+    expect(await page.locator(".site-header").isVisible()).toBe(false);
+    expect(await page.getByRole("heading", { level: 1 }).isVisible()).toBe(false);
+    const groups = page.locator(".camp-sheet-group");
+    expect(await groups.locator("h2").allTextContents()).toEqual(["Gruppe Eulen", "Gruppe Füchse"]);
+    expect(await groups.nth(0).evaluate((el) => getComputedStyle(el).breakAfter)).toBe("page");
+    const foxes = groups.nth(1);
+    expect(await foxes.getByText("Mobil: 0171 5550001").isVisible()).toBe(true);
+    expect(await foxes.getByText("Tel.: 04522 5550002").isVisible()).toBe(true);
+    expect(await foxes.getByText(`Hanna Helfer${suffix}`).isVisible()).toBe(true);
+    expect(await groups.nth(0).getByText("Notfallkontakt fehlt!").first().isVisible()).toBe(true);
+    const pdf = (await page.pdf({ preferCSSPageSize: true })).toString("latin1");
+    expect(pdf.match(/\/Type\s*\/Page[^s]/g)).toHaveLength(2);
+    await page.emulateMedia({ media: "screen" });
+    expect(await page.getByRole("heading", { level: 1 }).isVisible()).toBe(true);
+
+    // Deleting a group asks first; its members are then without a group.
+    await page.goto(listPath);
+    await page.getByText("Gruppen umbenennen oder löschen (2)").click();
+    await page.getByRole("button", { name: "Gruppe Eulen löschen" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Gruppe „Eulen“ löschen?" });
+    await confirm.getByText("Das eine Mitglied ist danach keiner Gruppe mehr zugeordnet.").waitFor();
+    await confirm.getByRole("button", { name: "Ja, Gruppe löschen" }).click();
+    await flash(page, "Die Gruppe \"Eulen\" wurde gelöscht. Ihre Mitglieder sind jetzt ohne Gruppe.");
+    await page.goto(`/freizeit/participants/${event.id}/notfall`);
+    expect(await page.locator(".camp-sheet-group h2").allTextContents()).toEqual(["Gruppe Füchse", "Ohne Gruppe"]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000); // many steps on a shared two-core machine
+});
