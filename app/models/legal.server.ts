@@ -3,7 +3,7 @@
 // accept it; each enrolment records which versions it accepted (DECISIONS.md, legal documents
 // and consent).
 import { and, desc, eq, inArray, max, or, sql } from "drizzle-orm";
-import { enrolments, eventHelpers, eventOwners, files, legalDocuments, legalDocumentVersions, type LegalDocumentType } from "../../db/schema";
+import { enrolments, eventHelpers, eventOwners, files, legalDocuments, legalDocumentVersions, registrations, type LegalDocumentType } from "../../db/schema";
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./user.server";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
@@ -198,4 +198,34 @@ export function consentOfEnrolments(enrolmentIds: number[]): Map<number, Enrolme
     result.set(row.enrolmentId, entry);
   }
   return result;
+}
+
+/** What the enrolment of one registration accepted (for its detail page); null when the
+ * registration belongs to no enrolment. One query. */
+export function consentOfRegistration(registrationId: number): EnrolmentConsent | null {
+  const rows = db
+    .select({
+      consentedAt: enrolments.consentedAt,
+      versionId: legalDocumentVersions.id,
+      type: legalDocumentVersions.type,
+      version: legalDocumentVersions.version,
+    })
+    .from(registrations)
+    .innerJoin(enrolments, eq(enrolments.id, registrations.enrolmentId))
+    .leftJoin(
+      legalDocumentVersions,
+      or(eq(legalDocumentVersions.id, enrolments.termsVersionId), eq(legalDocumentVersions.id, enrolments.privacyVersionId)),
+    )
+    .where(eq(registrations.id, registrationId))
+    .orderBy(legalDocumentVersions.type)
+    .all();
+  if (rows.length === 0) return null;
+  return {
+    consentedAt: rows[0].consentedAt,
+    documents: rows.flatMap((row) =>
+      row.versionId !== null && row.type !== null && row.version !== null
+        ? [{ label: LEGAL_DOCUMENTS[row.type].label, version: row.version, url: legalVersionUrl(row.versionId) }]
+        : [],
+    ),
+  };
 }

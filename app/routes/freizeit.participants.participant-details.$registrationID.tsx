@@ -6,8 +6,10 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CommentHistory, type CommentReply } from "~/components/review-comments";
 import { DecisionButtons, DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
 import { AnswersBlock, GuardianBlock, HistoryBlock, ParticipantBlock, StatusBlock } from "~/components/review-detail";
+import { ConsentBlock } from "~/components/legal-consent";
 import { RouteError } from "~/components/route-error";
 import { addComment, listComments, updateOwnComment } from "~/models/comment.server";
+import { consentOfRegistration } from "~/models/legal.server";
 import { getRegistrationDetail, registrationEventId } from "~/models/review-detail.server";
 import { commentSchema } from "~/schemas/comment";
 import { handleDecisionForm } from "~/services/decision-form.server";
@@ -47,6 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       ...detail,
       comments,
+      consent: consentOfRegistration(id),
       editingId: may.comment && comments.some((c) => c.id === editing && c.mine) ? editing : null,
       step,
       may: { decideRegistrations: may.decideRegistrations, confirmPayments: may.confirmPayments, viewSepa: may.viewSepa, comment: may.comment },
@@ -117,6 +120,7 @@ export default function RegistrationDetail() {
         <ParticipantBlock participant={participant} />
         <GuardianBlock guardian={data.guardian} account={data.account} />
         <AnswersBlock answers={r} />
+        <ConsentBlock consent={data.consent} />
       </div>
       <HistoryBlock history={data.history} createdAt={r.createdAt} />
       <CommentHistory comments={data.comments} canWrite={may.comment} editingId={data.editingId} pageUrl={pageUrl} reply={reply?.comment} />

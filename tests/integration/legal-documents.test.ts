@@ -4,9 +4,10 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, enrolments, files, legalDocuments, legalDocumentVersions, participants } from "../../db/schema";
+import { auditLog, enrolments, files, legalDocuments, legalDocumentVersions, participants, registrations } from "../../db/schema";
 import { currentLegalLinks, recordLegalConsent, consentOfEnrolments } from "~/models/legal.server";
 import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
+import { loader as detailLoader } from "~/routes/freizeit.participants.participant-details.$registrationID";
 import { action } from "~/routes/gott";
 import { loader as documentLoader } from "~/routes/legal.$document";
 import { loader as versionLoader } from "~/routes/legal.version.$versionId";
@@ -192,5 +193,20 @@ describe("proof of consent", () => {
     expect(await enrol(adult("Cem").id)).toMatchObject({ termsVersionId: version("participation_terms", 2), privacyVersionId: version("privacy", 1) });
     // The earlier enrolment keeps what it accepted.
     expect(db.select().from(enrolments).where(eq(enrolments.id, first.id)).get()).toMatchObject({ termsVersionId: version("participation_terms", 1) });
+    // The registration's detail shows it, with links to the accepted versions.
+    const detail = async (enrolmentId: number) => {
+      const registration = db.select().from(registrations).where(eq(registrations.enrolmentId, enrolmentId)).get()!;
+      const params = { registrationID: String(registration.id) };
+      const url = `/freizeit/participants/participant-details/${registration.id}`;
+      return (await body<{ consent: unknown }>(await run(detailLoader, get(url, { cookie: adminCookie, params })))).consent;
+    };
+    expect(await detail(first.id)).toEqual({
+      consentedAt: first.consentedAt!.toISOString(),
+      documents: [
+        { label: "Teilnahmebedingungen", version: 1, url: `/legal/version/${version("participation_terms", 1)}` },
+        { label: "Datenschutzerklärung", version: 1, url: `/legal/version/${version("privacy", 1)}` },
+      ],
+    });
+    expect(await detail(db.select().from(enrolments).orderBy(enrolments.id).all()[0].id)).toMatchObject({ documents: [] });
   });
 });
