@@ -524,6 +524,10 @@ export const registrations = sqliteTable(
     check("registrations_waiting_check", sql`waiting_list_position IS NULL OR waiting_list_position > 0`),
     check("registrations_offer_check", sql`offer_expires_at IS NULL OR waiting_list_position IS NOT NULL`),
     index("registrations_offer_idx").on(t.offerExpiresAt),
+    // The admin panel's counts of open decisions and payments read only this index.
+    index("registrations_place_holding_idx")
+      .on(t.eventId, t.applicationStatus, t.paid, t.amountCents, t.waitingListPosition)
+      .where(sql`waiting_list_position IS NULL AND application_status IN ('open', 'accepted')`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `registrations_place_holding_idx` ON `registrations` (`event_id`,`application_status`,`paid`,`amount_cents`,`waiting_list_position`) WHERE waiting_list_position IS NULL AND application_status IN ('open', 'accepted');
