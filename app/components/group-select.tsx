@@ -1,8 +1,9 @@
 // The group choice of one person on the participant or helper list (spec part 2 §2.5, §2.6, §4):
-// without JavaScript a plain select and a 'Speichern' button (PRG); with JavaScript the choice
-// is sent on change through a fetcher, without leaving the page. The server (handleGroupForm)
-// decides; this only asks.
+// without JavaScript a plain select and a 'Speichern' button (PRG); with JavaScript a searchable
+// field (type to filter the event's groups, placeholder 'Keine Gruppe') whose choice is sent at
+// once through a fetcher, without leaving the page. The server (handleGroupForm) decides.
 import { useFetcher } from "@remix-run/react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "~/components/forms";
 
 export type GroupOption = { id: number; name: string };
@@ -14,28 +15,25 @@ type Props = {
   groupId: number | null;
   /** Whose group: a registration (participant list) or a helper (helper list). */
   target: { registrationId: number } | { helperUserId: number };
-  /** The person's name, for the select's accessible label. */
+  /** The person's name, for the field's accessible label. */
   name: string;
 };
 
-export function GroupSelect({ action, groups, groupId, target, name }: Props) {
-  const fetcher = useFetcher();
-  const hydrated = useHydrated();
-  const [field, value] = "registrationId" in target ? ["registrationId", target.registrationId] : ["helperUserId", target.helperUserId];
-  const pending = fetcher.state !== "idle" && fetcher.formData ? (fetcher.formData.get("groupId") as string) : null;
-  const current = pending ?? (groupId === null ? "" : String(groupId));
+export function GroupSelect(props: Props) {
+  return useHydrated() ? <SearchableGroup {...props} /> : <PlainGroupSelect {...props} />;
+}
+
+function targetField(target: Props["target"]) {
+  return "registrationId" in target ? (["registrationId", target.registrationId] as const) : (["helperUserId", target.helperUserId] as const);
+}
+
+function PlainGroupSelect({ action, groups, groupId, target, name }: Props) {
+  const [field, value] = targetField(target);
   return (
-    <fetcher.Form method="post" action={action} className="group-select" preventScrollReset>
+    <form method="post" action={action} className="group-select">
       <input type="hidden" name="intent" value="assign-group" />
       <input type="hidden" name={field} value={value} />
-      <select
-        name="groupId"
-        aria-label={`Gruppe von ${name}`}
-        value={current}
-        onChange={(event) => {
-          if (hydrated) fetcher.submit(event.currentTarget.form, { method: "post", action, preventScrollReset: true });
-        }}
-      >
+      <select name="groupId" aria-label={`Gruppe von ${name}`} defaultValue={groupId === null ? "" : String(groupId)}>
         <option value="">Keine Gruppe</option>
         {groups.map((group) => (
           <option key={group.id} value={group.id}>
@@ -43,11 +41,85 @@ export function GroupSelect({ action, groups, groupId, target, name }: Props) {
           </option>
         ))}
       </select>
-      {hydrated ? null : (
-        <button type="submit" className="small secondary">
-          Speichern
-        </button>
-      )}
-    </fetcher.Form>
+      <button type="submit" className="small secondary">
+        Speichern
+      </button>
+    </form>
+  );
+}
+
+function SearchableGroup({ action, groups, groupId, target, name }: Props) {
+  const fetcher = useFetcher();
+  const listId = useId();
+  const errorId = useId();
+  /** The name last sent, so that leaving the field after Enter does not send it twice. */
+  const sent = useRef<string | null>(null);
+  const currentName = groups.find((g) => g.id === groupId)?.name ?? "";
+  const [text, setText] = useState(currentName);
+  const [error, setError] = useState<string | null>(null);
+  // A new answer from the server (another row, a rename) shows the stored group again.
+  useEffect(() => {
+    setText(currentName);
+    sent.current = null;
+  }, [currentName]);
+  useEffect(() => {
+    if (fetcher.state === "idle") sent.current = null;
+  }, [fetcher.state]);
+
+  function commit(value: string) {
+    const wanted = value.trim().toLocaleLowerCase("de");
+    const group = wanted ? groups.find((g) => g.name.toLocaleLowerCase("de") === wanted) : null;
+    if (wanted && !group) {
+      setError("Diese Gruppe gibt es nicht. Bitte wähle eine aus der Liste.");
+      return;
+    }
+    setError(null);
+    const chosen = group ? group.id : null;
+    if (group) setText(group.name);
+    if (chosen === groupId || sent.current === (group?.name ?? "")) return;
+    sent.current = group?.name ?? "";
+    const [field, id] = targetField(target);
+    fetcher.submit({ intent: "assign-group", [field]: String(id), groupId: chosen === null ? "" : String(chosen) }, { method: "post", action, preventScrollReset: true });
+  }
+
+  return (
+    <div className="group-select">
+      <input
+        type="text"
+        list={listId}
+        value={text}
+        placeholder="Keine Gruppe"
+        autoComplete="off"
+        aria-label={`Gruppe von ${name}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        disabled={fetcher.state !== "idle"}
+        onChange={(event) => {
+          setText(event.target.value);
+          // A suggestion picked from the list counts at once; typing waits for Enter or leaving.
+          const native = event.nativeEvent as InputEvent;
+          if (native.inputType === "insertReplacementText") commit(event.target.value);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") {
+            event.preventDefault();
+            commit(text);
+          }
+        }}
+        onBlur={() => {
+          if (text !== currentName) commit(text);
+        }}
+      />
+      <datalist id={listId}>
+        {groups.map((group) => (
+          <option key={group.id} value={group.name} />
+        ))}
+      </datalist>
+      {error ? (
+        <p id={errorId} className="field-errors" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
