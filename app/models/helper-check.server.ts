@@ -1,10 +1,11 @@
 // Helper checks (DECISIONS.md 'Helper checks', issue 11 item 6): what admins enter on the account
 // (police certificate inspected on/by, Juleica number and expiry, a phone for the camp sheet), and
 // the one mail to the lead persons 30 days before an event listing what is missing.
-import { and, asc, eq, gt, inArray, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { eventHelpers, eventOwners, events, users } from "../../db/schema";
 import { berlinToday, formatIsoDate, isIsoDate } from "~/lib/dates";
 import { checkWarnings, eventLastDay } from "~/lib/helper-checks";
+import { recordAudit } from "~/models/audit.server";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
@@ -170,4 +171,50 @@ function reminderMail(
       "Dein Lagerfeuer-Team",
     ].join("\n"),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keeping the records no longer than needed
+
+export const KEEP_MONTHS = 3;
+
+/** YYYY-MM-DD minus whole months (the day clamped to the shorter month's end). */
+export function monthsBefore(date: string, months: number) {
+  const [y, m, d] = date.split("-").map(Number);
+  const index = y * 12 + (m - 1) - months;
+  const year = Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+}
+
+/**
+ * Deletes the helper-check record (and the phone entered with it) of everyone whose last event as
+ * an accepted helper ended more than three months ago (DECISIONS.md 'Helper checks'). One
+ * statement; the count goes to the protocol. Returns the number of accounts cleared.
+ */
+export function purgeOldHelperChecks(now: Date = new Date()) {
+  const cutoff = monthsBefore(berlinToday(now), KEEP_MONTHS);
+  const lastDay = sql`coalesce(${events.dateTo}, ${events.dateFrom})`;
+  return writeTransaction((tx) => {
+    const cleared = tx
+      .update(users)
+      .set({ policeCertificateCheckedOn: null, policeCertificateCheckedBy: null, juleicaNumber: null, juleicaExpiresOn: null, phone: null })
+      .where(
+        and(
+          or(
+            sql`${users.policeCertificateCheckedOn} is not null`,
+            sql`${users.policeCertificateCheckedBy} is not null`,
+            sql`${users.juleicaNumber} is not null`,
+            sql`${users.juleicaExpiresOn} is not null`,
+            sql`${users.phone} is not null`,
+          ),
+          sql`exists (select 1 from ${eventHelpers} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted')`,
+          sql`not exists (select 1 from ${eventHelpers} join ${events} on ${events.id} = ${eventHelpers.eventId} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted' and ${lastDay} >= ${cutoff})`,
+        ),
+      )
+      .run().changes;
+    if (cleared > 0) recordAudit(tx, { actorId: null, action: "retention.run", entityType: "system", details: { helperChecksCleared: cleared } });
+    return cleared;
+  });
 }

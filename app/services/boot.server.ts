@@ -5,7 +5,7 @@ import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
 import { runRetention } from "~/models/retention.server";
 import { expireOffers } from "~/models/waiting-list.server";
-import { sendHelperCheckReminders } from "~/models/helper-check.server";
+import { purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
 import { closeDatabase, db } from "./db.server";
 import { settings } from "./env.server";
 import { startMailWorker, stopMailWorker } from "./mail.server";
@@ -46,8 +46,16 @@ export async function boot(options: { background?: boolean } = {}) {
   registerJob({ name: "platzangebote", everyMs: 60_000, run: (now) => expireOffers(now) });
   // Children's data only as long as needed (DECISIONS.md); idempotent, so running daily is enough.
   registerJob({ name: "datensparsamkeit", everyMs: 24 * 3600_000, run: (now) => runRetention(now) });
-  // The lead persons' mail about missing helper checks, 30 days before each event (once per event).
-  registerJob({ name: "helfer-nachweise", everyMs: 3600_000, run: (now) => sendHelperCheckReminders(now) });
+  // The lead persons' mail about missing helper checks, 30 days before each event (once per event);
+  // check records of people whose last event as a helper ended three months ago are deleted.
+  registerJob({
+    name: "helfer-nachweise",
+    everyMs: 3600_000,
+    run: (now) => {
+      sendHelperCheckReminders(now);
+      purgeOldHelperChecks(now);
+    },
+  });
   startScheduler();
   return config;
 }

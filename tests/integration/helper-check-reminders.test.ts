@@ -2,7 +2,9 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { events, users } from "../../db/schema";
-import { sendHelperCheckReminders } from "~/models/helper-check.server";
+import { getHelperChecks, monthsBefore, purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
+import { berlinToday } from "~/lib/dates";
+import { auditLog } from "../../db/schema";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase } from "../support/fixtures";
 import { createEvent, daysFromToday } from "../support/events";
@@ -62,5 +64,40 @@ describe("sendHelperCheckReminders", () => {
     expect(sendHelperCheckReminders(new Date())).toEqual([event.id]);
     expect(outbox()).toHaveLength(0);
     expect(db.select().from(events).where(eq(events.id, event.id)).get()?.helperCheckReminderSentAt).not.toBeNull();
+  });
+});
+
+describe("purgeOldHelperChecks", () => {
+  const record = { policeCertificateCheckedOn: "2025-01-02", policeCertificateCheckedBy: "Lea", juleicaNumber: "J-1", juleicaExpiresOn: "2028-01-01", phone: "0151 1" };
+
+  it("months before, clamped to the month's end", () => {
+    expect(monthsBefore("2026-05-31", 3)).toBe("2026-02-28");
+    expect(monthsBefore("2026-02-15", 3)).toBe("2025-11-15");
+  });
+
+  it("clears the record three months after the last event as a helper, not a day earlier", async () => {
+    const cutoff = monthsBefore(berlinToday(), 3);
+    const dayBefore = new Date(`${cutoff}T12:00:00Z`);
+    dayBefore.setUTCDate(dayBefore.getUTCDate() - 1);
+    const gone = await createUser();
+    const kept = await createUser();
+    const later = await createUser();
+    const neverHelper = await createUser();
+    const pendingOnly = await createUser();
+    for (const u of [gone, kept, later, neverHelper, pendingOnly]) db.update(users).set(record).where(eq(users.id, u.id)).run();
+    const old = createEvent({ dateFrom: "2020-01-01", dateTo: dayBefore.toISOString().slice(0, 10) });
+    const edge = createEvent({ dateFrom: "2020-01-01", dateTo: cutoff });
+    const future = createEvent({ inDays: 60 });
+    addHelperEntry(old.id, gone.id, "accepted");
+    addHelperEntry(edge.id, kept.id, "accepted");
+    addHelperEntry(old.id, later.id, "accepted");
+    addHelperEntry(future.id, later.id, "accepted");
+    addHelperEntry(old.id, pendingOnly.id, "pending");
+    expect(purgeOldHelperChecks(new Date())).toBe(1);
+    expect(getHelperChecks(gone.id)).toEqual({ policeCertificateCheckedOn: null, policeCertificateCheckedBy: null, juleicaNumber: null, juleicaExpiresOn: null, phone: null });
+    for (const u of [kept, later, neverHelper, pendingOnly]) expect(getHelperChecks(u.id)).toEqual(record);
+    const audit = db.select().from(auditLog).all();
+    expect(audit.map((a) => [a.action, a.details])).toEqual([["retention.run", JSON.stringify({ helperChecksCleared: 1 })]]);
+    expect(purgeOldHelperChecks(new Date())).toBe(0);
   });
 });
