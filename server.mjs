@@ -200,9 +200,12 @@ function serveRequests() {
       const nonce = randomBytes(16).toString("base64");
       const https = isHttps(req);
       const headers = securityHeaders({ nonce, development, https });
-      const cached = answerFromCache(req, res, { https, headers, nonce, closing: stopping });
-      if (cached === true) return;
       req.cspNonce = nonce;
+      // A request that waited for another's render of the same page goes on through express
+      // when that answer could not be shared.
+      const fallback = () => app(req, res);
+      const cached = answerFromCache(req, res, { https, headers, nonce, closing: stopping, fallback });
+      if (cached === true) return;
       if (cached) req.pendingPage = cached;
     }
     app(req, res);

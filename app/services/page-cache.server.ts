@@ -39,7 +39,7 @@ type Entry = {
 };
 
 /** What a miss carries from before rendering to the finished answer. */
-export type PendingPage = { key: string; generation: string; nonce: string };
+export type PendingPage = { key: string; generation: string; nonce: string; leads?: boolean };
 
 const entries = new Map<string, Entry>();
 let statement: { sqlite: Database.Database; query: Database.Statement } | undefined;
@@ -67,24 +67,49 @@ function acceptsGzip(req: IncomingMessage) {
   return /(?:^|,)\s*gzip\s*(?:,|$|;(?!\s*q\s*=\s*0(?:\.0*)?\s*(?:,|$)))/i.test(accepted);
 }
 
+type AnswerOptions = { https: boolean; headers: Record<string, string>; nonce: string; closing?: boolean; now?: number };
+type Waiter = { req: IncomingMessage; res: ServerResponse; options: AnswerOptions; fallback: () => void };
+/** Pages being rendered now, by key: requests for the same page and state wait for that one. */
+const rendering = new Map<string, { generation: string; waiters: Waiter[]; startedAt: number }>();
+const STUCK_MS = 10_000;
+
 /**
- * Answers from the cache when it can (true), else returns the pending page to render and store
- * (or null when this request is not for the cache). `headers` are the answer's security headers.
+ * Answers from the cache when it can (true); a request for a page that is being rendered for the
+ * same database state waits for it (true; `fallback` sends it on through express should that
+ * answer not be shareable). Otherwise returns the pending page to render and store, or null when
+ * this request is not for the cache. `headers` are the answer's security headers.
  */
 export function answerFromCache(
   req: IncomingMessage,
   res: ServerResponse,
-  options: { https: boolean; headers: Record<string, string>; nonce: string; closing?: boolean; now?: number },
+  options: AnswerOptions & { fallback?: () => void },
 ): true | PendingPage | null {
   const key = pageCacheKey(req, options.https);
   if (key === null) return null;
   const generation = databaseGeneration();
   const entry = entries.get(key);
   const now = options.now ?? Date.now();
-  if (!entry || entry.generation !== generation || now - entry.storedAt > PAGE_CACHE_TTL_MS) {
-    if (entry) entries.delete(key);
-    return { key, generation, nonce: options.nonce };
+  if (entry && entry.generation === generation && now - entry.storedAt <= PAGE_CACHE_TTL_MS) {
+    send(entry, req, res, options);
+    return true;
   }
+  if (entry) entries.delete(key);
+  let current = rendering.get(key);
+  if (current && now - current.startedAt > STUCK_MS) {
+    // A render that never ended (it cannot, but if): nobody waits for it any longer.
+    rendering.delete(key);
+    for (const waiter of current.waiters) waiter.fallback();
+    current = undefined;
+  }
+  if (current && current.generation === generation && options.fallback) {
+    current.waiters.push({ req, res, options, fallback: options.fallback });
+    return true;
+  }
+  if (!current) rendering.set(key, { generation, waiters: [], startedAt: now });
+  return { key, generation, nonce: options.nonce, leads: !current };
+}
+
+function send(entry: Entry, req: IncomingMessage, res: ServerResponse, options: AnswerOptions) {
   // Stored names are lower case (node's getHeaders()); the fresh ones replace them.
   const headers: OutgoingHttpHeaders = { ...entry.headers, "x-page-cache": "hit" };
   for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = value;
@@ -94,7 +119,7 @@ export function answerFromCache(
     delete headers["content-type"];
     res.writeHead(304, headers);
     res.end();
-    return true;
+    return;
   }
   let body = entry.body;
   if (acceptsGzip(req)) {
@@ -105,7 +130,17 @@ export function answerFromCache(
   headers["content-length"] = String(body.length);
   res.writeHead(200, headers);
   res.end(body);
-  return true;
+}
+
+/** The render of a page ended (stored or not): the requests that waited for it get their answer. */
+function release(pending: PendingPage, stored: Entry | undefined) {
+  if (!pending.leads) return;
+  const current = rendering.get(pending.key);
+  rendering.delete(pending.key);
+  for (const waiter of current?.waiters ?? []) {
+    if (stored) send(stored, waiter.req, waiter.res, waiter.options);
+    else waiter.fallback();
+  }
 }
 
 /**
@@ -135,17 +170,22 @@ export function capturePage(res: ServerResponse, pending: PendingPage, now: () =
     keep(chunk, rest[0]);
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
   } as ServerResponse["end"];
-  // Once the answer is out, its headers are final.
+  // Once the answer is out, its headers are final. Cut off before: the waiting requests go on.
+  let done = false;
   res.once("finish", () => {
-    if (!tooLarge) storeIfShareable(res, pending, Buffer.concat(chunks), now());
+    done = true;
+    release(pending, tooLarge ? undefined : storeIfShareable(res, pending, Buffer.concat(chunks), now()));
+  });
+  res.once("close", () => {
+    if (!done) release(pending, undefined);
   });
 }
 
-function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffer, now: number) {
-  if (res.statusCode !== 200 || res.hasHeader("set-cookie")) return;
-  if (!/^text\/html\b/i.test(String(res.getHeader("content-type") ?? ""))) return;
-  if (/no-store/i.test(String(res.getHeader("cache-control") ?? ""))) return;
-  if (body.includes(pending.nonce)) return; // a script with this answer's nonce: never shared
+function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffer, now: number): Entry | undefined {
+  if (res.statusCode !== 200 || res.hasHeader("set-cookie")) return undefined;
+  if (!/^text\/html\b/i.test(String(res.getHeader("content-type") ?? ""))) return undefined;
+  if (/no-store/i.test(String(res.getHeader("cache-control") ?? ""))) return undefined;
+  if (body.includes(pending.nonce)) return undefined; // a script with this answer's nonce: never shared
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(res.getHeaders())) {
     if (!PER_ANSWER.has(name) && value !== undefined) headers[name] = value;
@@ -153,16 +193,13 @@ function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffe
   // The copy is sent compressed or not, by the visitor's Accept-Encoding.
   if (!/accept-encoding/i.test(String(headers.vary ?? ""))) headers.vary = headers.vary ? `${String(headers.vary)}, Accept-Encoding` : "Accept-Encoding";
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(pending.key, {
-    generation: pending.generation,
-    storedAt: now,
-    headers,
-    body,
-    etag: typeof headers.etag === "string" ? headers.etag : undefined,
-  });
+  const entry = { generation: pending.generation, storedAt: now, headers, body, etag: typeof headers.etag === "string" ? headers.etag : undefined };
+  entries.set(pending.key, entry);
+  return entry;
 }
 
 /** Forgets every copy (tests). */
 export function clearPageCache() {
   entries.clear();
+  rendering.clear();
 }

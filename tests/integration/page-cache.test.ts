@@ -24,20 +24,26 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const nonce = randomBytes(16).toString("base64");
     const headers = { "Content-Security-Policy": `script-src 'nonce-${nonce}'`, "X-Frame-Options": "DENY" };
-    const cached = answerFromCache(req, res, { https: false, headers, nonce, now: clock });
+    // Rendering takes a moment, so that requests arriving together overlap.
+    const render = () => {
+      renders++;
+      const extra = extras[(req.url ?? "").split("?")[0]] ?? {};
+      const titles = db.select({ title: events.title }).from(events).all().map((e) => e.title);
+      setTimeout(() => {
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        res.setHeader("Content-Type", "text/html; charset=utf-8");
+        res.setHeader("ETag", `W/"${titles.join("|").length}-${titles.length}"`);
+        if (extra.setCookie) res.setHeader("Set-Cookie", "flash=1");
+        if (extra.noStore) res.setHeader("Cache-Control", "private, no-store");
+        res.statusCode = extra.status ?? 200;
+        res.write(`<!DOCTYPE html><title>${req.url}</title>`);
+        res.end(`<ul>${titles.map((t) => `<li>${t}</li>`).join("")}</ul>${extra.script ? `<script nonce="${nonce}"></script>` : ""}`);
+      }, 20);
+    };
+    const cached = answerFromCache(req, res, { https: false, headers, nonce, now: clock, fallback: render });
     if (cached === true) return;
     if (cached) capturePage(res, cached, () => clock);
-    renders++;
-    const extra = extras[(req.url ?? "").split("?")[0]] ?? {};
-    const titles = db.select({ title: events.title }).from(events).all().map((e) => e.title);
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("ETag", `W/"${titles.join("|").length}-${titles.length}"`);
-    if (extra.setCookie) res.setHeader("Set-Cookie", "flash=1");
-    if (extra.noStore) res.setHeader("Cache-Control", "private, no-store");
-    res.statusCode = extra.status ?? 200;
-    res.write(`<!DOCTYPE html><title>${req.url}</title>`);
-    res.end(`<ul>${titles.map((t) => `<li>${t}</li>`).join("")}</ul>${extra.script ? `<script nonce="${nonce}"></script>` : ""}`);
+    render();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -130,6 +136,22 @@ describe("page cache", () => {
       expect((await get(path)).headers["x-page-cache"], path).toBeUndefined();
     }
     expect(renders).toBe(8);
+  });
+
+  it("renders a page once for requests that arrive together; they all get that answer", async () => {
+    createEvent({ title: "Ansturm am Abend" });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => get("/freizeit/3")));
+    expect(renders).toBe(1);
+    expect(new Set(answers.map((a) => a.text())).size).toBe(1);
+    expect(answers.filter((a) => a.headers["x-page-cache"] === "hit")).toHaveLength(9);
+    expect(new Set(answers.map((a) => a.headers["content-security-policy"])).size).toBe(10);
+  });
+
+  it("when the answer they waited for cannot be shared, each waiting request is rendered for itself", async () => {
+    extras["/freizeit/11"] = { setCookie: true };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => get("/freizeit/11")));
+    expect(renders).toBe(5);
+    expect(answers.every((a) => a.status === 200 && a.headers["x-page-cache"] === undefined)).toBe(true);
   });
 
   it("sends the copy gzipped when asked, and 304 for a matching ETag", async () => {
