@@ -1,4 +1,5 @@
-// `npm test`: type check, build, then unit, integration and browser tests (vitest).
+// `npm test`: type check, build, then unit, integration and browser tests (vitest), then the
+// bench's quick mode.
 // Browser tests need Debian's Chromium at /usr/bin/chromium; as root it is installed with
 // apt-get when missing, otherwise we stop with one line saying how. No browser is downloaded.
 import { spawnSync } from "node:child_process";
@@ -37,4 +38,7 @@ const tests = spawnSync(
   { stdio: "inherit" },
 );
 if (existsSync(SUMMARY)) process.stdout.write(`\n${readFileSync(SUMMARY, "utf8")}`);
-process.exit(tests.status ?? 1);
+if (tests.status !== 0) process.exit(tests.status ?? 1);
+// The bench's quick mode (about 30 s): fails on wrong answers and overbooking, never on timing.
+// Not when only some test files were asked for.
+if (process.argv.length <= 2) run("Bench, kurz (npm run bench -- --quick)", process.execPath, ["scripts/bench.mjs", "--quick"], { BENCH_BUILD: "0", BENCH_RESULTS_DIR: ".cache/bench" });
