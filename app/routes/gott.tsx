@@ -121,7 +121,8 @@ export async function action({ request }: ActionFunctionArgs) {
       ? setAdminRole(admin, userId, intent === "grant-admin")
       : setUserActive(admin, userId, intent === "reactivate");
   if (!result.ok) {
-    return json<ActionData>({ alert: { title: "Das hat nicht geklappt", message: REFUSED[intent][result.reason] } }, { status: STATUS_OF_REASON[result.reason] });
+    const message = REFUSED[intent][result.reason] || "Ungültige Angaben";
+    return json<ActionData>({ alert: { title: "Das hat nicht geklappt", message } }, { status: STATUS_OF_REASON[result.reason] });
   }
   return redirectWithFlash(panelHref({ tab: "benutzer", q, page: seite }), { kind: "success", ...doneFlash(intent, result.name) });
 }
