@@ -45,18 +45,28 @@ function text(value: unknown) {
   return typeof value === "string" || typeof value === "number" ? String(value) : null;
 }
 
-/** What the entry is about, from the small details the writers keep (names, titles, counts). */
-export function subjectOf(entry: Pick<ProtocolEntry, "kind" | "entityId" | "details">) {
+/** What a data-minimisation run did: counts only. */
+const COUNTS: [string, string][] = [
+  ["healthData", "Anmeldungen bereinigt"],
+  ["comments", "Kommentare gelöscht"],
+  ["sepaMandates", "SEPA-Mandate gelöscht"],
+  ["registrations", "Anmeldungen gelöscht"],
+  ["helperChecksCleared", "Nachweise von Mitarbeiter*innen gelöscht"],
+];
+
+/** What the entry is about: names looked up while they exist, else the small details the writers
+ * keep (a name, a title, a document and its version, counts). */
+export function subjectOf(entry: Pick<ProtocolEntry, "kind" | "entityId" | "details" | "person" | "event">) {
   const d = entry.details;
   const parts: string[] = [];
-  const person = text(d.name) ?? text(d.participant) ?? text(d.participantName) ?? text(d.helper) ?? text(d.helperName);
-  const event = text(d.title) ?? text(d.eventTitle) ?? text(d.event);
+  const person = entry.person ?? text(d.name);
+  const event = entry.event ?? text(d.title) ?? text(d.event);
   const document = text(d.document);
   if (document) parts.push(`${document}${text(d.version) ? ` (Version ${text(d.version)})` : ""}${text(d.fileName) ? `: ${text(d.fileName)}` : ""}`);
   if (person) parts.push(person);
   if (event) parts.push(event);
-  if (entry.kind === "system" && d.counts && typeof d.counts === "object") {
-    parts.push(Object.values(d.counts as Record<string, unknown>).filter((v) => typeof v === "number").reduce<number>((a, b) => a + (b as number), 0) + " Einträge bearbeitet");
+  if (entry.kind === "system") {
+    for (const [key, label] of COUNTS) if (typeof d[key] === "number") parts.push(`${d[key]} ${label}`);
   }
   if (parts.length === 0 && entry.entityId !== null) parts.push(`${ENTITY[entry.kind] ?? "Eintrag"} Nr. ${entry.entityId}`);
   return parts.join(" · ");

@@ -1,7 +1,8 @@
 // The admin panel (/gott): events with their open decisions, the users with roles and
 // deactivation, the protocol. Every list is one query (plus a count), whatever its length.
 import { and, asc, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm";
-import { auditLog, eventHelpers, events, files, registrations, users } from "../../db/schema";
+import { alias } from "drizzle-orm/sqlite-core";
+import { auditLog, eventHelpers, events, files, participants, registrations, users } from "../../db/schema";
 import { recordAudit } from "./audit.server";
 import { setUserBanned, type SessionUser } from "./user.server";
 import type { ProtocolKind } from "~/schemas/admin";
@@ -202,7 +203,14 @@ export type ProtocolEntry = {
   entityId: number | null;
   details: Record<string, unknown>;
   actor: string | null;
+  /** The child of a registration entry, the person of a helper entry (while they exist). */
+  person: string | null;
+  /** The event of a registration or helper entry (while it exists). */
+  event: string | null;
 };
+
+const helperUsers = alias(users, "helper_users");
+const entryEvents = alias(events, "entry_events");
 
 /** One page of the protocol, newest first, optionally of one kind. */
 export function listProtocol(options: { kind: ProtocolKind | null; page: number }) {
@@ -220,9 +228,16 @@ export function listProtocol(options: { kind: ProtocolKind | null; page: number 
       details: auditLog.details,
       actorFirstName: users.firstName,
       actorLastName: users.lastName,
+      person: sql<string | null>`coalesce(${participants.firstName} || ' ' || ${participants.lastName}, ${helperUsers.firstName} || ' ' || ${helperUsers.lastName})`,
+      event: entryEvents.title,
     })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorId))
+    // Names are looked up, not kept in the log: what the entry is about, as long as it exists.
+    .leftJoin(registrations, and(eq(auditLog.entityType, "registration"), eq(registrations.id, auditLog.entityId)))
+    .leftJoin(participants, eq(participants.id, registrations.participantId))
+    .leftJoin(helperUsers, and(eq(auditLog.entityType, "helper"), eq(helperUsers.id, auditLog.entityId)))
+    .leftJoin(entryEvents, eq(entryEvents.id, sql`coalesce(${registrations.eventId}, json_extract(${auditLog.details}, '$.eventId'))`))
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(PAGE_SIZE)

@@ -236,7 +236,9 @@ describe("Protokoll", () => {
       recordAudit(db, { actorId: admin.id, action: "registration.rejected", entityType: "registration", entityId: i + 1, details: { reason: `Grund ${i}` } });
     }
     recordAudit(db, { actorId: admin.id, action: "event.deleted", entityType: "event", entityId: 7, details: { title: "Zeltlager" } });
-    type Page = { protocol: { entries: { action: string; actor: string; details: { reason?: string; title?: string } }[]; total: number; pages: number; page: number } };
+    type Page = {
+      protocol: { entries: { action: string; actor: string; person: string | null; event: string | null; details: { reason?: string; title?: string } }[]; total: number; pages: number; page: number };
+    };
     const all = await body<Page>(await run(loader, get("/gott?tab=protokoll", { cookie })));
     expect(all.protocol).toMatchObject({ total: 61, pages: 2, page: 1 });
     expect(all.protocol.entries[0]).toMatchObject({ action: "event.deleted", actor: "Ada Admin", details: { title: "Zeltlager" } });
@@ -258,5 +260,27 @@ describe("Protokoll", () => {
     const [entry] = db.select().from(auditLog).all();
     expect(entry).toMatchObject({ action: "event.deleted", actorId: admin.id, entityType: "event", entityId: camp.id });
     expect(JSON.parse(entry.details!)).toEqual({ title: "Herbstlager", dateFrom: camp.dateFrom });
+  });
+
+  it("names the child, the helper and the event an entry is about, while they exist", async () => {
+    const { user: admin, cookie } = await signedIn({ role: "admin" });
+    const parent = await createUser();
+    const helper = await createUser({ firstName: "Hanna", lastName: "Helfer" });
+    const camp = createEvent({ title: "Pfingstlager", helpers: [[helper.id, "accepted"]] });
+    register(camp.id, parent.id, { status: "rejected" });
+    const registration = db.select().from(registrations).get()!;
+    const child = db.select().from(participants).get()!;
+    recordAudit(db, { actorId: admin.id, action: "registration.rejected", entityType: "registration", entityId: registration.id, details: { eventId: camp.id, reason: "Zu jung" } });
+    recordAudit(db, { actorId: admin.id, action: "helper.accepted", entityType: "helper", entityId: helper.id, details: { eventId: camp.id, event: "Pfingstlager" } });
+    recordAudit(db, { actorId: null, action: "retention.run", entityType: "system", details: { healthData: 2, comments: 0, sepaMandates: 1, registrations: 0 } });
+    const page = async () =>
+      (await body<{ protocol: { entries: { action: string; person: string | null; event: string | null; actor: string | null }[] } }>(await run(loader, get("/gott?tab=protokoll", { cookie })))).protocol.entries;
+    expect((await page()).map((e) => [e.action, e.person, e.event])).toEqual([
+      ["retention.run", null, null],
+      ["helper.accepted", "Hanna Helfer", "Pfingstlager"],
+      ["registration.rejected", `${child.firstName} ${child.lastName}`, "Pfingstlager"],
+    ]);
+    db.delete(registrations).run();
+    expect((await page())[2]).toMatchObject({ person: null, event: "Pfingstlager" });
   });
 });
