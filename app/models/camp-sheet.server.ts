@@ -85,17 +85,29 @@ export function getCampSheets(eventId: number, onlyGroupId: number | null = null
     .where(and(eq(eventHelpers.eventId, eventId), eq(eventHelpers.status, "accepted")))
     .all();
 
-  const children = childRows.map(({ guardianFirstName, guardianLastName, mobilePhone, phone, groupId, ...row }) => {
-    const mobile = (mobilePhone ?? "").trim();
-    const landline = (phone ?? "").trim();
+  // Explicit fields (no rest/spread): this runs for every child of a large camp.
+  const children = childRows.map((row) => {
+    const mobile = (row.mobilePhone ?? "").trim();
+    const landline = (row.phone ?? "").trim();
     const child: SheetChild & { groupId: number | null } = {
-      ...row,
-      groupId,
+      registrationId: row.registrationId,
+      groupId: row.groupId,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      birthDate: row.birthDate,
       age: ageOn(row.birthDate, event.dateFrom),
-      guardianName: guardianFirstName === null ? null : `${guardianFirstName} ${guardianLastName}`,
+      guardianName: row.guardianFirstName === null ? null : `${row.guardianFirstName} ${row.guardianLastName}`,
       mobilePhone: mobile,
       phone: landline,
       noEmergencyContact: !mobile && !landline,
+      specialNeeds: row.specialNeeds,
+      swimBadge: row.swimBadge,
+      allowedToWander: row.allowedToWander,
+      allowedToSwim: row.allowedToSwim,
+      canSwim: row.canSwim,
+      allowedToCanoe: row.allowedToCanoe,
+      nameOfInsured: row.nameOfInsured,
+      birthdateOfInsured: row.birthdateOfInsured,
     };
     return child;
   });
