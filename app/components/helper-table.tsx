@@ -1,6 +1,6 @@
 // The helper list's tables (spec part 2 §2.6): pending and accepted helpers with group, mark,
 // state in words, check warnings and the decisions; the declined ones apart.
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { GroupSelect, type GroupOption } from "~/components/group-select";
 
 export type HelperEntry = {
@@ -14,17 +14,6 @@ export type HelperEntry = {
 };
 
 type Shared = { eventId: number; action: string; groups: GroupOption[]; may: { decideHelpers: boolean; assignGroups: boolean } };
-
-export function ListNav({ eventId }: { eventId: number }) {
-  return (
-    <nav aria-label="Listen der Veranstaltung" className="sub-nav">
-      <NavLink to={`/freizeit/participants/${eventId}`} end>
-        Teilnehmer*innen-Liste
-      </NavLink>
-      <NavLink to={`/freizeit/helper/${eventId}`}>Mitarbeiter*innen-Liste</NavLink>
-    </nav>
-  );
-}
 
 function DecisionButton({ action, intent, userId, label, kind = "secondary" }: { action: string; intent: string; userId: number; label: string; kind?: string }) {
   return (

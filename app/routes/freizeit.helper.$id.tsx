@@ -5,7 +5,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { GroupManager } from "~/components/group-manager";
-import { DeclinedHelpers, HelperTable, ListNav } from "~/components/helper-table";
+import { DeclinedHelpers, HelperTable } from "~/components/helper-table";
+import { ListNavigation } from "~/components/review-summary";
 import { RouteError } from "~/components/route-error";
 import { listGroupsWithCounts } from "~/models/group.server";
 import { decideHelper, isHelperDecision, listHelpers } from "~/models/helper.server";
@@ -59,7 +60,7 @@ export default function HelperList() {
   const shared = { eventId: event.id, action: listUrl, groups, may };
   return (
     <article className="review helper-list">
-      <ListNav eventId={event.id} />
+      <ListNavigation eventId={event.id} />
       <h1>Mitarbeiter*innen Liste {event.title}</h1>
       <FormAlert alert={error} />
       {may.assignGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} /> : null}
