@@ -199,7 +199,13 @@ function parseMultipart(request: Request, contentType: string, limits: Multipart
     parser.on("fieldsLimit", tooMany);
     parser.on("filesLimit", tooMany);
     parser.on("partsLimit", tooMany);
-    parser.on("error", () => fail(refusal(400, FORM_UNREADABLE))); // truncated or malformed
+    parser.on("error", () => {
+      // Truncated or malformed (a part header over busboy's 16 KB, say). pipe() unpipes on a
+      // destination error, so end the parser (it closes) and read the rest of the body away.
+      fail(refusal(400, FORM_UNREADABLE));
+      if (!parser.destroyed) parser.destroy();
+      source.resume();
+    });
     parser.on("close", () => {
       void Promise.allSettled(pending).then(() => (refused ? reject(refused) : resolve(formData)));
     });

@@ -41,6 +41,10 @@ const HOSTILE: Record<string, Body> = {
     contentType: `multipart/form-data; boundary=${BOUNDARY}`,
     body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data; name="title"\n\nSommer`),
   },
+  "multipart with a 20 KB part header": {
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data; name="email"\n${Array.from({ length: 200 }, (_, i) => `X-H${i}: ${"a".repeat(100)}\n`).join("")}\nabc\n--${BOUNDARY}--\n`),
+  },
   "multipart with a huge index": {
     contentType: `multipart/form-data; boundary=${BOUNDARY}`,
     body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data; name="boxes[99999].x"\n\nneu\n--${BOUNDARY}--\n`),
