@@ -8,7 +8,7 @@ import { eventMailLog, recipientCounts, resendFailed, sendEventMail, type Stored
 import { ATTACHMENT_ROWS, INVALID, parseEventMail } from "~/schemas/event-mail";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireEventCapability } from "~/services/permissions.server";
-import { discardUploads, readUploadForm, removeStoredFile, storeUploads, UploadError } from "~/services/uploads.server";
+import { discardUploads, nameWithExtension, readUploadForm, removeStoredFile, storeUploads, UploadError } from "~/services/uploads.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -29,9 +29,8 @@ const FILE_FIELDS = Object.fromEntries(Array.from({ length: ATTACHMENT_ROWS }, (
 
 /** The name a family sees: the display name given, else the file's own, with the type's extension. */
 function attachmentName(given: string, original: string, key: string) {
-  const extension = key.slice(key.lastIndexOf("."));
   const name = (given.trim() || original).replace(/[\\/\u0000-\u001f\u007f]/g, "_").slice(0, 150);
-  return name.toLowerCase().endsWith(extension) ? name : `${name}${extension}`;
+  return nameWithExtension(name, key.slice(key.lastIndexOf(".") + 1));
 }
 
 function answer(data: EventMailFormData, status: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEventMail } from "./event-mail";
+import { eventMailSchema, parseEventMail } from "./event-mail";
 
 function form(fields: Record<string, string>) {
   const data = new FormData();
@@ -21,5 +21,12 @@ describe("the event e-mail form", () => {
     });
     const long = parseEventMail(form({ subject: "x".repeat(101), text: "y".repeat(1501), audience: "alle" }));
     expect(long.ok ? null : Object.keys(long.errors).sort()).toEqual(["audience", "subject", "text"]);
+  });
+});
+
+describe("the subject", () => {
+  it("is one line: line breaks become spaces, so no header can ride along", () => {
+    const parsed = eventMailSchema.parse({ subject: "Hallo\r\nBcc: evil@attacker.example", text: "x", audience: "both" });
+    expect(parsed.subject).toBe("Hallo Bcc: evil@attacker.example");
   });
 });

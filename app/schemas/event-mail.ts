@@ -18,11 +18,15 @@ export const AUDIENCE_LABELS = {
 } as const;
 
 export const eventMailSchema = z.object({
-  subject: z
-    .string({ required_error: "Bitte gib einen Betreff an." })
-    .trim()
-    .min(1, "Bitte gib einen Betreff an.")
-    .max(SUBJECT_MAX, `Der Betreff darf höchstens ${SUBJECT_MAX} Zeichen lang sein.`),
+  // A subject is one line: line breaks (never typed into the field) become spaces.
+  subject: z.preprocess(
+    (v) => (typeof v === "string" ? v.replace(/[\r\n\t]+/g, " ") : v),
+    z
+      .string({ required_error: "Bitte gib einen Betreff an." })
+      .trim()
+      .min(1, "Bitte gib einen Betreff an.")
+      .max(SUBJECT_MAX, `Der Betreff darf höchstens ${SUBJECT_MAX} Zeichen lang sein.`),
+  ),
   text: z
     .string({ required_error: "Bitte gib einen Text an." })
     .trim()

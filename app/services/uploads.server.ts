@@ -209,6 +209,16 @@ export function folderFor(kind: UploadKind) {
   return kind === "picture" ? "pictures" : kind === "legal" ? "legal" : "attachments";
 }
 
+/**
+ * A display name that ends in the extension of the type found in the content, so that a text
+ * file named 'bild.png' downloads as 'bild.png.txt' and opens with the right program.
+ */
+export function nameWithExtension(name: string, extension: string) {
+  const lower = name.toLowerCase();
+  const same = lower.endsWith(`.${extension}`) || (extension === "jpg" && lower.endsWith(".jpeg"));
+  return same ? name : `${name}.${extension}`;
+}
+
 /** Checks and moves an upload to its place; pictures also get their small WebP versions. */
 export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
   const { mimeType, extension } = await detectType(upload);
@@ -235,7 +245,7 @@ export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
     await mkdir(path.dirname(target), { recursive: true });
     await rename(upload.tempPath, target);
     const { size } = await stat(target);
-    return { key, displayName: upload.originalName, mimeType, size };
+    return { key, displayName: nameWithExtension(upload.originalName, extension), mimeType, size };
   } catch {
     await removeStoredFile(upload.kind, key).catch(() => undefined);
     throw new UploadError(upload.field, SAVE_FAILED, 503);

@@ -37,6 +37,19 @@ describe("file names", () => {
   });
 });
 
+describe("display names", () => {
+  it("end in the extension of the type found in the content", async () => {
+    const response = await postEvent([
+      { name: "bild.png", bytes: Buffer.from("nur Text\n"), type: "image/png" },
+      { name: "..\\..\\server.mjs", bytes: pdfBytes() },
+      { name: "Foto.JPEG", bytes: pdfBytes() },
+    ]);
+    expect(response.status).toBe(302);
+    const stored = db.select({ displayName: files.displayName }).from(files).orderBy(files.position).all().map((f) => f.displayName);
+    expect(stored).toEqual(["bild.png.txt", "server.mjs.pdf", "Foto.JPEG.pdf"]);
+  });
+});
+
 describe("an upload folder that cannot be written", () => {
   it("a missing .tmp folder is made again, the save works", async () => {
     rmSync(path.join(uploads(), ".tmp"), { recursive: true, force: true });
