@@ -22,6 +22,8 @@ export const CAPABILITIES = [
   "viewDetails",
   "comment",
   "assignGroups",
+  /** Create, rename and delete groups: the leaders' structure of the camp. */
+  "manageGroups",
   "export",
   "decideRegistrations",
   "confirmPayments",
