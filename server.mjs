@@ -241,6 +241,8 @@ function serveRequests() {
   }
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  // The primary is gone (killed): no one hands this worker connections any more.
+  if (role === "worker") process.on("disconnect", () => void stop("Primärprozess beendet"));
 }
 
 function announce(processes = 1) {

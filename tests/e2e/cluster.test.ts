@@ -109,6 +109,20 @@ describe("cluster", () => {
     }
   }, 60_000);
 
+  it("workers end when the primary is killed (nothing left holding the database)", async () => {
+    const app = await startOwnServer({ WEB_CONCURRENCY: "2" });
+    try {
+      const primary = app.child.pid!;
+      const workers = await until("two workers", () => (workersOf(primary).length === 2 ? workersOf(primary) : undefined));
+      await until("both listening", () => /2 Prozesse beantworten Anfragen/.test(app.output()));
+      await pause(500);
+      process.kill(primary, "SIGKILL");
+      await until("the workers to end", () => workers.every((pid) => !alive(pid)), 10_000);
+    } finally {
+      await app.stop();
+    }
+  }, 30_000);
+
   it("refuses a WEB_CONCURRENCY that is not a number of processes", async () => {
     await expect(startOwnServer({ WEB_CONCURRENCY: "viele" })).rejects.toThrow(/WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein/);
   });
