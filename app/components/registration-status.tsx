@@ -1,10 +1,11 @@
-// A registration's state: the spec's check or cross, the words, and a colour that only adds.
-import { applicationStatusWord, isOffered, paymentStatusWord, type StatusWord } from "~/lib/registration-status";
+// A registration's state: the spec's check or cross (a neutral ○ while still open), the words, and a
+// colour that only adds.
+import { applicationStatusWord, isOffered, paymentStatusWord, statusMark, type StatusWord } from "~/lib/registration-status";
 
 function Word({ word }: { word: StatusWord }) {
   return (
     <span className={`status status-${word.tone}`}>
-      <span aria-hidden="true">{word.done ? "✓" : "✗"}</span> {word.text}
+      <span aria-hidden="true">{statusMark(word)}</span> {word.text}
     </span>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addBox, removeBox, takeOverChildAnswers, typedGuardians, valueAt, type Payload } from "./enrollment-payload";
+import { addBox, defaultGuardian, removeBox, takeOverChildAnswers, typedGuardians, valueAt, type Payload } from "./enrollment-payload";
 
 describe("the enrolment form's boxes", () => {
   it("gives a new box the guardian of the box before it, also one only typed there", () => {
@@ -34,5 +34,19 @@ describe("the enrolment form's boxes", () => {
     payload.boxes[0].tshirtSize = "L";
     takeOverChildAnswers(payload, [child]);
     expect(payload.boxes[0].tshirtSize).toBe("L");
+  });
+
+  it("never starts a box with 'Keine' for a child: the child's last guardian, else the account's only one, else 'Bitte wählen'", () => {
+    expect(defaultGuardian(undefined, [4])).toBe("4");
+    expect(defaultGuardian(undefined, [4, 5])).toBe("");
+    expect(defaultGuardian({ lastGuardianId: 5 }, [4, 5])).toBe("5");
+    expect(defaultGuardian({ lastGuardianId: 9 }, [4, 5])).toBe("");
+    const payload: Payload = { boxes: [{ participant: "1", guardian: "keine" }] };
+    addBox(payload, "key-2");
+    expect(payload.boxes[1].guardian).toBe("");
+    const chosen: Payload = { boxes: [{ participant: "7", answersFor: "neu", guardian: "" }, { participant: "8", answersFor: "neu", guardian: "4" }] };
+    const child = { id: 7, tshirtSize: null, swimBadge: null, specialNeeds: "", nameOfInsured: "", birthdateOfInsured: null, lastGuardianId: 5 };
+    takeOverChildAnswers(chosen, [child, { ...child, id: 8, lastGuardianId: null }], [4, 5]);
+    expect(chosen.boxes.map((b) => b.guardian)).toEqual(["5", "4"]);
   });
 });

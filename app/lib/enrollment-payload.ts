@@ -1,6 +1,6 @@
 // The enrolment form's state as the server sends it back (without JavaScript every button is a
 // round trip): boxes added, removed, a child's saved answers taken over, nothing typed lost.
-import { guardianBoxIndex, PERMISSIONS, type RawBox } from "./enrollment-rules";
+import { guardianBoxIndex, NO_GUARDIAN, PERMISSIONS, type RawBox } from "./enrollment-rules";
 
 export type Payload = Record<string, unknown> & { boxes: RawBox[]; sepa?: Record<string, unknown> };
 export const MAX_BOXES = 10;
@@ -21,7 +21,9 @@ export function addBox(payload: Payload, saveKey: string) {
   const index = payload.boxes.length - 1;
   const previous = payload.boxes[index];
   const guardian = typeof previous?.guardian === "string" ? previous.guardian : "";
-  payload.boxes.push({ participant: "neu", answersFor: "neu", saveKey, guardian: guardian === "neu" ? `box-${index}` : guardian });
+  // 'Keine (ab 18 Jahren)' fitted the child before; the new child chooses for itself.
+  const next = guardian === "neu" ? `box-${index}` : guardian === NO_GUARDIAN ? "" : guardian;
+  payload.boxes.push({ participant: "neu", answersFor: "neu", saveKey, guardian: next });
 }
 
 /** Removes a box; boxes that named its typed guardian get it copied, so nothing typed is lost. */
@@ -50,7 +52,18 @@ type Defaults = {
   specialNeeds: string;
   nameOfInsured: string;
   birthdateOfInsured: string | null;
+  /** The guardian of the child's latest registration. */
+  lastGuardianId?: number | null;
 } & Partial<Record<(typeof PERMISSIONS)[number], boolean | null>>;
+
+/**
+ * The guardian a box starts with: the one this child had last time, else the account's only one,
+ * else none chosen ('Bitte wählen') — never 'Keine', which would be wrong for every minor.
+ */
+export function defaultGuardian(child: { lastGuardianId?: number | null } | undefined, guardianIds: number[]): string {
+  if (child?.lastGuardianId && guardianIds.includes(child.lastGuardianId)) return String(child.lastGuardianId);
+  return guardianIds.length === 1 ? String(guardianIds[0]) : "";
+}
 
 /** The answers a box starts with for a child: its latest ones, kept on the child's record. */
 export function childAnswers(child: Defaults | undefined): Record<string, string> {
@@ -68,13 +81,19 @@ export function childAnswers(child: Defaults | undefined): Record<string, string
   return answers;
 }
 
-/** Boxes whose child changed since the answers were shown get that child's saved answers. */
-export function takeOverChildAnswers(payload: Payload, children: Defaults[]) {
+/**
+ * Boxes whose child changed since the answers were shown get that child's saved answers, and its
+ * last guardian (or the account's only one when none is chosen yet).
+ */
+export function takeOverChildAnswers(payload: Payload, children: Defaults[], guardianIds: number[] = []) {
   for (const box of payload.boxes) {
     const participant = typeof box.participant === "string" ? box.participant : "";
     if (box.answersFor === participant) continue;
-    Object.assign(box, childAnswers(children.find((c) => String(c.id) === participant)));
+    const child = children.find((c) => String(c.id) === participant);
+    Object.assign(box, childAnswers(child));
     box.answersFor = participant;
+    const guardian = typeof box.guardian === "string" ? box.guardian : "";
+    if (child?.lastGuardianId || !guardian) box.guardian = defaultGuardian(child, guardianIds) || guardian;
   }
 }
 

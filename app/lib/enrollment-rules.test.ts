@@ -71,6 +71,27 @@ describe("checkBoxes", () => {
   });
 });
 
+describe("permission questions and the guardian choice (review at 360 px)", () => {
+  const permits = context({ event: { dateFrom: "2030-07-01", tshirtSizeRequired: false, swimBadgeRequired: false, permitsRequired: true } });
+
+  it("names each unanswered permission question in its own message", () => {
+    const problems = checkBoxes([{ participant: "1", guardian: "7", allowedToSwim: "ja" }], permits);
+    expect(problems["boxes[0].allowedToWander"]).toEqual(["„Darf wandern gehen?“ Bitte wähle Ja oder Nein."]);
+    expect(problems["boxes[0].canSwim"]).toEqual(["„Kann schwimmen?“ Bitte wähle Ja oder Nein."]);
+    expect(problems["boxes[0].allowedToCanoe"]).toEqual(["„Darf Kanu fahren?“ Bitte wähle Ja oder Nein."]);
+    expect(problems["boxes[0].allowedToSwim"]).toBeUndefined();
+  });
+
+  it("takes 'Keine (ab 18 Jahren)' as no guardian: fine for an adult, refused for a minor", () => {
+    const adult = context({ children: new Map([[1, { id: 1, firstName: "Jan", lastName: "Muster", birthDate: "2000-01-01" }]]) });
+    expect(checkBoxes([{ participant: "1", guardian: "keine" }], adult)).toEqual({});
+    expect(checkBoxes([{ participant: "1", guardian: "" }], adult)).toEqual({});
+    expect(checkBoxes([{ participant: "1", guardian: "keine" }], context())["boxes[0].guardian"]).toEqual([
+      "Mia ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.",
+    ]);
+  });
+});
+
 describe("mergeProblems", () => {
   it("keeps the first list's messages for a field", () => {
     expect(mergeProblems({ a: ["eins"] }, { a: ["zwei"], b: ["drei"] })).toEqual({ a: ["eins"], b: ["drei"] });

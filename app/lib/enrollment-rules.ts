@@ -20,6 +20,15 @@ export type RuleContext = {
 
 export const PERMISSIONS = ["allowedToWander", "allowedToSwim", "canSwim", "allowedToCanoe"] as const;
 export const CHOOSE_CHILD = "Bitte wähle ein Kind aus oder lege eines an.";
+/** The permission questions as the form asks them; each unanswered one is named in its message. */
+export const PERMISSION_QUESTIONS: Record<(typeof PERMISSIONS)[number], string> = {
+  allowedToWander: "Darf wandern gehen",
+  allowedToSwim: "Darf schwimmen gehen",
+  canSwim: "Kann schwimmen",
+  allowedToCanoe: "Darf Kanu fahren",
+};
+/** The guardian select's explicit 'Keine (ab 18 Jahren)'; an empty value is 'Bitte wählen'. */
+export const NO_GUARDIAN = "keine";
 
 /** A guardian typed into another box: `box-{index}` (created once, with the enrolment). */
 export function guardianBoxIndex(value: unknown) {
@@ -78,7 +87,7 @@ export function checkBoxes(boxes: RawBox[], ctx: RuleContext): Problems {
       }
     }
 
-    const guardian = str(box.guardian);
+    const guardian = str(box.guardian) === NO_GUARDIAN ? "" : str(box.guardian);
     const other = guardianBoxIndex(guardian);
     if (guardian === "neu") {
       const parsed = newGuardianSchema.safeParse(filledFields(box.newGuardian));
@@ -94,7 +103,7 @@ export function checkBoxes(boxes: RawBox[], ctx: RuleContext): Problems {
     if (ctx.event.tshirtSizeRequired && !str(box.tshirtSize)) add(at("tshirtSize"), "Bitte wähle eine T-Shirt-Größe.");
     if (ctx.event.swimBadgeRequired && !str(box.swimBadge)) add(at("swimBadge"), "Bitte wähle ein Schwimmabzeichen.");
     if (ctx.event.permitsRequired) {
-      for (const field of PERMISSIONS) if (!str(box[field])) add(at(field), "Bitte beantworte alle Fragen zu den Erlaubnissen.");
+      for (const field of PERMISSIONS) if (!str(box[field])) add(at(field), `„${PERMISSION_QUESTIONS[field]}?“ Bitte wähle Ja oder Nein.`);
     }
     const insured = str(box.birthdateOfInsured);
     const wrongInsured = insured && isIsoDate(insured) ? birthDateProblem(insured, ctx.today, ctx.event.dateFrom) : null;

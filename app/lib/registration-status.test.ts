@@ -1,18 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { applicationStatusWord, isOffered, paymentStatusWord } from "./registration-status";
+import { applicationStatusWord, isOffered, paymentStatusWord, statusMark } from "./registration-status";
 
 const base = { applicationStatus: "open", paid: false, waitingListPosition: null };
 
 describe("status in words", () => {
   it.each([
-    [base, "Anmeldung eingegangen – Bestätigung ausstehend", "pending", "Zahlung ausstehend"],
-    [{ ...base, applicationStatus: "accepted", paid: true }, "Bestätigt", "ok", "Bezahlt"],
-    [{ ...base, waitingListPosition: 3 }, "Warteliste (Platz 3)", "pending", null],
-    [{ ...base, applicationStatus: "rejected" }, "Abgelehnt", "bad", null],
-    [{ ...base, applicationStatus: "cancelled" }, "Storniert", "bad", null],
-  ])("%o", (registration, text, tone, payment) => {
-    expect(applicationStatusWord(registration)).toMatchObject({ text, tone });
-    expect(paymentStatusWord(registration)?.text ?? null).toBe(payment);
+    [base, "Anmeldung eingegangen – Bestätigung ausstehend", "pending", "○", "Zahlung ausstehend", "○"],
+    [{ ...base, applicationStatus: "accepted", paid: true }, "Bestätigt", "ok", "✓", "Bezahlt", "✓"],
+    [{ ...base, applicationStatus: "accepted" }, "Bestätigt", "ok", "✓", "Zahlung ausstehend", "○"],
+    [{ ...base, waitingListPosition: 3 }, "Warteliste (Platz 3)", "pending", "○", null, null],
+    [{ ...base, applicationStatus: "rejected" }, "Abgelehnt", "bad", "✗", null, null],
+    [{ ...base, applicationStatus: "cancelled" }, "Storniert", "bad", "✗", null, null],
+  ])("%o", (registration, text, tone, mark, payment, paymentMark) => {
+    const word = applicationStatusWord(registration);
+    expect(word).toMatchObject({ text, tone });
+    expect(statusMark(word)).toBe(mark);
+    const paid = paymentStatusWord(registration);
+    expect(paid?.text ?? null).toBe(payment);
+    expect(paid ? statusMark(paid) : null).toBe(paymentMark);
   });
 });
 
@@ -24,6 +29,7 @@ describe("an offered place", () => {
       done: false,
       tone: "pending",
     });
+    expect(statusMark(applicationStatusWord({ applicationStatus: "open", paid: false, waitingListPosition: 2, offerExpiresAt: until }))).toBe("○");
     expect(isOffered({ applicationStatus: "open", paid: false, waitingListPosition: 2, offerExpiresAt: null })).toBe(false);
   });
 });

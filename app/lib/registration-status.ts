@@ -13,6 +13,16 @@ type Registration = {
   offerExpiresAt?: Date | string | number | null;
 };
 
+/**
+ * The mark beside the words: ✓ for done, ✗ only for a refusal or cancellation, and a neutral ○
+ * for what is still open (pending, waiting, offered, payment due), so that a parent right after
+ * enrolling sees no crosses.
+ */
+export function statusMark(word: StatusWord): "✓" | "✗" | "○" {
+  if (word.done) return "✓";
+  return word.tone === "bad" ? "✗" : "○";
+}
+
 /** Is a place offered to it right now (waiting, with an offer deadline)? */
 export function isOffered(r: Registration) {
   return r.applicationStatus === "open" && r.waitingListPosition !== null && r.offerExpiresAt != null;

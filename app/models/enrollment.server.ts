@@ -5,7 +5,7 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { enrolments, events, guardians, participants, registrationHistory, registrations, sepaMandates, users, type PaymentMethod } from "../../db/schema";
 import { berlinToday } from "~/lib/dates";
-import { checkBoxes, guardianBoxIndex, type Problems, type RuleContext } from "~/lib/enrollment-rules";
+import { checkBoxes, guardianBoxIndex, NO_GUARDIAN, type Problems, type RuleContext } from "~/lib/enrollment-rules";
 import { childAmounts } from "~/lib/money";
 import { enrolmentReference } from "~/lib/transfer";
 import { newChildSchema, newGuardianSchema, type BoxValue, type SepaValue } from "~/schemas/enrollment";
@@ -99,7 +99,16 @@ export function ruleContext(database: Queryable, event: EnrolEvent, userId: numb
 export function getEnrolmentContext(eventId: number, user: SessionUser, now = new Date()) {
   const event = findEvent(db, eventId, user);
   if (!event) return null;
-  const children = db.select().from(participants).where(eq(participants.userId, user.id)).orderBy(asc(participants.firstName), asc(participants.lastName)).all();
+  // Each child with the guardian of its latest registration (the box's default guardian).
+  // (Spelled out: drizzle leaves the columns of a correlated subquery unqualified.)
+  const lastGuardian = sql<number | null>`(select r.guardian_id from registrations r where r.participant_id = "participants"."id" order by r.id desc limit 1)`;
+  const children = db
+    .select({ child: participants, lastGuardianId: lastGuardian })
+    .from(participants)
+    .where(eq(participants.userId, user.id))
+    .orderBy(asc(participants.firstName), asc(participants.lastName))
+    .all()
+    .map(({ child, lastGuardianId }) => ({ ...child, lastGuardianId }));
   const family = db.select().from(guardians).where(eq(guardians.userId, user.id)).orderBy(asc(guardians.lastName), asc(guardians.firstName)).all();
   const mandate = db.select().from(sepaMandates).where(and(eq(sepaMandates.userId, user.id), eq(sepaMandates.eventId, eventId))).get() ?? null;
   // The rules' view of the account from the lists above: two queries fewer on every request.
@@ -232,7 +241,7 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
         name = tx.select({ firstName: participants.firstName, lastName: participants.lastName }).from(participants).where(eq(participants.id, participantId)).get()!;
       }
       const other = guardianBoxIndex(box.guardian);
-      const guardianId = box.guardian === "neu" ? typedGuardians.get(index)! : other !== null ? typedGuardians.get(other)! : box.guardian ? Number(box.guardian) : null;
+      const guardianId = box.guardian === "neu" ? typedGuardians.get(index)! : other !== null ? typedGuardians.get(other)! : box.guardian && box.guardian !== NO_GUARDIAN ? Number(box.guardian) : null;
       const answers = {
         tshirtSize: box.tshirtSize ?? null,
         swimBadge: box.swimBadge ?? null,

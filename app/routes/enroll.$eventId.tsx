@@ -10,7 +10,7 @@ import { PaymentChoice, SepaSection, TermsConsent } from "~/components/enrollmen
 import { RouteError } from "~/components/route-error";
 import { useHydrated } from "~/components/forms";
 import { formatIsoDate } from "~/lib/dates";
-import { childAnswers, typedGuardians, valueAt, type Payload } from "~/lib/enrollment-payload";
+import { childAnswers, defaultGuardian, typedGuardians, valueAt, type Payload } from "~/lib/enrollment-payload";
 import { formatEuro } from "~/lib/event-rules";
 import { getEnrolmentContext, NOT_FOUND } from "~/models/enrollment.server";
 import { currentLegalLinks } from "~/models/legal.server";
@@ -53,7 +53,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     privacyUrl: legal.privacy ?? links.privacy,
     defaults: {
       submissionKey: randomToken(),
-      boxes: [{ participant: first, answersFor: first, saveKey: randomToken(), ...childAnswers(firstChild) }],
+      boxes: [
+        {
+          participant: first,
+          answersFor: first,
+          saveKey: randomToken(),
+          guardian: defaultGuardian(firstChild, context.guardians.map((g) => g.id)),
+          ...childAnswers(firstChild),
+        },
+      ],
       paymentMethod: context.mandate ? "sepa" : undefined,
     } as Payload,
   });
@@ -88,7 +96,10 @@ export default function Enroll() {
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const values = (answer?.payload ?? data.defaults) as Payload;
-  const errors = (answer?.errors ?? {}) as Errors;
+  // With JavaScript a field's message goes as soon as the field changes (the parent is fixing it).
+  const [changed, setChanged] = useState<string[]>([]);
+  const sent = (answer?.errors ?? {}) as Errors;
+  const errors = changed.length ? (Object.fromEntries(Object.entries(sent).filter(([path]) => !changed.includes(path))) as Errors) : sent;
   const boxes = Array.isArray(values.boxes) && values.boxes.length ? values.boxes : [{}];
   const event = data.event;
   const locked = data.mandate !== null;
@@ -98,11 +109,14 @@ export default function Enroll() {
   useEffect(() => {
     setMethod(valueAt(values, "paymentMethod"));
     setTyped(typedGuardians(boxes));
+    setChanged([]);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- a new answer of the server
   }, [answer?.stamp]);
   // A guardian typed into one box is offered in the others at once.
   const onInput = (e: FormEvent<HTMLFormElement>) => {
     const target = e.target as HTMLInputElement;
+    const name = target.name ?? "";
+    if (name in sent && !changed.includes(name)) setChanged((list) => [...list, name]);
     if (!/\.(guardian|newGuardian\.firstName|newGuardian\.lastName)$/.test(target.name ?? "")) return;
     const form = new FormData(e.currentTarget);
     setTyped(
@@ -139,7 +153,7 @@ export default function Enroll() {
           {placesNote(data.placesLeft, event.late)}
         </p>
       ) : null}
-      <Form method="post" action={`${action}#fehler`} key={answer?.stamp ?? "enroll"} noValidate className="enroll-form" onInput={onInput} onChange={onInput}>
+      <Form method="post" action={action} key={answer?.stamp ?? "enroll"} noValidate className="enroll-form" onInput={onInput} onChange={onInput}>
         {/* The form's default button comes first: Enter in any field enrols (or shows the messages), never another button. */}
         <button type="submit" name="intent" value="submit" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={submitting}>
           Verbindlich Anmelden

@@ -5,7 +5,7 @@ import type { Submission as Submission_ } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { z } from "zod";
 import { birthDateProblem, checkBoxes, filledFields, mergeProblems, type Problems } from "~/lib/enrollment-rules";
-import { addBox, MAX_BOXES, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
+import { addBox, defaultGuardian, MAX_BOXES, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
 import { isIsoDate } from "~/lib/dates";
 import { earlierEnrolment, enrol, EnrolmentError, lateProblem, type getEnrolmentContext } from "~/models/enrollment.server";
 import { saveFromEnrolmentBox } from "~/models/family.server";
@@ -103,11 +103,15 @@ export async function answerEnrolmentForm(formData: FormData, eventId: number, u
   const intent = String(formData.get("intent") ?? "submit");
   const submission = parseWithZod(formData, { schema: enrollmentSchema });
   const payload = payloadOf(submission.payload, context);
-  // Where the page comes back is the button's formAction (#teilnehmer-2, #zahlung, #fehler).
+  // Where the page comes back is the button's formAction (#teilnehmer-2, #zahlung); after a refused
+  // submit the error summary (autofocus).
   const answer = (errors: Problems = {}): FormAnswer => ({ state: { payload, errors, stamp: Date.now() }, status: Object.keys(errors).length ? 400 : 200 });
 
+  const guardianIds = context.guardians.map((g) => g.id);
   if (intent === "add") {
     addBox(payload, randomToken());
+    const added = payload.boxes[payload.boxes.length - 1];
+    if (!added.guardian) added.guardian = defaultGuardian(undefined, guardianIds);
     return answer();
   }
   if (intent.startsWith("remove-")) {
@@ -118,11 +122,11 @@ export async function answerEnrolmentForm(formData: FormData, eventId: number, u
   if (intent.startsWith("save-")) {
     const index = Number(intent.slice("save-".length));
     const errors = saveBox(payload, index, user, context);
-    takeOverChildAnswers(payload, context.children);
+    takeOverChildAnswers(payload, context.children, guardianIds);
     return answer(errors);
   }
   if (intent === "submit") return submit(submission, payload, eventId, user, context);
   // 'Auswahl übernehmen' and 'Weiter': the form again with the new choices' fields.
-  takeOverChildAnswers(payload, context.children);
+  takeOverChildAnswers(payload, context.children, guardianIds);
   return answer();
 }

@@ -119,8 +119,8 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
 
     await page.getByRole("heading", { level: 1, name: `Anmeldebestätigung: ${camp.title}` }).waitFor();
     const confirmation = await page.getByRole("main").textContent();
-    expect(confirmation).toContain("Lotta Paulsen ✗ Anmeldung eingegangen – Bestätigung ausstehend");
-    expect(confirmation).toContain("Finn Paulsen ✗ Anmeldung eingegangen – Bestätigung ausstehend");
+    expect(confirmation).toContain("Lotta Paulsen ○ Anmeldung eingegangen – Bestätigung ausstehend");
+    expect(confirmation).toContain("Finn Paulsen ○ Anmeldung eingegangen – Bestätigung ausstehend");
     expect(confirmation).toContain("SEPA-Lastschrift");
     expect(await page.locator(".girocode").count()).toBe(0);
 
@@ -139,7 +139,7 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
       const section = page.getByRole("region", { name });
       expect(await section.getByRole("link", { name: camp.title }).count()).toBe(1);
       expect(await section.getByRole("link", { name: "Anmeldebestätigung" }).count()).toBe(1);
-      expect(await section.textContent()).toContain("✗ Anmeldung eingegangen – Bestätigung ausstehend");
+      expect(await section.textContent()).toContain("○ Anmeldung eingegangen – Bestätigung ausstehend");
     }
 
     // A second enrolment: the mandate is preselected and the choice locked.
@@ -153,7 +153,7 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     await page.getByLabel(/Teilnahmebedingungen und die Datenschutzerklärung gelesen und akzeptiere/).check();
     await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();
     await page.getByRole("heading", { level: 1, name: `Anmeldebestätigung: ${camp.title}` }).waitFor();
-    expect(await page.getByRole("main").textContent()).toContain("Ole Paulsen ✗ Anmeldung eingegangen – Bestätigung ausstehend");
+    expect(await page.getByRole("main").textContent()).toContain("Ole Paulsen ○ Anmeldung eingegangen – Bestätigung ausstehend");
     expect(db.select().from(registrations).where(eq(registrations.eventId, camp.id)).all().map((r) => r.paymentMethod)).toEqual(["sepa", "sepa", "sepa"]);
     expect(problems).toEqual([]);
     await context.close();

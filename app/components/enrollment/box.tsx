@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { useHydrated } from "~/components/forms";
 import { formatIsoDate } from "~/lib/dates";
-import { childAnswers, valueAt } from "~/lib/enrollment-payload";
+import { childAnswers, defaultGuardian, valueAt } from "~/lib/enrollment-payload";
+import { NO_GUARDIAN } from "~/lib/enrollment-rules";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 import { Select, TakeOverButton, TextArea, TextField, YesNo, type Errors, type Values } from "./fields";
 
@@ -41,7 +42,14 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
       .filter(([k]) => Number(k) !== index)
       .map(([k, name]): [string, string] => [`box-${k}`, `${name} (wie bei Teilnehmer*in ${Number(k) + 1})`]),
     ["neu", "Neue Person anlegen"],
+    [NO_GUARDIAN, "Keine (ab 18 Jahren)"],
   ];
+  // With JavaScript a newly chosen child brings its last guardian (as the server does without).
+  const chooseChild = (value: string) => {
+    setParticipant(value);
+    const child = data.children.find((c) => String(c.id) === value);
+    if (child?.lastGuardianId || !guardian) setGuardian(defaultGuardian(child, data.guardians.map((g) => g.id)) || guardian);
+  };
   return (
     <fieldset className="panel box" id={anchor} tabIndex={-1}>
       <legend>Teilnehmer*in {index + 1}</legend>
@@ -58,7 +66,7 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
           value={participant}
           options={childOptions}
           required
-          onChange={(e) => setParticipant(e.currentTarget.value)}
+          onChange={(e) => chooseChild(e.currentTarget.value)}
         />
         {hydrated ? null : <TakeOverButton anchor={anchor} action={action} />}
       </div>
@@ -105,13 +113,13 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
       <h2 className="subheading">Erziehungsberechtigte*r</h2>
       <div className="field-row">
         <Select
-          key={guardianOptions.map(([v]) => v).join()}
+          key={`${participant}:${guardianOptions.map(([v]) => v).join()}`}
           name={at("guardian")}
           label="Erziehungsberechtigte*r (für Kinder unter 18)"
           {...p}
           value={guardian}
           options={guardianOptions}
-          empty="Keine (ab 18 Jahren)"
+          empty="Bitte wählen"
           onChange={(e) => setGuardian(e.currentTarget.value)}
         />
         {hydrated ? null : <TakeOverButton anchor={anchor} action={action} />}

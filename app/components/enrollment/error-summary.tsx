@@ -1,6 +1,7 @@
 // All messages of a refused submission at the top of the form, each linking to its field (issue
-// 9, item 2). Without JavaScript the form's address ends in #fehler, so the page opens here; with
-// JavaScript the focus moves here.
+// 9, item 2). Without JavaScript the summary has autofocus, so the page opens here (the form's
+// address has no #fehler, which the browser would carry over the redirect to the confirmation);
+// with JavaScript the focus moves here.
 import { useEffect, useRef } from "react";
 import { fieldId, type Errors } from "./fields";
 
@@ -29,9 +30,11 @@ export function ErrorSummary({ errors, stamp }: { errors: Errors; stamp: number 
     .flatMap(([path, messages]) => messages.map((message) => ({ path, message })));
   if (entries.length === 0) return null;
   return (
-    <div id="fehler" ref={ref} tabIndex={-1} role="alert" className="flash flash-danger form-alert error-summary" aria-labelledby="fehler-titel">
+    // eslint-disable-next-line jsx-a11y/no-autofocus -- the answer to a refused submit is this list
+    <div id="fehler" ref={ref} tabIndex={-1} autoFocus role="alert" className="flash flash-danger form-alert error-summary" aria-labelledby="fehler-titel">
       <h2 id="fehler-titel">Mindestens ein Feld ist nicht valide</h2>
-      <p>Bitte prüfe diese Angaben:</p>
+      {/* No 'du' or 'Sie' here: the list holds the form's 'du' and the SEPA section's 'Sie'. */}
+      <p>Diese Angaben fehlen oder stimmen nicht:</p>
       <ul>
         {entries.map(({ path, message }) => (
           <li key={`${path}:${message}`}>

@@ -42,12 +42,15 @@ export function YesNo({ name, label, values, errors }: Common) {
   return (
     <fieldset className="yes-no" aria-describedby={describedBy}>
       <legend>{label}*</legend>
-      <label className="checkbox">
-        <input type="radio" id={id} name={name} value="ja" defaultChecked={value === "ja"} /> Ja
-      </label>
-      <label className="checkbox">
-        <input type="radio" name={name} value="nein" defaultChecked={value === "nein"} /> Nein
-      </label>
+      {/* Ja and Nein on their own row under the question, each a 44-px tap target. */}
+      <div className="yes-no-options">
+        <label className="checkbox">
+          <input type="radio" id={id} name={name} value="ja" defaultChecked={value === "ja"} /> Ja
+        </label>
+        <label className="checkbox">
+          <input type="radio" name={name} value="nein" defaultChecked={value === "nein"} /> Nein
+        </label>
+      </div>
       <ErrorList id={`${id}-error`} errors={errors[name]} />
     </fieldset>
   );

@@ -23,7 +23,8 @@ export function PaymentChoice(props: { values: Values; errors: Errors; locked: b
       <label className="checkbox">
         <input type="radio" name="paymentMethod" value="sepa" defaultChecked={chosen === "sepa"} disabled={locked} onChange={() => props.onChange("sepa")} /> SEPA-Lastschriftmandat
       </label>
-      {locked ? <p className="hint">Für diese Veranstaltung gibt es schon dein SEPA-Lastschriftmandat; es gilt auch für diese Anmeldung.</p> : null}
+      {/* Neutral words here; the SEPA section below says 'Sie' (DECISIONS.md, form of address). */}
+      {locked ? <p className="hint">Festgelegt durch das bestehende SEPA-Lastschriftmandat (siehe unten).</p> : null}
       <ErrorList id="paymentMethod-error" errors={errors.paymentMethod} />
       {hydrated || locked ? null : (
         <button type="submit" name="intent" value="refresh-zahlung" formAction={`${action}#zahlung`} formNoValidate className="secondary">
@@ -47,16 +48,12 @@ function Consent({ name, label, values, errors }: { name: string; label: React.R
   );
 }
 
+const SEPA_FIELDS = ["firstName", "lastName", "street", "postalCode", "city", "iban", "consentMandate", "consentPrivacy"];
+
 export function SepaSection({ values, errors, mandate, accountHolder, privacyUrl }: { values: Values; errors: Errors; mandate: Mandate; accountHolder: string; privacyUrl: string }) {
   const p = { values, errors };
-  return (
-    <fieldset className="panel sepa" id="sepa">
-      <legend>SEPA-Lastschriftmandat</legend>
-      {mandate ? (
-        <p>
-          Bisheriges Mandat: {mandate.firstName} {mandate.lastName}, {formatIban(mandate.iban)}. Bitte nur ausfüllen, wenn Sie es korrigieren möchten.
-        </p>
-      ) : null}
+  const fields = (
+    <>
       <div className="field-row">
         <TextField name="sepa.firstName" label="Vorname Kontoinhaber*in" {...p} max={50} autoComplete="given-name" />
         <TextField name="sepa.lastName" label="Nachname Kontoinhaber*in" {...p} max={50} autoComplete="family-name" />
@@ -86,6 +83,29 @@ export function SepaSection({ values, errors, mandate, accountHolder, privacyUrl
         }
         {...p}
       />
+    </>
+  );
+  // A correction already begun (typed, or refused with messages) stays open after the round trip.
+  const correcting = SEPA_FIELDS.some((f) => valueAt(values, `sepa.${f}`).trim() !== "" || errors[`sepa.${f}`]) || Boolean(errors.sepa);
+  return (
+    <fieldset className="panel sepa" id="sepa">
+      <legend>SEPA-Lastschriftmandat</legend>
+      {mandate ? (
+        <>
+          <p>
+            Für diese Veranstaltung gibt es schon Ihr SEPA-Lastschriftmandat ({mandate.firstName} {mandate.lastName}, {formatIban(mandate.iban)}); es gilt auch für
+            diese Anmeldung.
+          </p>
+          {/* The correction folded away: a details element, so it opens without JavaScript too. */}
+          <details open={correcting}>
+            <summary>Mandat korrigieren</summary>
+            <p className="hint">Füllen Sie die Felder nur aus, wenn Sie das Mandat korrigieren möchten.</p>
+            {fields}
+          </details>
+        </>
+      ) : (
+        fields
+      )}
       <ErrorList errors={errors.sepa} />
     </fieldset>
   );

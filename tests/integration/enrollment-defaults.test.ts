@@ -1,0 +1,97 @@
+// Issue 9, review at 360 px: the guardian a box starts with (never 'Keine' for a minor by
+// default), 'Keine (ab 18 Jahren)' as an explicit choice, and one message per unanswered
+// permission question.
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { guardians, participants, registrations } from "../../db/schema";
+import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
+import { db } from "~/services/db.server";
+import { createEvent } from "../support/events";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { body, get, post, run } from "../support/remix";
+
+beforeEach(() => resetDatabase());
+
+type Defaults = { defaults: { boxes: Record<string, string>[] } };
+type Answer = { errors: Record<string, string[]>; payload: { boxes: Record<string, string>[] } };
+
+async function parent() {
+  const user = await createUser({ firstName: "Eva", lastName: "Muster" });
+  return { user, cookie: await sessionCookieFor(user.id) };
+}
+
+function child(userId: number, firstName: string, birthDate = "2015-05-01") {
+  return db.insert(participants).values({ userId, firstName, lastName: "Muster", street: "Hauptstr. 1", city: "Kiel", birthDate }).returning().get();
+}
+
+function guardian(userId: number, firstName: string) {
+  return db.insert(guardians).values({ userId, firstName, lastName: "Muster" }).returning().get();
+}
+
+let key = 0;
+function form(fields: Record<string, string>) {
+  return { submissionKey: `vorgabe-${Date.now()}-${++key}-abcdef`, referral: "", paymentMethod: "transfer", terms: "on", intent: "submit", ...fields };
+}
+
+function submit(eventId: number, cookie: string, fields: Record<string, string>) {
+  return run(enrollAction, post(`/enroll/${eventId}`, fields, { cookie, params: { eventId: String(eventId) } }));
+}
+
+async function firstBox(eventId: number, cookie: string) {
+  const loaded = await body<Defaults>(await run(enrollLoader, get(`/enroll/${eventId}`, { cookie, params: { eventId: String(eventId) } })));
+  return loaded.defaults.boxes[0];
+}
+
+describe("the guardian a box starts with", () => {
+  it("is the account's only guardian, also in an added box", async () => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    child(user.id, "Mia");
+    const eva = guardian(user.id, "Eva");
+    expect((await firstBox(camp.id, cookie)).guardian).toBe(String(eva.id));
+    const added = await body<Answer>(await submit(camp.id, cookie, { ...form({ intent: "add" }), "boxes[0].participant": "neu", "boxes[0].guardian": "keine" }));
+    expect(added.payload.boxes[1].guardian).toBe(String(eva.id));
+  });
+
+  it("is 'Bitte wählen' (no value) with two guardians, and the child's last guardian once it has one", async () => {
+    const camp = createEvent();
+    const earlier = createEvent({ title: "Frühere Freizeit" });
+    const { user, cookie } = await parent();
+    const mia = child(user.id, "Mia");
+    guardian(user.id, "Eva");
+    const tom = guardian(user.id, "Tom");
+    expect((await firstBox(camp.id, cookie)).guardian).toBe("");
+    expect((await submit(earlier.id, cookie, form({ "boxes[0].participant": String(mia.id), "boxes[0].guardian": String(tom.id) }))).status).toBe(302);
+    expect((await firstBox(camp.id, cookie)).guardian).toBe(String(tom.id));
+    // Without JavaScript, choosing the child ('Auswahl übernehmen') brings its last guardian too.
+    const chosen = await body<Answer>(
+      await submit(camp.id, cookie, { ...form({ intent: "refresh-teilnehmer-1" }), "boxes[0].participant": String(mia.id), "boxes[0].answersFor": "neu", "boxes[0].guardian": "" }),
+    );
+    expect(chosen.payload.boxes[0].guardian).toBe(String(tom.id));
+  });
+});
+
+describe("'Keine (ab 18 Jahren)'", () => {
+  it("enrols an adult without a guardian and refuses it for a minor", async () => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    const jan = child(user.id, "Jan", "2000-01-01");
+    const mia = child(user.id, "Mia");
+    expect((await submit(camp.id, cookie, form({ "boxes[0].participant": String(jan.id), "boxes[0].guardian": "keine" }))).status).toBe(302);
+    expect(db.select().from(registrations).where(eq(registrations.participantId, jan.id)).get()?.guardianId).toBeNull();
+    const refused = await submit(camp.id, cookie, form({ "boxes[0].participant": String(mia.id), "boxes[0].guardian": "keine" }));
+    expect(refused.status).toBe(400);
+    expect((await body<Answer>(refused)).errors["boxes[0].guardian"]).toEqual(["Mia ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."]);
+  });
+});
+
+describe("unanswered permission questions", () => {
+  it("get one message each, naming the question", async () => {
+    const camp = createEvent({ permitsRequired: true });
+    const { user, cookie } = await parent();
+    const jan = child(user.id, "Jan", "2000-01-01");
+    const refused = await body<Answer>(await submit(camp.id, cookie, form({ "boxes[0].participant": String(jan.id), "boxes[0].canSwim": "ja" })));
+    const messages = ["allowedToWander", "allowedToSwim", "canSwim", "allowedToCanoe"].map((f) => refused.errors[`boxes[0].${f}`]?.[0] ?? null);
+    expect(messages).toEqual(["„Darf wandern gehen?“ Bitte wähle Ja oder Nein.", "„Darf schwimmen gehen?“ Bitte wähle Ja oder Nein.", null, "„Darf Kanu fahren?“ Bitte wähle Ja oder Nein."]);
+  });
+});
