@@ -14,7 +14,7 @@ import { statSync } from "node:fs";
 import { createServer } from "node:http";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
@@ -258,6 +258,8 @@ function announce(processes = 1) {
  * SIGTERM/SIGINT: every worker finishes its requests, then the primary stops its jobs.
  */
 function runPrimary(count) {
+  // Workers run this file, also when the primary was started through scripts/start.mjs.
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url) });
   let stopping = false;
   const bornAt = new Map();
   const fork = () => {
