@@ -48,6 +48,17 @@ if (fixtures.status !== 0) {
   process.exit(1);
 }
 const { bursts, largestEvent } = JSON.parse(fixtures.stdout);
+// The largest event's leaders' pages beside its list: one registration's detail, its busiest SEPA mandate.
+const review = (() => {
+  if (!largestEvent) return [];
+  const seeded = new Database(databasePath, { readonly: true });
+  const detail = seeded.prepare("SELECT max(id) AS id FROM registrations WHERE event_id = ?").get(largestEvent.eventId).id;
+  const mandate = seeded
+    .prepare("SELECT sepa_mandate_id AS id FROM registrations WHERE event_id = ? AND sepa_mandate_id IS NOT NULL GROUP BY sepa_mandate_id ORDER BY count(*) DESC LIMIT 1")
+    .get(largestEvent.eventId)?.id;
+  seeded.close();
+  return [`/freizeit/participants/participant-details/${detail}`, ...(mandate ? [`/freizeit/${largestEvent.eventId}/sepa/${mandate}`] : [])];
+})();
 
 let server = await startServer({ ...env, WEB_CONCURRENCY: "1" });
 const base = server.base;
@@ -89,6 +100,8 @@ try {
     ["/gott?tab=benutzer&q=eltern", admin],
     ["/gott?tab=protokoll", admin],
     ...(largestEvent ? [[`/freizeit/participants/${largestEvent.eventId}`, admin]] : []),
+    ...(largestEvent ? [[`/freizeit/participants/${largestEvent.eventId}?filter=warteliste&suche=a`, admin]] : []),
+    ...review.map((url) => [url, admin]),
   ];
   console.log(`\n${"page".padEnd(34)} ${"as".padEnd(8)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)}`);
   async function measure(label, cookie, send, expected = 200) {
