@@ -36,8 +36,13 @@ async function fitsThePhone(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }
 
+let families = 0;
+/** An account of its own for every child: lists-fixtures' default addresses repeat across browser test files run in one process. */
 function child(firstName: string, lastName: string) {
-  return { child: { firstName, lastName } };
+  return { child: { firstName, lastName }, userId: family().id };
+}
+function family(values: { firstName?: string } = {}) {
+  return quickUser({ ...values, email: `review-${Date.now()}-${++families}@example.org` });
 }
 
 describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
@@ -112,16 +117,16 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
   it("accept, accept several at once, reject with a reason (mailed to the parent), confirm a payment and a SEPA mandate in bulk", async () => {
     const lead = await createUser({ firstName: "Lars", lastName: "Leitung" });
     const camp = createEvent({ title: `Herbstfreizeit ${Date.now()}`, ownerIds: [lead.id] });
-    const rejectedParent = quickUser({ firstName: "Rosa" });
+    const rejectedParent = family({ firstName: "Rosa" });
     register(camp.id, { status: "open", ...child("Anton", "Ja") });
-    register(camp.id, { status: "open", userId: rejectedParent.id, ...child("Nina", "Nein") });
+    register(camp.id, { status: "open", ...child("Nina", "Nein"), userId: rejectedParent.id });
     register(camp.id, { status: "accepted", ...child("Paul", "Zahlt") });
     register(camp.id, { status: "open", ...child("Bea", "Bulk") });
     register(camp.id, { status: "open", ...child("Bo", "Bulk") });
-    const sepaFamily = quickUser();
+    const sepaFamily = family();
     const mandate = mandateFor(camp.id, sepaFamily.id, { firstName: "Sabine", lastName: "Sepa" });
     for (const name of ["Lena", "Lukas"]) {
-      const r = register(camp.id, { status: "accepted", userId: sepaFamily.id, answers: { paymentMethod: "sepa" }, ...child(name, "Sepa") });
+      const r = register(camp.id, { status: "accepted", answers: { paymentMethod: "sepa" }, ...child(name, "Sepa"), userId: sepaFamily.id });
       db.update(registrations).set({ sepaMandateId: mandate.id }).where(eq(registrations.id, r.registration.id)).run();
     }
     const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
@@ -178,9 +183,9 @@ describe("the leaders' pages on a 320 px screen", () => {
   it("one h1, headings in order, every field labelled, nothing wider than the screen", async () => {
     const lead = await createUser();
     const camp = createEvent({ title: `Schmales Lager ${Date.now()}`, ownerIds: [lead.id], capacity: 1 });
-    const family = quickUser({ email: `sehr.lange.adresse.ohne.umbruch.${Date.now()}@beispiel-familie.example.org` });
-    const mandate = mandateFor(camp.id, family.id, { firstName: "Maximiliane", lastName: "Mustermann-Lüdenscheid" });
-    const first = register(camp.id, { status: "open", userId: family.id, answers: { paymentMethod: "sepa", specialNeeds: "x".repeat(80) }, ...child("Kunigunde", "Mustermann-Lüdenscheid") });
+    const parent = quickUser({ email: `sehr.lange.adresse.ohne.umbruch.${Date.now()}@beispiel-familie.example.org` });
+    const mandate = mandateFor(camp.id, parent.id, { firstName: "Maximiliane", lastName: "Mustermann-Lüdenscheid" });
+    const first = register(camp.id, { status: "open", answers: { paymentMethod: "sepa", specialNeeds: "x".repeat(80) }, ...child("Kunigunde", "Mustermann-Lüdenscheid"), userId: parent.id });
     db.update(registrations).set({ sepaMandateId: mandate.id }).where(eq(registrations.id, first.registration.id)).run();
     register(camp.id, { status: "open", waitingListPosition: 1, ...child("Wartende", "Person") });
     register(camp.id, { status: "rejected", ...child("Abgelehnte", "Person") });
