@@ -2,9 +2,10 @@
 // Deterministic (a fixed random seed; dates are placed relative to today), realistic German
 // content, every state the screens know. Fast enough for the benchmark's large size.
 import { pathToFileURL } from "node:url";
-import { count, like, or } from "drizzle-orm";
+import { count, like, or, sql } from "drizzle-orm";
 import {
   comments,
+  enrolments,
   eventGroups,
   eventHelpers,
   eventOwners,
@@ -21,6 +22,7 @@ import {
   type HelperStatus,
 } from "./schema";
 import { berlinToInstant, berlinToday } from "../app/lib/dates";
+import { childAmounts } from "../app/lib/money";
 import type { Db } from "../app/services/db.server";
 
 export type SeedOptions = { events: number; users: number; registrations: number };
@@ -229,6 +231,8 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
           location: template.location,
           priceCents: template.price,
           siblingDiscount: template.kind === "camp" ? "10 % Rabatt ab dem zweiten Kind" : "",
+          // The same 10 %, in whole euros, as the amount the totals subtract.
+          siblingDiscountCents: template.kind === "camp" ? Math.round(template.price / 1000) * 100 : 0,
           memberRules: template.kind === "staff" ? "Mitarbeitende ab 16 Jahren" : `Kinder von ${rnd.int(6, 9)} bis ${rnd.int(12, 17)} Jahren`,
           onlyStaffVisible: template.kind === "staff",
           requiresApplication: template.kind !== "open",
@@ -241,7 +245,18 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
         };
       });
       const eventList = chunked(eventRows).flatMap((rows) =>
-        tx.insert(events).values(rows).returning({ id: events.id, capacity: events.capacity, requiresApplication: events.requiresApplication, permitsRequired: events.permitsRequired }).all(),
+        tx
+          .insert(events)
+          .values(rows)
+          .returning({
+            id: events.id,
+            capacity: events.capacity,
+            requiresApplication: events.requiresApplication,
+            permitsRequired: events.permitsRequired,
+            priceCents: events.priceCents,
+            siblingDiscountCents: events.siblingDiscountCents,
+          })
+          .all(),
       );
 
       // Owners (admins) and helpers (admins and some parents)
@@ -271,6 +286,9 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
       const placesUsed = new Map<number, number>();
       const waitingNext = new Map<number, number>();
       const mandates = new Map<string, number>();
+      // One enrolment per family and event (as if each family had sent one form per event): one
+      // payment method, one reference, the sibling discount from the second child with a place.
+      const enrolmentOf = new Map<string, { eventId: number; userId: number; paymentMethod: "sepa" | "transfer"; rows: number[] }>();
       const registrationRows: (typeof registrations.$inferInsert)[] = [];
       const families = parentIds.filter((id) => childrenOf.has(id));
       let guard = 0;
@@ -290,7 +308,11 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
         } else if (status !== "rejected") {
           placesUsed.set(event.id, (placesUsed.get(event.id) ?? 0) + 1);
         }
-        const paymentMethod = rnd.chance(0.4) ? ("sepa" as const) : ("transfer" as const);
+        const family = `${userId}:${event.id}`;
+        if (!enrolmentOf.has(family)) enrolmentOf.set(family, { eventId: event.id, userId, paymentMethod: rnd.chance(0.4) ? "sepa" : "transfer", rows: [] });
+        const enrolment = enrolmentOf.get(family)!;
+        enrolment.rows.push(registrationRows.length);
+        const paymentMethod = enrolment.paymentMethod;
         let sepaMandateId: number | null = null;
         if (paymentMethod === "sepa") {
           const mandateKey = `${userId}:${event.id}`;
@@ -333,6 +355,28 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
           allowedToCanoe: answer(),
         });
       }
+      // The enrolments, their references as the app makes them (LF-{event}-A{enrolment}), and
+      // each registration's amount: waiting children pay nothing yet.
+      const enrolmentList = [...enrolmentOf.values()];
+      const enrolmentIds = chunked(enrolmentList).flatMap((rows) =>
+        tx
+          .insert(enrolments)
+          .values(rows.map((e) => ({ eventId: e.eventId, userId: e.userId, paymentMethod: e.paymentMethod, submissionKey: `demo-${e.userId}-${e.eventId}`, reference: `demo-${e.userId}-${e.eventId}` })))
+          .returning({ id: enrolments.id })
+          .all()
+          .map((r) => r.id),
+      );
+      tx.update(enrolments)
+        .set({ reference: sql`'LF-' || ${enrolments.eventId} || '-A' || ${enrolments.id}` })
+        .where(like(enrolments.reference, "demo-%"))
+        .run();
+      const eventById = new Map(eventList.map((e) => [e.id, e]));
+      enrolmentList.forEach((enrolment, i) => {
+        const event = eventById.get(enrolment.eventId)!;
+        const rows = enrolment.rows.map((index) => registrationRows[index]);
+        const amounts = childAmounts(event.priceCents, event.siblingDiscountCents, 0, rows.map((r) => r.waitingListPosition === null));
+        rows.forEach((row, j) => Object.assign(row, { enrolmentId: enrolmentIds[i], submissionKey: `demo-${enrolment.userId}-${enrolment.eventId}`, amountCents: amounts[j] }));
+      });
       const registrationList = chunked(registrationRows).flatMap((rows) =>
         tx
           .insert(registrations)

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DEMO_DOMAIN, DEMO_PASSWORD, seedDemo } from "../../db/seed-demo";
 import { EMAIL_PATTERN } from "~/lib/email";
+import { enrolmentReference } from "~/lib/transfer";
 import { db, migrateDatabase, openDatabase } from "~/services/db.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 
@@ -33,6 +34,34 @@ describe("demo data", () => {
     expect(one(sql`select count(*) from guardians`)).toBeGreaterThan(0);
     expect(one(sql`select count(*) from users where role = 'admin'`)).toBe(result.admins.length);
 
+    // Every registration belongs to an enrolment: one per family and event, one payment method,
+    // the app's reference; amounts with the sibling discount, none for a waiting child.
+    expect(one(sql`select count(*) from registrations where enrolment_id is null or submission_key is null`)).toBe(0);
+    expect(one(sql`select count(*) from enrolments`)).toBe(one(sql`select count(*) from (select distinct user_id, event_id from registrations)`));
+    expect(one(sql`select count(*) from enrolments where reference <> 'LF-' || event_id || '-A' || id`)).toBe(0);
+    const sample = db.get<{ id: number; event_id: number; reference: string }>(sql`select id, event_id, reference from enrolments order by id limit 1`);
+    expect(sample.reference).toBe(enrolmentReference(sample.event_id, sample.id));
+    expect(
+      one(sql`select count(*) from registrations r join enrolments n on n.id = r.enrolment_id
+        where r.payment_method <> n.payment_method or r.user_id <> n.user_id or r.event_id <> n.event_id or r.submission_key <> n.submission_key`),
+    ).toBe(0);
+    expect(one(sql`select count(*) from registrations where waiting_list_position is not null and amount_cents is not null`)).toBe(0);
+    expect(one(sql`select count(*) from registrations where waiting_list_position is null and amount_cents is null`)).toBe(0);
+    expect(one(sql`select count(*) from events where sibling_discount_cents > 0`)).toBeGreaterThan(0);
+    // Each enrolment: its first child with a place pays the price, every further one the discounted price.
+    const amounts = db.all<{ enrolment_id: number; amount_cents: number; price_cents: number; sibling_discount_cents: number }>(
+      sql`select r.enrolment_id, r.amount_cents, e.price_cents, e.sibling_discount_cents from registrations r join events e on e.id = r.event_id
+        where r.waiting_list_position is null order by r.enrolment_id, r.id`,
+    );
+    let discounted = 0;
+    amounts.forEach((row, i) => {
+      const first = i === 0 || amounts[i - 1].enrolment_id !== row.enrolment_id;
+      expect(row.amount_cents).toBe(first ? row.price_cents : Math.max(0, row.price_cents - row.sibling_discount_cents));
+      if (!first && row.sibling_discount_cents > 0) discounted++;
+    });
+    expect(discounted).toBeGreaterThan(0);
+    expect(one(sql`select count(*) from registrations where amount_cents > 0`)).toBeGreaterThan(0);
+
     // No event holds more place-taking registrations than it has places.
     expect(
       one(sql`select count(*) from (select e.id from events e join registrations r on r.event_id = e.id
@@ -57,8 +86,11 @@ describe("demo data", () => {
       seedDemo(other, { events: 10, users: 20, registrations: 50 }, "hash");
       const rows = other.all<{ t: string }>(sql`select title || '|' || date_from || '|' || location as t from events order by id`);
       const people = other.all<{ t: string }>(sql`select email || first_name || last_name as t from users order by id`);
+      const money = other.all<{ t: string }>(
+        sql`select n.reference || '|' || n.payment_method || '|' || coalesce(r.amount_cents, '-') as t from registrations r join enrolments n on n.id = r.enrolment_id order by r.id`,
+      );
       sqlite.close();
-      return [...rows, ...people].map((r) => r.t);
+      return [...rows, ...people, ...money].map((r) => r.t);
     };
     expect(titles()).toEqual(titles());
   });
