@@ -47,14 +47,16 @@ function ChildRow({ child }: { child: Child }) {
           {formatIsoDate(child.birthDate)} · {child.age} Jahre
         </span>
       </th>
-      <td>
+      <td data-label="Erziehungsberechtigte*r">
         {child.guardianName ?? "–"}
         {child.mobilePhone ? <div className="phone">Mobil: {child.mobilePhone}</div> : null}
         {child.phone ? <div className="phone">Tel.: {child.phone}</div> : null}
         {child.noEmergencyContact ? <strong className="missing-contact">Notfallkontakt fehlt!</strong> : null}
       </td>
-      <td className="pre-line">{child.specialNeeds || "–"}</td>
-      <td className="sheet-small">
+      <td className="pre-line" data-label="Besonderheiten">
+        {child.specialNeeds || "–"}
+      </td>
+      <td className="sheet-small" data-label="Schwimmen, Erlaubnisse">
         Schwimmabzeichen: {child.swimBadge ?? "Keines"}
         <br />
         Darf wandern gehen: {yesNo(child.allowedToWander)}
@@ -65,7 +67,7 @@ function ChildRow({ child }: { child: Child }) {
         <br />
         Darf Kanu fahren: {yesNo(child.allowedToCanoe)}
       </td>
-      <td className="sheet-small">
+      <td className="sheet-small" data-label="Versicherung">
         {child.nameOfInsured || "–"}
         {child.birthdateOfInsured ? <div>geb. {formatIsoDate(child.birthdateOfInsured)}</div> : null}
       </td>
