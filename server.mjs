@@ -64,6 +64,9 @@ const {
   hasSessionCookie,
   PERSONAL_CACHE_CONTROL,
   maxBodyBytes,
+  logError,
+  logRequest,
+  newRequestId,
 } = build.entry.module;
 
 let config;
@@ -153,7 +156,7 @@ function serveRequests() {
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", etag: false }));
   app.use(express.static("public", { maxAge: "1h" }));
 
-  const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip });
+  const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip, requestId: req.requestId });
   const makeHandler = (currentBuild) => createRequestHandler({ build: currentBuild, mode: currentBuild.mode, getLoadContext });
   let remixHandler = makeHandler(build);
   let loadedVersion = development ? statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs : undefined;
@@ -178,7 +181,7 @@ function serveRequests() {
   app.use((error, req, res, _next) => {
     const status = Number(error?.status ?? error?.statusCode);
     const clientError = status >= 400 && status < 500;
-    if (!clientError) console.error(error);
+    if (!clientError) logError(error, req.requestId);
     if (res.headersSent) {
       req.socket.destroy();
       return;
@@ -196,6 +199,11 @@ function serveRequests() {
   const hostsFine = (req) => !isMalformedHost(req.headers.host) && (req.headers["x-forwarded-host"] === undefined || !isMalformedHost(String(req.headers["x-forwarded-host"])));
 
   const server = createServer((req, res) => {
+    // One log line per request, cached answers included: method, route pattern, status, time, id.
+    const started = performance.now();
+    req.requestId = newRequestId();
+    res.setHeader("X-Request-Id", req.requestId);
+    res.once("finish", () => logRequest({ id: req.requestId, method: req.method, url: req.url ?? "/", status: res.statusCode, ms: performance.now() - started }));
     if (pageCache && hostsFine(req)) {
       const nonce = randomBytes(16).toString("base64");
       const https = isHttps(req);

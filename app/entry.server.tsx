@@ -8,12 +8,14 @@ import type {
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
+import { logError } from "~/services/log.server";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
 
 export { boot, shutdown } from "~/services/boot.server";
 export { closeDatabase } from "~/services/db.server";
 export { answerFromCache, capturePage } from "~/services/page-cache.server";
 export { maxBodyBytes } from "~/services/form.server";
+export { logError, logRequest, newRequestId } from "~/services/log.server";
 export {
   ALLOWED_METHODS,
   CROSS_SITE_REFUSAL,
@@ -89,9 +91,12 @@ export const handleDataRequest: HandleDataRequestFunction = (response) => {
   return response;
 };
 
-/** Logs real failures; an unknown address (404) or a request the browser gave up is none. */
-export function handleError(error: unknown, { request }: { request: Request }) {
+/**
+ * Logs real failures with the request's id (the same id as its request line); an unknown address
+ * (404) or a request the browser gave up is none.
+ */
+export function handleError(error: unknown, { request, context }: { request: Request; context?: AppLoadContext }) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  console.error(error);
+  logError(error, typeof context?.requestId === "string" ? context.requestId : undefined);
 }

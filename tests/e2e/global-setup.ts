@@ -1,11 +1,14 @@
 // Starts the built server once for all browser tests, on a temporary database, upload folder
 // and mail folder, and hands their paths to the tests.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import type { TestProject } from "vitest/node";
 import { freePort } from "../support/smtp";
+
+const ADMIN_EMAIL = "admin@example.org";
 
 export default async function setup(project: TestProject) {
   if (!existsSync("build/index.js")) {
@@ -36,10 +39,10 @@ export default async function setup(project: TestProject) {
       UPLOADS_DIR: paths.uploadsDir,
       MAIL_DIR: paths.mailDir,
       SESSION_SECRET: paths.sessionSecret,
-      ADMIN_EMAIL: "admin@example.org",
+      ADMIN_EMAIL,
       ADMIN_PASSWORD: "Admin-Passwort-1",
     },
-    stdio: ["ignore", "ignore", openSync(paths.serverErrorLog, "a")],
+    stdio: ["ignore", openSync(path.join(dir, "server.out"), "a"), openSync(paths.serverErrorLog, "a")],
   });
   const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
 
@@ -61,6 +64,25 @@ export default async function setup(project: TestProject) {
   return async () => {
     server.kill("SIGTERM");
     await exited;
+    // The server's log of the whole browser run holds no personal data of the people the tests
+    // made: no name, e-mail address or IBAN (issue 14: logs never carry form contents).
+    const leaks = personalDataIn(paths.databasePath, [path.join(dir, "server.out"), paths.serverErrorLog]);
     rmSync(dir, { recursive: true, force: true });
+    if (leaks.length) throw new Error(`The server's log contains personal data: ${leaks.slice(0, 10).join(", ")}`);
   };
+}
+
+/** Names, e-mail addresses and IBANs of the test's people that appear in the log files. */
+function personalDataIn(databasePath: string, logFiles: string[]) {
+  const log = logFiles.filter((f) => existsSync(f)).map((f) => readFileSync(f, "utf8")).join("\n");
+  const db = new Database(databasePath, { readonly: true });
+  const values = db
+    .prepare(
+      `select email as v from users union select first_name || ' ' || last_name from users
+       union select first_name || ' ' || last_name from participants union select iban from sepa_mandates`,
+    )
+    .all() as { v: string }[];
+  db.close();
+  // The first admin's address is the operator's own setting (ADMIN_EMAIL), announced at start.
+  return [...new Set(values.map((r) => r.v))].filter((v) => v && v.length >= 6 && v !== ADMIN_EMAIL && log.includes(v));
 }
