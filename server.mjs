@@ -137,6 +137,12 @@ function serveRequests() {
       sendErrorPage(res, 400);
       return;
     }
+    // `?_data=` naming no route of the app: Remix would answer in English.
+    const dataRoute = req.query._data;
+    if (dataRoute !== undefined && (typeof dataRoute !== "string" || !Object.hasOwn(build.routes, dataRoute))) {
+      res.status(404).set("Cache-Control", "no-store").json({ message: "Diese Daten gibt es nicht." });
+      return;
+    }
     const ownOrigins = [`${req.protocol}://${req.get("host")}`.toLowerCase(), appOrigin];
     const request = { method: req.method, headers: { get: (name) => req.get(name) ?? null }, ownOrigins };
     if (isCrossSiteWrite(request)) {

@@ -184,6 +184,14 @@ describe("requests the app does not take", () => {
     }
   });
 
+  it("?_data= naming no route gets a German answer, not Remix's 'Unexpected Server Error'", async () => {
+    for (const path of ["/?_data=foo", "/freizeit/1?_data=routes%2Fnonexistent", "/?_data=constructor"]) {
+      const response = await rawRequest(`${baseUrl}${path}`);
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(response.text()).toBe('{"message":"Diese Daten gibt es nicht."}');
+    }
+  });
+
   it("other methods than GET, HEAD and POST get a German 405 with Allow", async () => {
     for (const method of ["PUT", "DELETE", "PATCH", "TRACE", "PROPFIND", "OPTIONS"]) {
       const response = await rawRequest(`${baseUrl}/`, { method });
