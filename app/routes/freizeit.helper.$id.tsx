@@ -29,9 +29,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json(
     {
       event: { id: event.id, title: event.title },
-      may: { decideHelpers: may.decideHelpers, assignGroups: may.assignGroups, viewDetails: may.viewDetails },
+      may: { decideHelpers: may.decideHelpers, assignGroups: may.assignGroups, manageGroups: may.manageGroups, viewDetails: may.viewDetails },
       groups,
-      confirmId: may.assignGroups && groups.some((g) => g.id === asked) ? asked : null,
+      confirmId: may.manageGroups && groups.some((g) => g.id === asked) ? asked : null,
       ...helpers,
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -63,7 +63,7 @@ export default function HelperList() {
       <ListNavigation eventId={event.id} />
       <h1>Mitarbeiter*innen Liste {event.title}</h1>
       <FormAlert alert={error} />
-      {may.assignGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} /> : null}
+      {may.manageGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} /> : null}
       {active.length + declined.length === 0 ? <p className="empty">Noch keine Mitarbeiter vorhanden</p> : null}
       {active.length ? <HelperTable helpers={active} {...shared} /> : null}
       {declined.length ? <DeclinedHelpers helpers={declined} action={listUrl} may={may} /> : null}

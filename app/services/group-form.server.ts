@@ -1,6 +1,8 @@
 // The group forms of the participant and helper lists (spec part 2 §2.5, §2.6, §4, §5): one
 // handler for 'assign-group', 'create-group', 'rename-group' and 'delete-group'. It asks the
-// permissions module itself ('assignGroups'), so a caller cannot forget it, and answers with a
+// permissions module itself, so a caller cannot forget it: 'assignGroups' to sort people in (the
+// camp team too), 'manageGroups' to create, rename or delete groups (lead persons and admins,
+// DECISIONS.md); a refusal is a 404 (the list page itself sends strangers home). It answers with a
 // redirect to `backTo` carrying the spec's toast as a flash message (PRG, works without JS).
 import { redirect } from "@remix-run/node";
 import { assignToGroup, createGroup, deleteGroup, renameGroup, type GroupOutcome } from "~/models/group.server";
@@ -62,6 +64,7 @@ export async function handleGroupForm(request: Request, eventId: number, backTo:
   const data = form ?? (await readForm(request));
   const intent = data.get("intent");
   if (!isGroupIntent(intent) || !backTo.startsWith("/") || backTo.startsWith("//")) badRequest();
+  if (intent !== "assign-group") await requireEventCapability(request, eventId, "manageGroups", "not-found");
   switch (intent) {
     case "assign-group": {
       const hasRegistration = data.has("registrationId");

@@ -132,6 +132,26 @@ describe("handleGroupForm", () => {
     expect(groupAssignments(eventId).byRegistration.has(reg.id)).toBe(false);
   });
 
+  it("the camp team assigns people but does not create, rename or delete groups (404)", async () => {
+    const team = await createUser();
+    addHelper(eventId, team.id, "accepted");
+    const cookie = await sessionCookieFor(team.id);
+    const group = newGroup("Nur Leitung");
+    const reg = createRegistration(eventId, parent.id);
+    const assigned = await handleGroupForm(post(`/x`, { intent: "assign-group", registrationId: String(reg.id), groupId: String(group) }, { cookie }).request, eventId, `/freizeit/helper/${eventId}`);
+    expect(assigned.status).toBe(302);
+    expect(groupAssignments(eventId).byRegistration.get(reg.id)).toBe(group);
+    for (const form of <Record<string, string>[]>[
+      { intent: "create-group", name: "Team-Gruppe" },
+      { intent: "rename-group", groupId: String(group), name: "Umbenannt" },
+      { intent: "delete-group", groupId: String(group), confirm: "yes" },
+    ]) {
+      const response = await handleGroupForm(post(`/x`, form, { cookie }).request, eventId, `/freizeit/helper/${eventId}`).catch((r: Response) => r);
+      expect(response.status).toBe(404);
+    }
+    expect(listEventGroups(eventId).filter((g) => g.id === group || g.name === "Team-Gruppe").map((g) => g.name)).toEqual(["Nur Leitung"]);
+  });
+
   it("answers 400 for a malformed id", async () => {
     const { request } = post(`/x`, { intent: "assign-group", registrationId: "1; drop", groupId: "2" }, { cookie: await sessionCookieFor(lead.id) });
     const response = await handleGroupForm(request, eventId, `/freizeit/participants/${eventId}`).catch((r: Response) => r);
