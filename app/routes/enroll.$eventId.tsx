@@ -116,7 +116,7 @@ export default function Enroll() {
   const onInput = (e: FormEvent<HTMLFormElement>) => {
     const target = e.target as HTMLInputElement;
     const name = target.name ?? "";
-    if (name in sent && !changed.includes(name)) setChanged((list) => [...list, name]);
+    if (Object.prototype.hasOwnProperty.call(sent, name) && !changed.includes(name)) setChanged((list) => [...list, name]);
     if (!/\.(guardian|newGuardian\.firstName|newGuardian\.lastName)$/.test(target.name ?? "")) return;
     const form = new FormData(e.currentTarget);
     setTyped(
