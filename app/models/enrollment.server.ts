@@ -2,7 +2,7 @@
 // SEPA mandate) and one enrolment (its payment) in one IMMEDIATE transaction, or nothing. Places
 // are counted under the write lock, so concurrent enrolments never overbook; a repeated
 // submission finds its enrolment.
-import { and, asc, count, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { enrolments, events, guardians, participants, registrationHistory, registrations, sepaMandates, users, type PaymentMethod } from "../../db/schema";
 import { berlinToday } from "~/lib/dates";
 import { checkBoxes, guardianBoxIndex, NO_GUARDIAN, type Problems, type RuleContext } from "~/lib/enrollment-rules";
@@ -165,7 +165,8 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
       throw new EnrolmentError([{ path: "", message: "Diese Veranstaltung hat schon begonnen. Eine Anmeldung ist nicht mehr möglich." }]);
     }
 
-    const problems: Problems = checkBoxes(request.boxes, ruleContext(tx, event, user.id, now));
+    const rules = ruleContext(tx, event, user.id, now);
+    const problems: Problems = checkBoxes(request.boxes, rules);
     // The SEPA mandate: an existing one of this account and event fixes the payment method
     // (the form locks the choice); it can be corrected while nothing is paid. Otherwise a new one.
     const existingMandate = tx
@@ -207,26 +208,19 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
     tx.update(enrolments).set({ reference: enrolmentReference(eventId, enrolmentId) }).where(eq(enrolments.id, enrolmentId)).run();
     recordLegalConsent(tx, enrolmentId, now); // proof of consent: the terms and privacy versions accepted
 
-    const earlierPlaces = tx
-      .select({ n: count() })
+    // In one read of the event's registrations: this account's children already holding a place
+    // (the sibling discount counts on from them) and the end of the waiting list.
+    const before = tx
+      .select({
+        places: sql<number>`count(*) filter (where ${registrations.userId} = ${user.id} and ${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null)`,
+        lastWaiting: sql<number>`coalesce(max(${registrations.waitingListPosition}), 0)`,
+      })
       .from(registrations)
-      .where(
-        and(
-          eq(registrations.eventId, eventId),
-          eq(registrations.userId, user.id),
-          inArray(registrations.applicationStatus, ["open", "accepted"]),
-          isNull(registrations.waitingListPosition),
-        ),
-      )
-      .get()!.n;
+      .where(eq(registrations.eventId, eventId))
+      .get()!;
     const placed = request.boxes.map((_, index) => free === null || index < free);
-    const amounts = childAmounts(event.priceCents, event.siblingDiscountCents, earlierPlaces, placed);
-    let nextWaiting =
-      (tx
-        .select({ n: sql<number>`coalesce(max(${registrations.waitingListPosition}), 0)` })
-        .from(registrations)
-        .where(and(eq(registrations.eventId, eventId), isNotNull(registrations.waitingListPosition)))
-        .get()?.n ?? 0) + 1;
+    const amounts = childAmounts(event.priceCents, event.siblingDiscountCents, before.places, placed);
+    let nextWaiting = before.lastWaiting + 1;
 
     const created: { firstName: string; lastName: string; waitingListPosition: number | null; amountCents: number | null }[] = [];
     request.boxes.forEach((box, index) => {
@@ -238,7 +232,8 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
         name = child;
       } else {
         participantId = Number(box.participant);
-        name = tx.select({ firstName: participants.firstName, lastName: participants.lastName }).from(participants).where(eq(participants.id, participantId)).get()!;
+        // Read under the lock with the rules' view of the account (checkBoxes found it there).
+        name = rules.children.get(participantId)!;
       }
       const other = guardianBoxIndex(box.guardian);
       const guardianId = box.guardian === "neu" ? typedGuardians.get(index)! : other !== null ? typedGuardians.get(other)! : box.guardian && box.guardian !== NO_GUARDIAN ? Number(box.guardian) : null;
