@@ -13,7 +13,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { useNonce } from "~/components/nonce";
 import { errorText } from "~/lib/http-errors";
 import { currentLegalLinks } from "~/models/legal.server";
@@ -147,8 +147,16 @@ function SiteFooter() {
   );
 }
 
+/**
+ * The flash message of the answer that brought it. With JavaScript the root's data is not
+ * fetched again on every link, so the message is shown only on the page where it arrived.
+ */
 function FlashRegion() {
-  const flash = useRootData()?.flash;
+  const arrived = useRootData()?.flash ?? null;
+  const { key } = useLocation();
+  const [origin, setOrigin] = useState({ flash: arrived, key });
+  if (origin.flash !== arrived) setOrigin({ flash: arrived, key });
+  const flash = origin.key === key || origin.flash !== arrived ? arrived : null;
   return (
     <div role="status" aria-live="polite" className="flash-region">
       {flash ? (
