@@ -6,6 +6,9 @@ import { describe, expect, it } from "vitest";
 import { DEMO_DOMAIN, DEMO_PASSWORD, seedDemo } from "../../db/seed-demo";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { enrolmentReference } from "~/lib/transfer";
+import { loader as confirmationLoader } from "~/routes/anmeldung.$enrolmentId";
+import { sessionCookieFor } from "../support/fixtures";
+import { body, get, run } from "../support/remix";
 import { db, migrateDatabase, openDatabase } from "~/services/db.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 
@@ -61,6 +64,16 @@ describe("demo data", () => {
     });
     expect(discounted).toBeGreaterThan(0);
     expect(one(sql`select count(*) from registrations where amount_cents > 0`)).toBeGreaterThan(0);
+    // A family's confirmation page opens with its reference and a total that is not 0,00 €.
+    const family = db.get<{ id: number; user_id: number; reference: string }>(
+      sql`select n.id, n.user_id, n.reference from enrolments n join events e on e.id = n.event_id
+        where e.price_cents > 0 and exists (select 1 from registrations r where r.enrolment_id = n.id and r.waiting_list_position is null) order by n.id limit 1`,
+    );
+    const page = await run(confirmationLoader, get(`/anmeldung/${family.id}`, { cookie: await sessionCookieFor(family.user_id), params: { enrolmentId: String(family.id) } }));
+    expect(page.status).toBe(200);
+    const shown = await body<{ enrolment: { reference: string; totalCents: number } }>(page);
+    expect(shown.enrolment.reference).toBe(family.reference);
+    expect(shown.enrolment.totalCents).toBeGreaterThan(0);
 
     // No event holds more place-taking registrations than it has places.
     expect(
