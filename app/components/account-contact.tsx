@@ -1,4 +1,5 @@
-// Tab 'Deine Kontaktdaten' of the account page: names, e-mail, password, deleting the account.
+// Tab 'Deine Kontaktdaten' of the account page: names, e-mail, one's own phone for the camp sheet,
+// password, deleting the account.
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
@@ -8,6 +9,8 @@ export type AccountActionData = { intent: string | null; result: unknown; alert:
 
 type Props = {
   account: { id: number; firstName: string; lastName: string; email: string };
+  /** One's own phone (only on /account; admins enter it with the helper checks). */
+  phone?: string | null;
   self: boolean;
   confirmDelete: boolean;
   actionData: AccountActionData;
@@ -17,7 +20,7 @@ function resultFor(data: AccountActionData, intent: string) {
   return data?.intent === intent ? (data.result as SubmissionResult<string[]>) : undefined;
 }
 
-export function AccountContact({ account, self, confirmDelete, actionData }: Props) {
+export function AccountContact({ account, phone, self, confirmDelete, actionData }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const alertFor = (intent: string) => (actionData?.intent === intent ? actionData.alert : null);
@@ -31,6 +34,12 @@ export function AccountContact({ account, self, confirmDelete, actionData }: Pro
     id: "email",
     lastResult: resultFor(actionData, "email"),
     defaultValue: { email: account.email },
+    shouldValidate: "onSubmit",
+  });
+  const [phoneForm, phoneFields] = useForm({
+    id: "phone",
+    lastResult: resultFor(actionData, "phone"),
+    defaultValue: { phone: phone ?? "" },
     shouldValidate: "onSubmit",
   });
   const [passwordForm, password] = useForm({ id: "password", lastResult: resultFor(actionData, "password"), shouldValidate: "onSubmit" });
@@ -69,6 +78,26 @@ export function AccountContact({ account, self, confirmDelete, actionData }: Pro
           </button>
         </Form>
       </section>
+
+      {self ? (
+        <section className="panel" aria-labelledby="phone-title">
+          <h2 id="phone-title">Telefon</h2>
+          <Form method="post" {...getFormProps(phoneForm)} noValidate>
+            <FormAlert alert={alertFor("phone")} />
+            <input type="hidden" name="intent" value="phone" />
+            <Field
+              label="Telefon (für das Lagerblatt)"
+              meta={phoneFields.phone}
+              type="tel"
+              hint="Wenn du als Helfer*in dabei bist, steht diese Nummer auf dem Lagerblatt deiner Gruppe. Leer lassen, um sie zu löschen."
+              inputProps={{ autoComplete: "tel", maxLength: 50 }}
+            />
+            <button type="submit" disabled={busy}>
+              Telefon speichern
+            </button>
+          </Form>
+        </section>
+      ) : null}
 
       {self ? (
         <section className="panel" aria-labelledby="password-title">

@@ -7,6 +7,7 @@ import { CalendarFeed } from "~/components/calendar-feed";
 import { hasCalendarFeed } from "~/models/calendar.server";
 import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
+import { getOwnPhone } from "~/models/user-phone.server";
 import { handleAccountForm } from "~/services/account-form.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
@@ -20,6 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab = url.searchParams.get("tab") === "teilnehmer" ? ("teilnehmer" as const) : ("kontakt" as const);
   return json({
     account: getAccount(user.id)!,
+    phone: getOwnPhone(user.id),
     tab,
     family: tab === "teilnehmer" ? getFamily(user.id) : null,
     keys: { child: randomToken(), guardian: randomToken() },
@@ -34,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Account() {
-  const { account, tab, family, keys, confirmDelete, calendarFeed } = useLoaderData<typeof loader>();
+  const { account, phone, tab, family, keys, confirmDelete, calendarFeed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <>
@@ -44,7 +46,7 @@ export default function Account() {
         <AccountFamily children={family.children} guardians={family.guardians} keys={keys} actionData={actionData as FamilyActionData} />
       ) : (
         <>
-          <AccountContact account={account} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData} />
+          <AccountContact account={account} phone={phone} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData} />
           <CalendarFeed active={calendarFeed} />
         </>
       )}

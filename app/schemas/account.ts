@@ -40,7 +40,13 @@ export const deleteSchema = z.object({
   confirm: z.literal("ja", { errorMap: () => ({ message: "Bitte bestätige das Löschen." }) }),
 });
 
-export type AccountIntent = "names" | "email" | "password" | "delete";
+/** One's own phone for the camp sheet (users.phone); checked like a guardian's phone. */
+export const phoneSchema = z.object({
+  intent: z.literal("phone"),
+  phone: optionalText(50),
+});
+
+export type AccountIntent = "names" | "email" | "phone" | "password" | "delete";
 
 // Tab 'Deine Teilnehmer*innen'
 export const REQUIRED_FIELDS = "Bitte fülle alle Pflichtfelder aus!";

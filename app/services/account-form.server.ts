@@ -10,6 +10,7 @@ import {
   updateNames,
   type SessionUser,
 } from "~/models/user.server";
+import { setOwnPhone } from "~/models/user-phone.server";
 import { saveGuardian, saveParticipant, type GuardianInput, type ParticipantInput } from "~/models/family.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
 import {
@@ -19,6 +20,7 @@ import {
   namesSchema,
   participantSchema,
   passwordSchema,
+  phoneSchema,
   REQUIRED_FIELDS,
   type AccountIntent,
 } from "~/schemas/account";
@@ -64,6 +66,13 @@ export async function handleAccountForm(request: Request, target: SessionUser, s
         ? "Bitte bestätige die Änderung über den Link, den wir an deine bisherige E-Mail-Adresse geschickt haben. Bis dahin gilt die bisherige Adresse."
         : "Die E-Mail-Adresse wurde geändert.",
     });
+  }
+
+  if (intent === "phone" && self) {
+    const submission = parseWithZod(formData, { schema: phoneSchema });
+    if (submission.status !== "success") return failure("phone", submission.reply(), CHANGE_FAILED, "Bitte überprüfe deine Eingabe.");
+    setOwnPhone(target.id, submission.value.phone);
+    return redirectWithFlash(backTo, { kind: "success", title: CHANGED, message: "Die Telefonnummer wurde gespeichert." });
   }
 
   if (intent === "password" && self) {
