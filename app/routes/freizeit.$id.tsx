@@ -27,7 +27,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!event) throw new Response("Nicht gefunden", { status: 404 });
   const { startsAt: _startsAt, createdAt: _c, updatedAt: _u, createdById: _by, helperCheckReminderSentAt: _r, ...shown } = event;
   return json({
-    event: shown,
+    // The event's lead persons are in charge already: they are offered no helper application.
+    event: { ...shown, mayApplyAsHelper: !event.isOwner },
     signedIn: user !== null,
     enrolments: user ? enrolmentLinks(event.id, user.id) : [],
     // After the deadline a full event takes no one (DECISIONS.md, registration deadline).
@@ -49,6 +50,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithFlash("/", { kind: "success", title: "Veranstaltung gelöscht", message: `„${access.title}“ wurde gelöscht.` });
   }
   if (intent === "apply-helper") {
+    if (access.isOwner) return json({ error: "Du leitest diese Veranstaltung – als Leitung bist du schon dabei." }, { status: 409 });
     if (access.startsAt.getTime() <= Date.now()) {
       return json({ error: "Diese Veranstaltung hat schon begonnen." }, { status: 409 });
     }
@@ -62,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(`/freizeit/${id}`);
 }
 
-type ShownEvent = Omit<EventPage, "startsAt" | "createdAt" | "updatedAt" | "createdById" | "helperCheckReminderSentAt">;
+type ShownEvent = Omit<EventPage, "startsAt" | "createdAt" | "updatedAt" | "createdById" | "helperCheckReminderSentAt"> & { mayApplyAsHelper: boolean };
 
 function HelperButton({ event }: { event: ShownEvent }) {
   switch (event.myHelperStatus) {
@@ -88,7 +90,7 @@ function HelperButton({ event }: { event: ShownEvent }) {
         </button>
       );
     default:
-      return event.past ? null : (
+      return event.past || !event.mayApplyAsHelper ? null : (
         <Form method="post">
           <input type="hidden" name="intent" value="apply-helper" />
           <button type="submit" className="secondary">
@@ -216,32 +218,42 @@ export default function EventDetail() {
             )
           ) : null}
           <HelperButton event={event} />
-          {event.canManage ? (
-            <>
+        </div>
+      ) : null}
+
+      {signedIn && (event.canManage || event.may.sendEventMail || event.may.viewLists) ? (
+        <section aria-labelledby="manage-title" className="panel event-manage">
+          <h2 id="manage-title">Verwaltung</h2>
+          <div className="actions">
+            {event.may.viewLists ? (
+              <>
+                <Link to={`/freizeit/participants/${event.id}`} className="button secondary">
+                  Teilnehmer*innen-Liste
+                </Link>
+                <Link to={`/freizeit/helper/${event.id}`} className="button secondary">
+                  Mitarbeiter*innen-Liste
+                </Link>
+              </>
+            ) : null}
+            {event.may.sendEventMail ? (
+              <Link to={`/freizeit/sendEmails/${event.id}`} className="button secondary">
+                E-Mail an alle
+              </Link>
+            ) : null}
+            {event.canManage ? (
               <Link to={`/freizeit/edit/${event.id}`} className="button secondary">
                 Bearbeiten
               </Link>
+            ) : null}
+          </div>
+          {event.canManage ? (
+            <p className="event-manage-delete">
               <Link to={`/freizeit/${event.id}?loeschen=1#loeschen`} className="button danger">
                 Löschen
               </Link>
-            </>
+            </p>
           ) : null}
-          {event.may.sendEventMail ? (
-            <Link to={`/freizeit/sendEmails/${event.id}`} className="button secondary">
-              E-Mail an alle
-            </Link>
-          ) : null}
-          {event.may.viewLists ? (
-            <>
-              <Link to={`/freizeit/participants/${event.id}`} className="button secondary">
-                Teilnehmer*innen-Liste
-              </Link>
-              <Link to={`/freizeit/helper/${event.id}`} className="button secondary">
-                Mitarbeiter*innen-Liste
-              </Link>
-            </>
-          ) : null}
-        </div>
+        </section>
       ) : null}
 
       {confirmDelete ? (
