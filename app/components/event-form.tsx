@@ -107,13 +107,18 @@ export function EventForm(props: Props) {
         <Field label="Kosten pro Teilnehmer*in in € *" meta={fields.price} inputProps={{ maxLength: 6, inputMode: "decimal" }} hint="Leer bedeutet kostenlos." />
         <Field label="Plätze" meta={fields.capacity} type="number" inputProps={{ min: 1, max: 10000 }} hint="Leer bedeutet unbegrenzt." />
       </div>
-      <Field label="Geschwisterrabatt" meta={fields.siblingDiscount} inputProps={{ maxLength: 50 }} />
+      <Field
+        label="Geschwisterrabatt"
+        meta={fields.siblingDiscount}
+        inputProps={{ maxLength: 50 }}
+        hint="Nur ein Hinweis für die Eltern, z. B. „gilt nur für Mitglieder“. Abgezogen wird allein der Betrag im nächsten Feld."
+      />
       <div className="field-row">
         <Field
           label="Geschwisterrabatt in € je weiteres Kind"
           meta={fields.siblingDiscountAmount}
           inputProps={{ maxLength: 6, inputMode: "decimal" }}
-          hint="Wird bei der Anmeldung vom Preis jedes weiteren Kindes abgezogen. Leer bedeutet kein Rabatt."
+          hint="Dieser Betrag wird bei der Anmeldung vom Preis jedes weiteren Kindes abgezogen. Leer oder 0 bedeutet kein Rabatt – dann bleibt auch der Hinweis leer."
         />
         <Field
           label="Platzangebot gilt (Stunden)"

@@ -5,6 +5,8 @@ import { parsePriceCents } from "~/lib/event-rules";
 import { optionalText, requiredText } from "./fields";
 
 export const INVALID_FORM = "Mindestens ein Feld ist nicht valide";
+export const SIBLING_AMOUNT_MISSING =
+  "Bitte gib den Rabatt in € je weiteres Kind an – nur dieser Betrag wird abgezogen. Oder lass das Feld „Geschwisterrabatt“ leer.";
 
 const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
 
@@ -76,6 +78,11 @@ export const eventSchema = z
       .optional(),
   })
   .superRefine((value, ctx) => {
+    // Only the amount is taken off; a text promising a discount without it misleads parents
+    // (docs/decisions/0015-sibling-discount-amount.md).
+    if (value.siblingDiscount && value.price > 0 && value.siblingDiscountAmount === 0) {
+      ctx.addIssue({ code: "custom", path: ["siblingDiscountAmount"], message: SIBLING_AMOUNT_MISSING });
+    }
     if (value.siblingDiscountAmount > value.price) {
       ctx.addIssue({ code: "custom", path: ["siblingDiscountAmount"], message: "Der Rabatt darf nicht höher sein als die Kosten." });
     }
