@@ -3,7 +3,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDate, formatIsoDate, formatTime } from "~/lib/dates";
-import { formatEuro } from "~/lib/event-rules";
+import { formatAmount } from "~/lib/amount";
 import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import type { RegistrationAction } from "~/lib/enums";
 import { Mark, offerText } from "./review-table";
@@ -130,7 +130,7 @@ export function StatusBlock({ registration, reference, sepaHref }: { registratio
           ...(registration.offerExpiresAt ? ([["Angebot", offerText(registration.offerExpiresAt)]] as [string, ReactNode][]) : []),
           ["Bezahlung", payment ? <Mark key="p" word={payment} /> : "Keine (ohne Platz)"],
           ["Zahlungsart", registration.paymentMethod === "sepa" ? "SEPA-Lastschriftmandat" : "Überweisung"],
-          ["Betrag", registration.amountCents === null ? "" : formatEuro(registration.amountCents)],
+          ["Betrag", formatAmount(registration.amountCents)],
           ["Verwendungszweck", reference ?? ""],
           ...(sepaHref ? ([["SEPA-Mandat", <Link key="s" to={sepaHref}>SEPA-Detailseite</Link>]] as [string, ReactNode][]) : []),
         ]}

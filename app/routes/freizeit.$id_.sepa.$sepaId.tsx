@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { DecisionReply } from "~/components/review-decisions";
 import { Mark } from "~/components/review-table";
 import { RouteError } from "~/components/route-error";
-import { formatEuro } from "~/lib/event-rules";
+import { formatAmount, formatTotal } from "~/lib/amount";
 import { formatIban } from "~/lib/iban";
 import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import { getSepaDetail } from "~/models/review.server";
@@ -72,7 +72,7 @@ export default function SepaDetail() {
                   <Link to={`/freizeit/participants/participant-details/${c.id}`}>
                     {c.firstName} {c.lastName}
                   </Link>{" "}
-                  {c.amountCents !== null ? <span>{formatEuro(c.amountCents)}</span> : null} <Mark word={applicationStatusWord(c)} />{" "}
+                  {c.amountCents !== null ? <span>{formatAmount(c.amountCents)}</span> : null} <Mark word={applicationStatusWord(c)} />{" "}
                   {payment ? <Mark word={payment} /> : null}
                 </li>
               );
@@ -80,8 +80,9 @@ export default function SepaDetail() {
           </ul>
         )}
         <p className="total">
-          Einzuziehender Betrag: <strong>{formatEuro(amountCents)}</strong>
-          {openCents !== amountCents ? <span> (davon offen: {formatEuro(openCents)})</span> : null}
+          {/* No child with an amount stored (places not yet given): '–', not '0,00 €'. */}
+          Einzuziehender Betrag: <strong>{formatTotal(children.map((c) => c.amountCents))}</strong>
+          {openCents !== amountCents ? <span> (davon offen: {formatAmount(openCents)})</span> : null}
         </p>
         {refusal ? (
           <p role="alert" className="field-errors">
