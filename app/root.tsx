@@ -27,8 +27,9 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Lagerfeuer – Freizeiten und Veranstaltungen" },
+export const meta: MetaFunction = ({ error }) => [
+  // An error page says what happened in the browser's tab and history too.
+  { title: error ? `${errorPageText(error).title} – Lagerfeuer` : "Lagerfeuer – Freizeiten und Veranstaltungen" },
   { name: "description", content: "Freizeiten und Veranstaltungen unseres Jugendverbands: ansehen und anmelden." },
 ];
 
@@ -203,18 +204,22 @@ export default function App() {
   return <Outlet />;
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
+/** Heading and text of the error page (and its <title>) for what a loader or action threw. */
+function errorPageText(error: unknown) {
   if (isRouteErrorResponse(error) && error.status < 500) {
     // Errors Remix makes itself (a POST to a page without a form, …) carry English texts: the
     // person sees ours for the status. Our own refusals carry a German message to show.
     const internal = (error as { internal?: boolean }).internal === true;
     const ownMessage = !internal && typeof error.data === "string" && error.data ? error.data : null;
     const text = errorText(error.status);
-    if (error.status === 404 || !ownMessage) return <ErrorPage title={text.title}>{text.message}</ErrorPage>;
-    return <ErrorPage title="Das hat nicht geklappt">{ownMessage}</ErrorPage>;
+    if (error.status === 404 || !ownMessage) return text;
+    return { title: "Das hat nicht geklappt", message: ownMessage };
   }
-  const text = errorText(500);
+  return errorText(500);
+}
+
+export function ErrorBoundary() {
+  const text = errorPageText(useRouteError());
   return <ErrorPage title={text.title}>{text.message}</ErrorPage>;
 }
 
