@@ -1,9 +1,22 @@
 import { Link } from "@remix-run/react";
 
-/** The two tabs of the account page, as links (they work without JavaScript). */
-export function AccountTabs({ base, tab, contactLabel }: { base: string; tab: "kontakt" | "teilnehmer"; contactLabel: string }) {
+/**
+ * The two tabs of the account page, as links (they work without JavaScript). On /account they read
+ * 'Deine …'; an admin viewing someone else sees that person's name in both (spec part 2 §2.10).
+ */
+export function AccountTabs({
+  base,
+  tab,
+  contactLabel,
+  participantsLabel = "Deine Teilnehmer*innen",
+}: {
+  base: string;
+  tab: "kontakt" | "teilnehmer";
+  contactLabel: string;
+  participantsLabel?: string;
+}) {
   return (
-    <nav className="tabs" aria-label="Konto">
+    <nav className="tabs account-tabs" aria-label="Konto">
       <Link to={base} className={tab === "kontakt" ? "button" : "button secondary"} aria-current={tab === "kontakt" ? "page" : undefined}>
         {contactLabel}
       </Link>
@@ -12,7 +25,7 @@ export function AccountTabs({ base, tab, contactLabel }: { base: string; tab: "k
         className={tab === "teilnehmer" ? "button" : "button secondary"}
         aria-current={tab === "teilnehmer" ? "page" : undefined}
       >
-        Deine Teilnehmer*innen
+        {participantsLabel}
       </Link>
     </nav>
   );

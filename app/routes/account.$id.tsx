@@ -55,7 +55,7 @@ export default function AdminAccount() {
         {state?.banned ? " – das Konto ist deaktiviert: keine Anmeldung möglich, Daten und Anmeldungen bleiben erhalten." : ""}
         {state?.role === "admin" ? " · Admin" : ""} · <a href={`/gott?tab=benutzer&q=${encodeURIComponent(account.email)}`}>In der Benutzerverwaltung</a>
       </p>
-      <AccountTabs base={`/account/${account.id}`} tab={tab} contactLabel={name} />
+      <AccountTabs base={`/account/${account.id}`} tab={tab} contactLabel={name} participantsLabel={`Teilnehmer*innen von ${name}`} />
       {family ? (
         <AccountFamily children={family.children} guardians={family.guardians} keys={keys} actionData={actionData as FamilyActionData} />
       ) : (
