@@ -57,7 +57,22 @@ const review = (() => {
     .prepare("SELECT sepa_mandate_id AS id FROM registrations WHERE event_id = ? AND sepa_mandate_id IS NOT NULL GROUP BY sepa_mandate_id ORDER BY count(*) DESC LIMIT 1")
     .get(largestEvent.eventId)?.id;
   seeded.close();
-  return [`/freizeit/participants/participant-details/${detail}`, ...(mandate ? [`/freizeit/${largestEvent.eventId}/sepa/${mandate}`] : [])];
+  return [
+    `/freizeit/participants/participant-details/${detail}`,
+    ...(mandate ? [`/freizeit/${largestEvent.eventId}/sepa/${mandate}`] : []),
+    `/freizeit/helper/${largestEvent.eventId}`,
+    `/freizeit/participants/${largestEvent.eventId}/notfall`,
+  ];
+})();
+// A registration of the largest event holding a place: its payment is confirmed and revoked in turn.
+const decided = (() => {
+  if (!largestEvent) return null;
+  const seeded = new Database(databasePath, { readonly: true });
+  const row = seeded
+    .prepare("SELECT id, paid FROM registrations WHERE event_id = ? AND application_status IN ('open', 'accepted') AND waiting_list_position IS NULL LIMIT 1")
+    .get(largestEvent.eventId);
+  seeded.close();
+  return row ?? null;
 })();
 
 let server = await startServer({ ...env, WEB_CONCURRENCY: "1" });
@@ -104,9 +119,9 @@ try {
     ...review.map((url) => [url, admin]),
   ];
   console.log(`\n${"page".padEnd(34)} ${"as".padEnd(8)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)}`);
-  async function measure(label, cookie, send, expected = 200) {
+  async function measure(label, cookie, send, expected = 200, budget = BUDGET_MS, rounds = ROUNDS) {
     const times = [];
-    for (let i = 0; i < ROUNDS; i++) {
+    for (let i = 0; i < rounds; i++) {
       const started = performance.now();
       const response = await send(i);
       await response.arrayBuffer();
@@ -117,11 +132,11 @@ try {
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    const p50 = times[Math.floor(ROUNDS / 2)];
-    const p95 = times[Math.floor(ROUNDS * 0.95)];
-    if (p95 > BUDGET_MS && !quick) problems.push(`${label} (${who(cookie)}): p95 ${p95.toFixed(1)} ms over the budget of ${BUDGET_MS} ms`);
+    const p50 = times[Math.floor(rounds / 2)];
+    const p95 = times[Math.floor(rounds * 0.95)];
+    if (p95 > budget && !quick) problems.push(`${label} (${who(cookie)}): p95 ${p95.toFixed(1)} ms over the budget of ${budget} ms`);
     results.pages.push({ page: label, as: who(cookie), p50: Number(p50.toFixed(1)), p95: Number(p95.toFixed(1)) });
-    console.log(`${label.padEnd(34)} ${who(cookie).padEnd(8)} ${p50.toFixed(1).padStart(7)} ${p95.toFixed(1).padStart(7)}${p95 > BUDGET_MS && !quick ? "  over budget" : ""}`);
+    console.log(`${label.padEnd(34)} ${who(cookie).padEnd(8)} ${p50.toFixed(1).padStart(7)} ${p95.toFixed(1).padStart(7)}${p95 > budget && !quick ? "  over budget" : ""}`);
   }
   for (const [url, cookie] of pages) await measure(url, cookie, () => fetch(base + url, { headers: cookie ? { Cookie: cookie } : {} }));
 
@@ -161,6 +176,24 @@ try {
   else {
     await measure(`POST /enroll/${target}`, parent, (i) => enrol(target, i), 302);
     await measure(confirmation, parent, () => fetch(base + confirmation, { headers: { Cookie: parent } }));
+  }
+
+  // A leader's decision (payment confirmed, then revoked, and so on) and the Excel lists.
+  if (decided) {
+    const list = `/freizeit/participants/${largestEvent.eventId}`;
+    const decide = (i) =>
+      fetch(base + list, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Cookie: admin, "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+        body: new URLSearchParams({ intent: (i % 2 === 0) === !decided.paid ? "confirm-payment" : "revoke-payment", registrationId: String(decided.id) }),
+      });
+    await measure(`POST ${list} (Zahlung)`, admin, decide, 302);
+    for (const sheet of ["teilnehmerliste", "zuschussliste"]) {
+      const url = `/freizeit/export/${largestEvent.eventId}/${sheet}`;
+      // Under a second each (issue 13); 20 rounds are enough to see it.
+      await measure(url, admin, () => fetch(base + url, { headers: { Cookie: admin } }), 200, 1000, 20);
+    }
   }
 
   // 2. 20 connections, one app process, and the node:http limit.
