@@ -34,7 +34,7 @@ function fullName(h: HelperEntry) {
 export function HelperTable({ helpers, eventId, action, groups, may }: Shared & { helpers: HelperEntry[] }) {
   return (
     <div className="table-scroll">
-      <table className="review-table helper-table">
+      <table className="review-table helper-table card-table">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -58,20 +58,20 @@ export function HelperTable({ helpers, eventId, action, groups, may }: Shared & 
                     </ul>
                   ) : null}
                 </th>
-                <td>
+                <td data-label="Gruppe">
                   {accepted && may.assignGroups ? (
                     <GroupSelect action={action} groups={groups} groupId={h.groupId} target={{ helperUserId: h.userId }} name={fullName(h)} />
                   ) : (
                     <span className={h.groupName ? undefined : "muted"}>{h.groupName ?? "Keine Gruppe"}</span>
                   )}
                 </td>
-                <td>
+                <td data-label="Anmeldung">
                   <span className={`mark ${accepted ? "ok" : "missing"}`} aria-hidden="true">
-                    {accepted ? "✓" : "✗"}
+                    {accepted ? "✓" : "○"}
                   </span>{" "}
                   <span className={`status ${accepted ? "status-ok" : "status-pending"}`}>{accepted ? "Angenommen" : "Offen"}</span>
                 </td>
-                <td>
+                <td data-label="Aktionen">
                   {may.decideHelpers ? (
                     <div className="decisions">
                       {accepted ? (

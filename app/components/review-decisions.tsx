@@ -73,10 +73,21 @@ type Props = {
   error?: string | null;
 };
 
+/** The way forward first (accept, move up, payment), the refusals last. */
+const ORDER: readonly Decision[] = ["accept", "move-up", "confirm-payment", "revoke-payment", "revoke-rejection", "cancel", "reject"];
+
+function buttonKind(decision: Decision, waiting: boolean) {
+  if (decision === "accept") return "";
+  // On the waiting list moving up is the usual step; declining stays possible, but quietly.
+  if ((decision === "reject" && !waiting) || decision === "cancel") return "danger";
+  return "secondary";
+}
+
 export function DecisionButtons({ registration, may, actionUrl, pageSearch, error }: Props) {
-  const decisions = visibleDecisions(registration, may);
+  const decisions = [...visibleDecisions(registration, may)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
   if (decisions.length === 0 && !error) return null;
   const name = `${registration.firstName} ${registration.lastName}`;
+  const waiting = registration.waitingListPosition !== null;
   return (
     <div className="decisions">
       {decisions.map((decision) =>
@@ -85,7 +96,7 @@ export function DecisionButtons({ registration, may, actionUrl, pageSearch, erro
             key={decision}
             to={stepHref(pageSearch, decision as StepDecision, registration.id)}
             preventScrollReset
-            className={`button small ${decision === "reject" || decision === "cancel" ? "danger" : "secondary"}`}
+            className={`button small ${buttonKind(decision, waiting)}`}
             aria-label={`${DECISION_LABELS[decision]}: ${name}`}
           >
             {DECISION_LABELS[decision]}
@@ -94,7 +105,7 @@ export function DecisionButtons({ registration, may, actionUrl, pageSearch, erro
           <Form key={decision} method="post" action={actionUrl} className="inline-form" preventScrollReset>
             <input type="hidden" name="intent" value={decision} />
             <input type="hidden" name="registrationId" value={registration.id} />
-            <button type="submit" className={`small ${decision === "accept" ? "" : "secondary"}`} aria-label={`${DECISION_LABELS[decision]}: ${name}`}>
+            <button type="submit" className={`small ${buttonKind(decision, waiting)}`} aria-label={`${DECISION_LABELS[decision]}: ${name}`}>
               {DECISION_LABELS[decision]}
             </button>
           </Form>

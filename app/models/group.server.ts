@@ -76,9 +76,18 @@ function failed(status: 400 | 404 | 409, message: string = GROUP_TEXTS.failedMes
   return { ok: false, status, title: GROUP_TEXTS.failedTitle, message };
 }
 
+/** Characters that show nothing: format characters (zero-width space, joiners, marks) and fillers. */
+const INVISIBLE = /[\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]/gu;
+const INVISIBLE_EDGES = /^[\s\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]+|[\s\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]+$/gu;
+
+/** A name needs at least one visible character (not only spaces, zero-width or filler characters). */
+export function hasVisibleCharacter(name: string) {
+  return /\S/u.test(name.replace(INVISIBLE, ""));
+}
+
 function cleanName(raw: unknown): { name: string } | { error: GroupOutcome } {
-  const name = typeof raw === "string" ? raw.replace(/\s+/g, " ").trim() : "";
-  if (!name) return { error: { ok: false, status: 400, title: GROUP_TEXTS.emptyTitle, message: GROUP_TEXTS.emptyMessage } };
+  const name = typeof raw === "string" ? raw.replace(/\s+/g, " ").replace(INVISIBLE_EDGES, "") : "";
+  if (!name || !hasVisibleCharacter(name)) return { error: { ok: false, status: 400, title: GROUP_TEXTS.emptyTitle, message: GROUP_TEXTS.emptyMessage } };
   if (name.length > GROUP_NAME_MAX) return { error: failed(400, GROUP_TEXTS.tooLong) };
   return { name };
 }

@@ -59,6 +59,7 @@ export type ListRow = {
   /** Milliseconds; set while a place is offered. */
   offerExpiresAt: number | null;
   paymentMethod: "transfer" | "sepa";
+  groupId: number | null;
   groupName: string | null;
 };
 
@@ -73,6 +74,7 @@ function listRows(eventId: number): ListRow[] {
       waitingListPosition: registrations.waitingListPosition,
       offerExpiresAt: registrations.offerExpiresAt,
       paymentMethod: registrations.paymentMethod,
+      groupId: eventGroups.id,
       groupName: eventGroups.name,
     })
     .from(registrations)

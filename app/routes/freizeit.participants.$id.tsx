@@ -9,8 +9,11 @@ import { ListFilterForm, ListNavigation, ListNumbers, ListPager } from "~/compon
 import { BULK_FORM_ID, OpenSepaList, RegistrationTable, RejectedList, WaitingList } from "~/components/review-table";
 import { RouteError } from "~/components/route-error";
 import { listSearch, parseListQuery } from "~/lib/review-filter";
+import { listEventGroups } from "~/models/group.server";
 import { decisionSubject, getParticipantList } from "~/models/review.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
+import { readForm } from "~/services/form.server";
+import { handleGroupForm, isGroupIntent } from "~/services/group-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
 
 /** Scripts here: decisions in a dialog and without a full reload (docs/decisions/0003). */
@@ -32,10 +35,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     asked && subject && stepAllowed(asked, subject, may)
       ? { intent: asked.intent, registrationId: subject.id, name: `${subject.firstName} ${subject.lastName}` }
       : null;
+  // The group select (spec §2.5) needs the event's groups: one query, whatever the list's length.
+  const groups = may.assignGroups ? listEventGroups(event.id) : [];
   return json(
     {
       event: { id: event.id, title: event.title },
-      may: { decideRegistrations: may.decideRegistrations, confirmPayments: may.confirmPayments, viewSepa: may.viewSepa, export: may.export },
+      may: {
+        decideRegistrations: may.decideRegistrations,
+        confirmPayments: may.confirmPayments,
+        viewSepa: may.viewSepa,
+        export: may.export,
+        assignGroups: may.assignGroups,
+        viewDetails: may.viewDetails,
+      },
+      groups,
       query,
       step,
       ...list,
@@ -49,11 +62,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const url = new URL(request.url);
   url.searchParams.delete("entscheiden");
   url.searchParams.delete("anmeldung");
-  return handleDecisionForm(request, event.id, `/freizeit/participants/${event.id}${url.search}`);
+  const backTo = `/freizeit/participants/${event.id}${url.search}`;
+  // Read once; the intent says whose form it is (both handlers ask the permissions module).
+  const form = await readForm(request);
+  if (isGroupIntent(form.get("intent"))) return handleGroupForm(request, event.id, backTo, form);
+  return handleDecisionForm(request, event.id, backTo, form);
 }
 
 export default function ParticipantList() {
-  const { event, may, query: asked, step, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
+  const { event, may, groups, query: asked, step, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
   const reply = useActionData<DecisionReply>()?.decision;
   const query = { ...asked, page: paging.page };
   const search = listSearch(query);
@@ -102,7 +119,7 @@ export default function ParticipantList() {
                   <span className="hint"> Offene Anmeldungen in der ersten Spalte auswählen.</span>
                 </Form>
               ) : null}
-              <RegistrationTable rows={table} bulk={bulk} {...shared} />
+              <RegistrationTable rows={table} bulk={bulk} groups={groups} assignGroups={may.assignGroups} {...shared} />
             </section>
           ) : null}
           {waiting.length > 0 ? <WaitingList rows={waiting} {...shared} /> : null}
@@ -116,6 +133,11 @@ export default function ParticipantList() {
         <Link to={`/freizeit/${event.id}`} className="button secondary">
           Zurück zur Veranstaltung
         </Link>
+        {may.viewDetails ? (
+          <Link to={`/freizeit/participants/${event.id}/notfall`} className="button secondary">
+            Lagerblätter drucken
+          </Link>
+        ) : null}
         {may.export ? <ExportMenu eventId={event.id} /> : null}
       </div>
     </article>

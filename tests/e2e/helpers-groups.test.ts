@@ -1,7 +1,7 @@
 // Helpers and groups in a browser on a 360 px phone, with JavaScript and without (issue 11): an
 // applicant applies, a lead person accepts them (they then see 'Sie sind Helfer*in'), declines a
 // second one and revokes the decline, creates two groups, sorts a helper (select on the helper
-// list) and two children (through the group handler of the list, see below) into them and prints
+// list) and two children (group select on the participant list) into them and prints
 // the camp sheet: one group per A4 page, phones visible, no navigation.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -39,8 +39,8 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     const jonas = await createUser({ firstName: "Jonas", lastName: `Zweifel${suffix}` });
     const parent = await createUser();
     const event = createEvent({ title: `Sommerlager ${suffix}`, ownerIds: [lead.id], dateFrom: daysFromToday(40), dateTo: daysFromToday(47) });
-    const mia = createRegistration(event.id, parent.id, { firstName: "Mia", lastName: "Acker", mobilePhone: "0171 5550001", phone: "04522 5550002" });
-    const noah = createRegistration(event.id, parent.id, { firstName: "Noah", lastName: "Berg", mobilePhone: "", phone: "" });
+    createRegistration(event.id, parent.id, { firstName: "Mia", lastName: "Acker", mobilePhone: "0171 5550001", phone: "04522 5550002" });
+    createRegistration(event.id, parent.id, { firstName: "Noah", lastName: "Berg", mobilePhone: "", phone: "" });
 
     // Both apply on the event page.
     for (const person of [hanna, jonas]) {
@@ -118,15 +118,23 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     expect(await row("Jonas").getByRole("combobox").count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
-    // The children: the participant list has no group select yet (another issue's page), so the
-    // same group handler is asked over HTTP with this browser's session.
+    // The children: sorted on the participant list with its group select (accepted children).
     await page.reload();
-    if (javaScriptEnabled) expect(await row("Hanna").getByLabel(`Gruppe von Hanna Helfer${suffix}`).inputValue()).toBe("Füchse");
-    const groupIds = Object.fromEntries(listEventGroups(event.id).map((g) => [g.name, String(g.id)]));
-    for (const [registrationId, group] of [[mia.id, "Füchse"], [noah.id, "Eulen"]] as const) {
-      const answer = await page.request.post(listPath, { form: { intent: "assign-group", registrationId: String(registrationId), groupId: groupIds[group] }, maxRedirects: 0 });
-      expect(answer.status()).toBe(302);
+    if (javaScriptEnabled) await expect.poll(() => row("Hanna").getByLabel(`Gruppe von Hanna Helfer${suffix}`).inputValue()).toBe("Füchse");
+    await page.goto(`/freizeit/participants/${event.id}`);
+    for (const [name, group] of [["Mia Acker", "Füchse"], ["Noah Berg", "Eulen"]] as const) {
+      const child = page.getByRole("table").getByRole("row").filter({ hasText: name.split(" ").reverse().join(", ") });
+      const select = child.getByLabel(`Gruppe von ${name}`);
+      if (javaScriptEnabled) {
+        await select.fill(group);
+        await select.press("Enter");
+      } else {
+        await select.selectOption({ label: group });
+        await child.getByRole("button", { name: "Speichern" }).click();
+      }
+      await flash(page, `Die Zuordnung zur Gruppe "${group}" wurde gespeichert.`);
     }
+    expect(listEventGroups(event.id).map((g) => g.name).sort()).toEqual(["Eulen", "Füchse"]);
 
     // The camp sheet, printed.
     await page.goto(listPath);

@@ -13,7 +13,7 @@ import { body, get, post, run } from "../support/remix";
 import { campWithPeople, countStatements, mandateFor, type Person } from "../support/review-fixtures";
 
 type ListData = {
-  may: { decideRegistrations: boolean; confirmPayments: boolean; viewSepa: boolean; export: boolean };
+  may: { decideRegistrations: boolean; confirmPayments: boolean; viewSepa: boolean; export: boolean; assignGroups: boolean; viewDetails: boolean };
   counts: { capacity: number | null; taken: number; free: number | null; openDecisions: number; unpaid: number; waiting: number; total: number };
   table: { id: number; firstName: string; lastName: string; groupName: string | null }[];
   waiting: { id: number; waitingListPosition: number; offerExpiresAt: number | null }[];
@@ -62,7 +62,7 @@ describe("who sees the participant list", () => {
     const response = await list(person);
     expect(response.status).toBe(200);
     const data = await body<ListData>(response);
-    expect(data.may).toEqual({ decideRegistrations: decides, confirmPayments: decides, viewSepa: sepa, export: true });
+    expect(data.may).toEqual({ decideRegistrations: decides, confirmPayments: decides, viewSepa: sepa, export: true, assignGroups: true, viewDetails: true });
     expect(data.openSepa.length > 0).toBe(sepa);
   });
 
