@@ -1,5 +1,6 @@
-// Veranstaltungsverwaltung: a card per event; 'Bearbeiten' carries the number of open decisions
-// and leads to the event's participant list.
+// Veranstaltungsverwaltung: a compact card per event (a small picture or check icon at the side,
+// so that a phone shows many at once); 'Bearbeiten' carries the open decisions ('9 offen', their
+// kinds for screen readers) and leads to the event's participant list.
 import { formatIsoDate } from "~/lib/dates";
 import type { AdminEventCard } from "~/models/admin.server";
 
@@ -22,10 +23,10 @@ function AdminEventTile({ card }: { card: AdminEventCard }) {
   const open = card.openRegistrations + card.openHelpers + card.openPayments;
   const dates = `${formatIsoDate(card.dateFrom)}${card.dateTo && card.dateTo !== card.dateFrom ? ` – ${formatIsoDate(card.dateTo)}` : ""}`;
   return (
-    <li className={card.past ? "tile past" : "tile"}>
+    <li className={card.past ? "tile admin-event past" : "tile admin-event"}>
       {/* Without a preview picture: the spec's check icon (a background of the stylesheet). */}
       <div className={card.pictureKey ? "picture" : "picture admin-check"}>
-        {card.pictureKey ? <img src={`/uploads/pictures/${card.pictureKey}-480.webp`} alt="" width={480} height={270} loading="lazy" decoding="async" /> : null}
+        {card.pictureKey ? <img src={`/uploads/pictures/${card.pictureKey}-480.webp`} alt="" width={96} height={54} loading="lazy" decoding="async" /> : null}
       </div>
       <div className="body">
         <h3>
@@ -37,9 +38,7 @@ function AdminEventTile({ card }: { card: AdminEventCard }) {
             Bearbeiten
             {open > 0 ? (
               <>
-                <span className="badge admin-badge" aria-hidden="true">
-                  {open}
-                </span>
+                <span className="badge admin-badge">{`${open} offen`}</span>
                 <span className="visually-hidden">{` (${openDecisionsText(card)})`}</span>
               </>
             ) : null}
@@ -65,7 +64,7 @@ export function AdminEvents({ cards }: { cards: AdminEventCard[] }) {
       {upcoming.length ? (
         <section aria-labelledby="admin-upcoming">
           <h2 id="admin-upcoming">Kommende Veranstaltungen</h2>
-          <ul className="tiles">
+          <ul className="tiles admin-event-tiles">
             {upcoming.map((card) => (
               <AdminEventTile key={card.id} card={card} />
             ))}
@@ -75,7 +74,7 @@ export function AdminEvents({ cards }: { cards: AdminEventCard[] }) {
       {past.length ? (
         <section aria-labelledby="admin-past">
           <h2 id="admin-past">Vergangene Veranstaltungen</h2>
-          <ul className="tiles">
+          <ul className="tiles admin-event-tiles">
             {past.map((card) => (
               <AdminEventTile key={card.id} card={card} />
             ))}

@@ -36,17 +36,19 @@ function AttachmentRow({ slot, hydrated, active, error, onRemove }: { slot: numb
   };
   const n = slot + 1;
   return (
-    <fieldset className="attachment-row" hidden={hydrated && !active}>
+    <fieldset className="choices attachment-row" hidden={hydrated && !active}>
       <legend>Anhang {n}</legend>
-      <label htmlFor={`attachmentName${n}`}>Anzeigename</label>
-      <input ref={name} id={`attachmentName${n}`} name={`attachmentName${n}`} maxLength={150} />
+      <div className="field">
+        <label htmlFor={`attachmentName${n}`}>Anzeigename</label>
+        <input ref={name} type="text" id={`attachmentName${n}`} name={`attachmentName${n}`} maxLength={150} />
+      </div>
       {hydrated ? (
-        <>
+        <div className="field">
           <label htmlFor={`attachmentFileName${n}`}>Dateiname</label>
-          <input id={`attachmentFileName${n}`} readOnly value={chosen} placeholder="Dateiname" />
-        </>
+          <input type="text" id={`attachmentFileName${n}`} readOnly value={chosen} placeholder="Dateiname" />
+        </div>
       ) : null}
-      <label htmlFor={`attachment${n}`} className={hydrated ? "button secondary file-button" : undefined}>
+      <label htmlFor={`attachment${n}`} className={hydrated ? "button secondary file-button" : "file-label"}>
         {hydrated ? (chosen ? "Datei ändern" : "Datei auswählen") : "Datei auswählen"}
       </label>
       <input
@@ -90,34 +92,39 @@ export function EventMailForm({ eventId, counts, data }: { eventId: number; coun
     >
       <FormAlert alert={data?.alert} />
       <input type="hidden" name="intent" value="send" />
-      <label htmlFor="subject">Betreff*</label>
-      <input
-        id="subject"
-        name="subject"
-        required
-        maxLength={SUBJECT_MAX}
-        defaultValue={data?.values?.subject}
-        aria-invalid={errors.subject ? true : undefined}
-        aria-describedby={errors.subject ? "subject-error" : undefined}
-      />
-      <FieldError id="subject-error" message={errors.subject} />
-      <label htmlFor="text">Text*</label>
-      <textarea
-        id="text"
-        name="text"
-        rows={6}
-        required
-        maxLength={TEXT_MAX}
-        defaultValue={data?.values?.text}
-        aria-invalid={errors.text ? true : undefined}
-        aria-describedby={errors.text ? "text-error" : undefined}
-      />
-      <FieldError id="text-error" message={errors.text} />
+      <div className="field">
+        <label htmlFor="subject">Betreff*</label>
+        <input
+          id="subject"
+          name="subject"
+          type="text"
+          required
+          maxLength={SUBJECT_MAX}
+          defaultValue={data?.values?.subject}
+          aria-invalid={errors.subject ? true : undefined}
+          aria-describedby={errors.subject ? "subject-error" : undefined}
+        />
+        <FieldError id="subject-error" message={errors.subject} />
+      </div>
+      <div className="field">
+        <label htmlFor="text">Text*</label>
+        <textarea
+          id="text"
+          name="text"
+          rows={6}
+          required
+          maxLength={TEXT_MAX}
+          defaultValue={data?.values?.text}
+          aria-invalid={errors.text ? true : undefined}
+          aria-describedby={errors.text ? "text-error" : undefined}
+        />
+        <FieldError id="text-error" message={errors.text} />
+      </div>
 
-      <fieldset className="audience" aria-describedby={errors.audience ? "audience-error" : undefined}>
+      <fieldset className="choices audience" aria-describedby={errors.audience ? "audience-error" : undefined}>
         <legend>Empfänger*innen</legend>
         {(Object.keys(AUDIENCE_LABELS) as EventMailAudience[]).map((key) => (
-          <label key={key} className="choice">
+          <label key={key} className="checkbox choice">
             <input type="radio" name="audience" value={key} defaultChecked={audience === key} />
             {AUDIENCE_LABELS[key]} ({counts[key] === 1 ? "1 Adresse" : `${counts[key]} Adressen`})
           </label>
@@ -125,7 +132,7 @@ export function EventMailForm({ eventId, counts, data }: { eventId: number; coun
         <FieldError id="audience-error" message={errors.audience} />
       </fieldset>
 
-      <fieldset className="attachments">
+      <fieldset className="choices attachments">
         <legend>Anhänge</legend>
         <p className="hint">Bilder, Textdateien und PDF, je höchstens 10 MB, zusammen höchstens 20 MB.</p>
         {Array.from({ length: ATTACHMENT_ROWS }, (_, slot) => (

@@ -4,8 +4,7 @@
 import { Link } from "@remix-run/react";
 import { formatDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
-import { applicationStatusWord, paymentStatusWord, statusMark, type StatusWord } from "~/lib/registration-status";
-import { GroupSelect, type GroupOption } from "./group-select";
+import { applicationStatusWord, paymentStatusWord, type StatusWord } from "~/lib/registration-status";
 import { DecisionButtons, type DecisionRights } from "./review-decisions";
 
 export type Row = {
@@ -17,7 +16,6 @@ export type Row = {
   waitingListPosition: number | null;
   offerExpiresAt: number | null;
   paymentMethod: "transfer" | "sepa";
-  groupId: number | null;
   groupName: string | null;
 };
 
@@ -32,7 +30,7 @@ type Shared = {
 export function Mark({ word }: { word: StatusWord }) {
   return (
     <span className={`status status-${word.tone}`}>
-      <span aria-hidden="true">{statusMark(word)}</span> {word.text}
+      <span aria-hidden="true">{word.done ? "✓" : "✗"}</span> {word.text}
     </span>
   );
 }
@@ -61,16 +59,10 @@ export function offerText(expiresAt: number) {
 
 export const BULK_FORM_ID = "sammel-annahme";
 
-type GroupRights = { groups: GroupOption[]; assignGroups: boolean };
-
-/**
- * Below 600 px the stylesheet shows each row as a card (issue 10/11 review at 360 px): the same
- * table markup, each cell labelled by its data-label, so nothing changes for screen readers.
- */
-export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared }: Shared & GroupRights & { rows: Row[]; bulk: boolean }) {
+export function RegistrationTable({ rows, bulk, ...shared }: Shared & { rows: Row[]; bulk: boolean }) {
   return (
     <div className="table-scroll">
-      <table className="review-table card-table">
+      <table className="review-table">
         <caption className="visually-hidden">Offene und bestätigte Anmeldungen</caption>
         <thead>
           <tr>
@@ -89,39 +81,33 @@ export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared 
         <tbody>
           {rows.map((row) => {
             const payment = paymentStatusWord(row);
-            const name = `${row.firstName} ${row.lastName}`;
             return (
-              <tr key={row.id} className={rowColour(row)} data-registration={row.id}>
+              <tr key={row.id} className={rowColour(row)}>
                 {bulk ? (
-                  <td className="pick-cell">
+                  <td>
                     {row.applicationStatus === "open" ? (
-                      <label className="pick">
-                        <input type="checkbox" name="registrationIds" value={row.id} form={BULK_FORM_ID} aria-label={`${name} auswählen`} />
-                        <span className="pick-text" aria-hidden="true">
-                          Auswählen
-                        </span>
-                      </label>
+                      <input
+                        type="checkbox"
+                        name="registrationIds"
+                        value={row.id}
+                        form={BULK_FORM_ID}
+                        aria-label={`${row.firstName} ${row.lastName} auswählen`}
+                      />
                     ) : null}
                   </td>
                 ) : null}
                 <th scope="row">
                   <NameLink row={row} />
                 </th>
-                <td data-label="Gruppe">
-                  {assignGroups ? (
-                    <GroupSelect action={shared.actionUrl} groups={groups} groupId={row.groupId} target={{ registrationId: row.id }} name={name} />
-                  ) : (
-                    (row.groupName ?? <span className="muted">Keine Gruppe</span>)
-                  )}
-                </td>
-                <td data-label="Bezahlung">
+                <td>{row.groupName ?? <span className="muted">Keine Gruppe</span>}</td>
+                <td>
                   {payment ? <Mark word={payment} /> : null}
                   {row.paymentMethod === "sepa" ? <span className="muted"> (SEPA)</span> : null}
                 </td>
-                <td data-label="Anmeldung">
+                <td>
                   <Mark word={applicationStatusWord(row)} />
                 </td>
-                <td data-label="Aktionen" className="actions-cell">
+                <td>
                   <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
                 </td>
               </tr>
@@ -140,9 +126,12 @@ export function WaitingList({ rows, ...shared }: Shared & { rows: Row[] }) {
       <ol className="waiting-list">
         {rows.map((row) => (
           <li key={row.id} className={row.offerExpiresAt ? "offered" : undefined}>
-            {/* The position once, first; the section's heading already says 'Warteliste'. */}
             <span className="position">Platz {row.waitingListPosition}</span> <NameLink row={row} />{" "}
-            {row.offerExpiresAt ? <span className="status status-pending">{offerText(row.offerExpiresAt)}</span> : null}
+            {row.offerExpiresAt ? (
+              <span className="status status-pending">{offerText(row.offerExpiresAt)}</span>
+            ) : (
+              <Mark word={applicationStatusWord(row)} />
+            )}
             <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
           </li>
         ))}

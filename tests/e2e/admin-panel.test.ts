@@ -65,7 +65,7 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     // The event with open decisions, by its badge: one open registration, its payment open.
     const card = page.getByRole("listitem").filter({ hasText: camp.title });
     const edit = card.getByRole("link", { name: /^Bearbeiten/ });
-    expect(await edit.locator(".badge").textContent()).toBe("2");
+    expect(await edit.locator(".badge").textContent()).toBe("2 offen");
     expect(await edit.getAttribute("href")).toBe(`/freizeit/participants/${camp.id}`);
     await noSidewaysScroll(page);
 

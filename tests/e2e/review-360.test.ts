@@ -1,0 +1,133 @@
+// Smaller defects found by the fresh-eyes review at 360 px, seen in a real browser with JavaScript
+// and without: field styles of the e-mail form and the admin search, the account tabs of an admin
+// viewing someone, the leaders' buttons on the event page, compact admin event cards, amounts
+// never stored, and the error page's title.
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { registrations } from "../../db/schema";
+import { db } from "~/services/db.server";
+import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { createEvent } from "../support/events";
+import { browserSessionCookie, createUser } from "../support/fixtures";
+import { createMandate, createRegistration } from "../support/registrations";
+
+const { baseUrl } = inject("e2e")!;
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function pageWidth(page: Page) {
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+/** Height and weight of a field and its label, as a person sees them. */
+async function fieldLook(page: Page, id: string) {
+  return page.evaluate((fieldId) => {
+    const input = document.getElementById(fieldId)!;
+    const label = document.querySelector(`label[for="${fieldId}"]`)!;
+    return { height: input.getBoundingClientRect().height, border: getComputedStyle(input).borderTopColor, labelWeight: Number(getComputedStyle(label).fontWeight) };
+  }, id);
+}
+
+describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
+  it("styles the e-mail form and the admin search like every form; compact admin event cards say '… offen'", async () => {
+    const stamp = `${javaScriptEnabled ? "J" : "N"}${Date.now()}`;
+    const admin = await createUser({ role: "admin", lastName: `Admin${stamp}` });
+    const parent = await createUser();
+    const camps = Array.from({ length: 6 }, (_, i) => createEvent({ title: `Lager ${i} ${stamp}`, ownerIds: [admin.id] }));
+    createRegistration(camps[0].id, parent.id);
+    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 780 });
+    await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
+
+    await page.goto(`/freizeit/sendEmails/${camps[0].id}`);
+    for (const id of ["subject", "text"]) {
+      const look = await fieldLook(page, id);
+      expect(look.height).toBeGreaterThanOrEqual(40);
+      expect(look.labelWeight).toBeGreaterThanOrEqual(600);
+    }
+    expect(await page.locator("fieldset.audience legend").evaluate((el) => Number(getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(600);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(360);
+
+    await page.goto("/gott?tab=benutzer");
+    const search = await fieldLook(page, "admin-search-q");
+    expect(search.height).toBeGreaterThanOrEqual(40);
+    expect(search.labelWeight).toBeGreaterThanOrEqual(600);
+
+    await page.goto("/gott");
+    const card = page.getByRole("listitem").filter({ hasText: camps[0].title });
+    const badge = card.getByRole("link", { name: /^Bearbeiten/ }).locator(".badge");
+    expect(await badge.textContent()).toBe("2 offen");
+    expect(await badge.isVisible()).toBe(true);
+    for (const camp of camps) {
+      const box = await page.getByRole("listitem").filter({ hasText: camp.title }).boundingBox();
+      expect(box!.height).toBeLessThan(140);
+    }
+    expect(await pageWidth(page)).toBeLessThanOrEqual(360);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("an admin sees another person's tabs named after them, wrapped at 320 px", async () => {
+    const stamp = `${javaScriptEnabled ? "J" : "N"}${Date.now()}`;
+    const admin = await createUser({ role: "admin" });
+    const long = await createUser({ firstName: "Maximiliane-Friederike", lastName: `Zauberwaldbewohnerin-Langnamige${stamp}` });
+    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 320, height: 700 });
+    await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
+    await page.goto(`/account/${long.id}?tab=teilnehmer`);
+    const name = `${long.firstName} ${long.lastName}`;
+    await page.getByRole("link", { name: `Teilnehmer*innen von ${name}` }).waitFor({ timeout: 5000 });
+    expect(await page.getByText("Deine Teilnehmer*innen").count()).toBe(0);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(320);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("the lead person gets no helper application; the leaders' buttons stand under 'Verwaltung', 'Löschen' last", async () => {
+    const lead = await createUser();
+    const camp = createEvent({ title: `Leitungslager ${Date.now()}`, ownerIds: [lead.id], requiresApplication: true });
+    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 780 });
+    await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
+    await page.goto(`/freizeit/${camp.id}`);
+    await page.getByRole("heading", { level: 1, name: camp.title }).waitFor();
+    expect(await page.getByRole("button", { name: "Als Helfer*in bewerben" }).count()).toBe(0);
+    const manage = page.getByRole("region", { name: "Verwaltung" });
+    expect(await manage.getByRole("heading", { level: 2, name: "Verwaltung" }).count()).toBe(1);
+    const links = await manage.getByRole("link").allTextContents();
+    expect(links.map((t) => t.trim())).toEqual(["Teilnehmer*innen-Liste", "Mitarbeiter*innen-Liste", "E-Mail an alle", "Bearbeiten", "Löschen"]);
+    // Headings in order: one h1, then only h2.
+    const levels = await page.locator("main h1, main h2, main h3, main h4").evaluateAll((els) => els.map((el) => Number(el.tagName[1])));
+    expect(levels[0]).toBe(1);
+    expect(levels.slice(1).every((level) => level === 2)).toBe(true);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(360);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("shows '–' where no amount is stored (SEPA page, participant list) and gives the 404 page a German title", async () => {
+    const lead = await createUser();
+    const parent = await createUser();
+    const camp = createEvent({ title: `Ohne Betrag ${Date.now()}`, ownerIds: [lead.id] });
+    const mandate = createMandate(camp.id, parent.id);
+    const child = createRegistration(camp.id, parent.id, { sepaMandateId: mandate.id });
+    db.update(registrations).set({ amountCents: null }).where(eq(registrations.id, child.id)).run();
+    const { page, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
+    await page.goto(`/freizeit/${camp.id}/sepa/${mandate.id}`);
+    expect((await page.locator(".total").textContent())?.replace(/\s+/g, " ").trim()).toBe("Einzuziehender Betrag: –");
+    await page.goto(`/freizeit/participants/${camp.id}`);
+    await page.getByText("1 Teilnehmer*in, offen: –").waitFor({ timeout: 5000 });
+
+    const missing = await page.goto("/gibt-es-nicht");
+    expect(missing?.status()).toBe(404);
+    expect(await page.title()).toBe("Seite nicht gefunden – Lagerfeuer");
+    await context.close();
+  });
+});
