@@ -4,7 +4,8 @@
 import { Link } from "@remix-run/react";
 import { formatDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
-import { applicationStatusWord, paymentStatusWord, type StatusWord } from "~/lib/registration-status";
+import { applicationStatusWord, paymentStatusWord, statusMark, type StatusWord } from "~/lib/registration-status";
+import { GroupSelect, type GroupOption } from "./group-select";
 import { DecisionButtons, type DecisionRights } from "./review-decisions";
 
 export type Row = {
@@ -16,6 +17,7 @@ export type Row = {
   waitingListPosition: number | null;
   offerExpiresAt: number | null;
   paymentMethod: "transfer" | "sepa";
+  groupId: number | null;
   groupName: string | null;
 };
 
@@ -30,7 +32,7 @@ type Shared = {
 export function Mark({ word }: { word: StatusWord }) {
   return (
     <span className={`status status-${word.tone}`}>
-      <span aria-hidden="true">{word.done ? "✓" : "✗"}</span> {word.text}
+      <span aria-hidden="true">{statusMark(word)}</span> {word.text}
     </span>
   );
 }
@@ -59,10 +61,16 @@ export function offerText(expiresAt: number) {
 
 export const BULK_FORM_ID = "sammel-annahme";
 
-export function RegistrationTable({ rows, bulk, ...shared }: Shared & { rows: Row[]; bulk: boolean }) {
+type GroupRights = { groups: GroupOption[]; assignGroups: boolean };
+
+/**
+ * Below 600 px the stylesheet shows each row as a card (issue 10/11 review at 360 px): the same
+ * table markup, each cell labelled by its data-label, so nothing changes for screen readers.
+ */
+export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared }: Shared & GroupRights & { rows: Row[]; bulk: boolean }) {
   return (
     <div className="table-scroll">
-      <table className="review-table">
+      <table className="review-table card-table">
         <caption className="visually-hidden">Offene und bestätigte Anmeldungen</caption>
         <thead>
           <tr>
@@ -81,33 +89,39 @@ export function RegistrationTable({ rows, bulk, ...shared }: Shared & { rows: Ro
         <tbody>
           {rows.map((row) => {
             const payment = paymentStatusWord(row);
+            const name = `${row.firstName} ${row.lastName}`;
             return (
-              <tr key={row.id} className={rowColour(row)}>
+              <tr key={row.id} className={rowColour(row)} data-registration={row.id}>
                 {bulk ? (
-                  <td>
+                  <td className="pick-cell">
                     {row.applicationStatus === "open" ? (
-                      <input
-                        type="checkbox"
-                        name="registrationIds"
-                        value={row.id}
-                        form={BULK_FORM_ID}
-                        aria-label={`${row.firstName} ${row.lastName} auswählen`}
-                      />
+                      <label className="pick">
+                        <input type="checkbox" name="registrationIds" value={row.id} form={BULK_FORM_ID} aria-label={`${name} auswählen`} />
+                        <span className="pick-text" aria-hidden="true">
+                          Auswählen
+                        </span>
+                      </label>
                     ) : null}
                   </td>
                 ) : null}
                 <th scope="row">
                   <NameLink row={row} />
                 </th>
-                <td>{row.groupName ?? <span className="muted">Keine Gruppe</span>}</td>
-                <td>
+                <td data-label="Gruppe">
+                  {assignGroups ? (
+                    <GroupSelect action={shared.actionUrl} groups={groups} groupId={row.groupId} target={{ registrationId: row.id }} name={name} />
+                  ) : (
+                    (row.groupName ?? <span className="muted">Keine Gruppe</span>)
+                  )}
+                </td>
+                <td data-label="Bezahlung">
                   {payment ? <Mark word={payment} /> : null}
                   {row.paymentMethod === "sepa" ? <span className="muted"> (SEPA)</span> : null}
                 </td>
-                <td>
+                <td data-label="Anmeldung">
                   <Mark word={applicationStatusWord(row)} />
                 </td>
-                <td>
+                <td data-label="Aktionen" className="actions-cell">
                   <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
                 </td>
               </tr>
@@ -126,12 +140,9 @@ export function WaitingList({ rows, ...shared }: Shared & { rows: Row[] }) {
       <ol className="waiting-list">
         {rows.map((row) => (
           <li key={row.id} className={row.offerExpiresAt ? "offered" : undefined}>
+            {/* The position once, first; the section's heading already says 'Warteliste'. */}
             <span className="position">Platz {row.waitingListPosition}</span> <NameLink row={row} />{" "}
-            {row.offerExpiresAt ? (
-              <span className="status status-pending">{offerText(row.offerExpiresAt)}</span>
-            ) : (
-              <Mark word={applicationStatusWord(row)} />
-            )}
+            {row.offerExpiresAt ? <span className="status status-pending">{offerText(row.offerExpiresAt)}</span> : null}
             <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
           </li>
         ))}
