@@ -14,7 +14,7 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS run
 # `docker stop` waits 10 s before it kills: requests in flight get 8 s to finish after SIGTERM.
-# Behind a proxy in another container, set TRUST_PROXY (see README, "Hinter einem Proxy").
+# Behind a proxy in another container, set TRUST_PROXY (see README, "Behind a reverse proxy").
 ENV NODE_ENV=production \
     PORT=3000 \
     DATABASE_PATH=/data/lagerfeuer.db \
@@ -29,6 +29,8 @@ COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
 COPY --from=build /app/package.json /app/server.mjs ./
+# `docker exec … npm run backup -- /data/backups/…` and `npm run restore` (the app stopped).
+COPY --from=build /app/scripts/backup.mjs /app/scripts/restore.mjs /app/scripts/backup-lib.mjs ./scripts/
 USER lagerfeuer
 VOLUME ["/data", "/app/uploads"]
 EXPOSE 3000
