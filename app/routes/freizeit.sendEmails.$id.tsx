@@ -8,7 +8,8 @@ import { eventMailLog, recipientCounts, resendFailed, sendEventMail, type Stored
 import { ATTACHMENT_ROWS, INVALID, parseEventMail } from "~/schemas/event-mail";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireEventCapability } from "~/services/permissions.server";
-import { discardUploads, nameWithExtension, readUploadForm, removeStoredFile, storeUploads, UploadError } from "~/services/uploads.server";
+import { nameWithExtension } from "~/lib/file-names";
+import { discardUploads, readUploadForm, removeStoredFile, storeUploads, UploadError } from "~/services/uploads.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -10,6 +10,7 @@ import { fileTypeFromFile } from "file-type";
 import sharp from "sharp";
 import { settings } from "./env.server";
 import { FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
+import { nameWithExtension } from "~/lib/file-names";
 import { randomToken } from "./tokens.server";
 
 export const MB = 1024 * 1024;
@@ -207,16 +208,6 @@ export async function detectType(upload: TempUpload): Promise<{ mimeType: string
 
 export function folderFor(kind: UploadKind) {
   return kind === "picture" ? "pictures" : kind === "legal" ? "legal" : "attachments";
-}
-
-/**
- * A display name that ends in the extension of the type found in the content, so that a text
- * file named 'bild.png' downloads as 'bild.png.txt' and opens with the right program.
- */
-export function nameWithExtension(name: string, extension: string) {
-  const lower = name.toLowerCase();
-  const same = lower.endsWith(`.${extension}`) || (extension === "jpg" && lower.endsWith(".jpeg"));
-  return same ? name : `${name}.${extension}`;
 }
 
 /** Checks and moves an upload to its place; pictures also get their small WebP versions. */

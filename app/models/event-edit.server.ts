@@ -1,0 +1,248 @@
+// Events: creating, editing (lead persons, helpers picked in the form, files) and deleting.
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { eventHelpers, eventOwners, events, files, users } from "../../db/schema";
+import { berlinToInstant } from "~/lib/dates";
+import { db, writeTransaction, type Queryable } from "~/services/db.server";
+import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
+import { recordAudit } from "./audit.server";
+import { earlierSubmission, recordSubmission } from "./form-submission.server";
+import type { PersonName } from "./event.server";
+import type { SessionUser } from "./user.server";
+import { offerFreePlaces } from "./waiting-list.server";
+
+export type EventInput = {
+  title: string;
+  description: string;
+  dateFrom: string;
+  dateTo: string | null;
+  timeFrom: string;
+  timeTo: string | null;
+  registrationDeadline: string | null;
+  location: string;
+  priceCents: number;
+  siblingDiscount: string;
+  memberRules: string;
+  ownerIds: number[];
+  /** False when the edit form did not offer the choice: the lead persons stay as they are. */
+  ownersChosen: boolean;
+  helperIds: number[];
+  onlyStaffVisible: boolean;
+  requiresApplication: boolean;
+  tshirtSizeRequired: boolean;
+  swimBadgeRequired: boolean;
+  permitsRequired: boolean;
+  capacity: number | null;
+  siblingDiscountCents: number;
+  offerHours: number;
+};
+
+/**
+ * Whom the edit form offers as lead persons: the active admins and the event's current lead
+ * persons, whatever their role (a lead person stays one when their admin role ends).
+ */
+export function listLeadCandidates(eventId: number | null): PersonName[] {
+  const current = eventId === null ? sql`0` : inArray(users.id, db.select({ id: eventOwners.userId }).from(eventOwners).where(eq(eventOwners.eventId, eventId)));
+  return db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(or(and(eq(users.role, "admin"), eq(users.banned, false)), current))
+    .orderBy(asc(users.lastName), asc(users.firstName))
+    .all();
+}
+
+/** Admin users, the people lead persons and helpers are picked from. */
+export function listAdminUsers(): PersonName[] {
+  return db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(and(eq(users.role, "admin"), eq(users.banned, false)))
+    .orderBy(asc(users.lastName), asc(users.firstName))
+    .all();
+}
+
+function eventColumns(input: EventInput) {
+  const { ownerIds: _owners, ownersChosen: _chosen, helperIds: _helpers, ...columns } = input;
+  return { ...columns, startsAt: berlinToInstant(input.dateFrom, input.timeFrom) };
+}
+
+/** Of the ids picked in the form, those of active admins. */
+function adminIdsAmong(tx: Queryable, ids: number[]) {
+  if (ids.length === 0) return [];
+  return tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, ids), eq(users.role, "admin"), eq(users.banned, false)))
+    .all()
+    .map((u) => u.id);
+}
+
+/**
+ * The lead persons an admin picked: among the active admins and the current lead persons (ids
+ * of anybody else are ignored). Unchanged ones are left alone.
+ */
+function replaceOwners(tx: Queryable, eventId: number, picked: number[]) {
+  const current = tx.select({ id: eventOwners.userId }).from(eventOwners).where(eq(eventOwners.eventId, eventId)).all().map((o) => o.id);
+  const admins = adminIdsAmong(tx, picked);
+  const next = new Set(picked.filter((id) => current.includes(id) || admins.includes(id)));
+  const gone = current.filter((id) => !next.has(id));
+  if (gone.length) tx.delete(eventOwners).where(and(eq(eventOwners.eventId, eventId), inArray(eventOwners.userId, gone))).run();
+  const added = [...next].filter((id) => !current.includes(id));
+  if (added.length) tx.insert(eventOwners).values(added.map((userId) => ({ eventId, userId }))).run();
+}
+
+type NewFile = StoredFile & { kind: UploadKind };
+
+function insertFiles(tx: Queryable, eventId: number, stored: NewFile[], firstPosition: number) {
+  let position = firstPosition;
+  for (const file of stored) {
+    tx.insert(files)
+      .values({
+        key: file.key,
+        displayName: file.displayName,
+        mimeType: file.mimeType,
+        size: file.size,
+        kind: file.kind === "picture" ? "preview" : "attachment",
+        eventId,
+        position: file.kind === "picture" ? 0 : position++,
+      })
+      .run();
+  }
+}
+
+/**
+ * Creates an event; with a submission key seen before it creates nothing and answers with the
+ * first event's id (`repeated`), so a double submit makes one event.
+ */
+export function createEvent(input: EventInput, actor: SessionUser, stored: NewFile[], submissionKey: string | null = null) {
+  return writeTransaction((tx) => {
+    const earlier = earlierSubmission(tx, submissionKey, actor.id);
+    if (earlier) return { id: Number(earlier.split("/").pop()), repeated: true };
+    const event = tx
+      .insert(events)
+      .values({ ...eventColumns(input), createdById: actor.id })
+      .returning({ id: events.id })
+      .get();
+    const ownerIds = adminIdsAmong(tx, input.ownerIds);
+    if (ownerIds.length) tx.insert(eventOwners).values(ownerIds.map((userId) => ({ eventId: event.id, userId }))).run();
+    const helperIds = adminIdsAmong(tx, input.helperIds);
+    if (helperIds.length) {
+      tx.insert(eventHelpers).values(helperIds.map((userId) => ({ eventId: event.id, userId, status: "accepted" as const }))).run();
+    }
+    insertFiles(tx, event.id, stored, 0);
+    recordSubmission(tx, submissionKey, actor.id, `/freizeit/${event.id}`);
+    return { id: event.id, repeated: false };
+  });
+}
+
+/** What the edit form shows. */
+export function getEventForEdit(eventId: number) {
+  const event = db.select().from(events).where(eq(events.id, eventId)).get();
+  if (!event) return null;
+  const ownerIds = db.select({ id: eventOwners.userId }).from(eventOwners).where(eq(eventOwners.eventId, eventId)).all().map((r) => r.id);
+  const helperIds = db
+    .select({ id: eventHelpers.userId })
+    .from(eventHelpers)
+    .innerJoin(users, eq(users.id, eventHelpers.userId))
+    .where(and(eq(eventHelpers.eventId, eventId), eq(eventHelpers.status, "accepted"), eq(users.role, "admin")))
+    .all()
+    .map((r) => r.id);
+  const eventFiles = db
+    .select({ id: files.id, key: files.key, displayName: files.displayName, kind: files.kind })
+    .from(files)
+    .where(eq(files.eventId, eventId))
+    .orderBy(asc(files.position), asc(files.id))
+    .all();
+  return {
+    event,
+    ownerIds,
+    helperIds,
+    picture: eventFiles.find((f) => f.kind === "preview") ?? null,
+    attachments: eventFiles.filter((f) => f.kind === "attachment"),
+  };
+}
+
+export type FileChanges = {
+  renamed: { id: number; displayName: string }[];
+  removedIds: number[];
+  removePicture: boolean;
+};
+
+/**
+ * Saves the edit form. Lead persons change only when an admin saves. Helpers picked in the form
+ * (admins) become accepted; admins no longer picked lose an accepted place; helpers who are not
+ * admins stay as they are. Returns the files that are no longer used, for removal from disk.
+ */
+export function updateEvent(
+  eventId: number,
+  input: EventInput,
+  actor: SessionUser,
+  stored: NewFile[],
+  changes: FileChanges,
+  submissionKey: string | null = null,
+) {
+  return writeTransaction((tx) => {
+    // The same form sent twice: the second changes nothing, and its new files are not needed.
+    if (earlierSubmission(tx, submissionKey, actor.id)) return stored.map((f) => ({ kind: f.kind, key: f.key }));
+    recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
+    tx.update(events).set(eventColumns(input)).where(eq(events.id, eventId)).run();
+    // More places (or none any more) than before: the waiting list moves up at once.
+    offerFreePlaces(tx, eventId);
+
+    if (actor.role === "admin" && input.ownersChosen) replaceOwners(tx, eventId, input.ownerIds);
+
+    const chosen = adminIdsAmong(tx, input.helperIds);
+    const adminHelpers = tx
+      .select({ userId: eventHelpers.userId, status: eventHelpers.status })
+      .from(eventHelpers)
+      .innerJoin(users, eq(users.id, eventHelpers.userId))
+      .where(and(eq(eventHelpers.eventId, eventId), eq(users.role, "admin")))
+      .all();
+    const dropped = adminHelpers.filter((h) => h.status === "accepted" && !chosen.includes(h.userId)).map((h) => h.userId);
+    if (dropped.length) tx.delete(eventHelpers).where(and(eq(eventHelpers.eventId, eventId), inArray(eventHelpers.userId, dropped))).run();
+    for (const userId of chosen) {
+      tx.insert(eventHelpers)
+        .values({ eventId, userId, status: "accepted" })
+        .onConflictDoUpdate({ target: [eventHelpers.eventId, eventHelpers.userId], set: { status: "accepted", updatedAt: new Date() } })
+        .run();
+    }
+
+    const own = (ids: number[]) =>
+      ids.length ? and(eq(files.eventId, eventId), inArray(files.id, ids)) : sql`0`;
+    for (const { id, displayName } of changes.renamed) {
+      tx.update(files).set({ displayName }).where(and(own([id]), eq(files.kind, "attachment"))).run();
+    }
+    const newPicture = stored.some((s) => s.kind === "picture");
+    const gone = tx
+      .select({ id: files.id, key: files.key, kind: files.kind })
+      .from(files)
+      .where(
+        or(
+          and(own(changes.removedIds), eq(files.kind, "attachment")),
+          newPicture || changes.removePicture ? and(eq(files.eventId, eventId), eq(files.kind, "preview")) : sql`0`,
+        ),
+      )
+      .all();
+    if (gone.length) tx.delete(files).where(inArray(files.id, gone.map((f) => f.id))).run();
+    const last = tx
+      .select({ n: sql<number>`coalesce(max(${files.position}), -1)` })
+      .from(files)
+      .where(and(eq(files.eventId, eventId), eq(files.kind, "attachment")))
+      .get()!.n;
+    insertFiles(tx, eventId, stored, last + 1);
+    return gone.map((f) => ({ kind: (f.kind === "preview" ? "picture" : "attachment") as UploadKind, key: f.key }));
+  });
+}
+
+/** Deletes an event with everything that hangs on it, then its files on disk; the protocol keeps
+ * who deleted which event. */
+export async function deleteEvent(eventId: number, actorId: number | null = null) {
+  const gone = writeTransaction((tx) => {
+    const eventFiles = tx.select({ key: files.key, kind: files.kind }).from(files).where(eq(files.eventId, eventId)).all();
+    const event = tx.select({ title: events.title, dateFrom: events.dateFrom }).from(events).where(eq(events.id, eventId)).get();
+    tx.delete(events).where(eq(events.id, eventId)).run();
+    if (event) recordAudit(tx, { actorId, action: "event.deleted", entityType: "event", entityId: eventId, details: { title: event.title, dateFrom: event.dateFrom } });
+    return eventFiles;
+  });
+  await Promise.all(gone.map((f) => removeStoredFile(f.kind === "preview" ? "picture" : "attachment", f.key)));
+}
+
