@@ -3,28 +3,10 @@
 // group's helpers with phone. The print stylesheet (app.css, issue 11) makes it A4 with a page
 // break after each group.
 import { formatIsoDate } from "~/lib/dates";
+import type { SheetChild, SheetGroup } from "~/models/camp-sheet.server";
 
-type Child = {
-  registrationId: number;
-  firstName: string;
-  lastName: string;
-  birthDate: string;
-  age: number;
-  guardianName: string | null;
-  mobilePhone: string;
-  phone: string;
-  noEmergencyContact: boolean;
-  specialNeeds: string;
-  swimBadge: string | null;
-  allowedToWander: boolean | null;
-  allowedToSwim: boolean | null;
-  canSwim: boolean | null;
-  allowedToCanoe: boolean | null;
-  nameOfInsured: string;
-  birthdateOfInsured: string | null;
-};
-type Helper = { userId: number; firstName: string; lastName: string; phone: string | null };
-export type CampSheetGroup = { id: number | null; name: string; children: Child[]; helpers: Helper[] };
+type Child = SheetChild;
+export type CampSheetGroup = SheetGroup;
 type SheetEvent = { title: string; dateFrom: string; dateTo: string | null; location: string };
 
 function yesNo(value: boolean | null) {

@@ -4,6 +4,7 @@ import { enrolments, events, participants, registrations } from "../../db/schema
 import { totalCents } from "~/lib/money";
 import { db } from "~/services/db.server";
 import type { SessionUser } from "./user.server";
+import { registrationStateColumns } from "./registration-change.server";
 
 /**
  * One enrolment with its children and the total: for the account that enrolled, and for admins
@@ -29,13 +30,7 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
   if (!enrolment) return null;
   const children = db
     .select({
-      id: registrations.id,
-      firstName: participants.firstName,
-      lastName: participants.lastName,
-      applicationStatus: registrations.applicationStatus,
-      paid: registrations.paid,
-      waitingListPosition: registrations.waitingListPosition,
-      offerExpiresAt: registrations.offerExpiresAt,
+      ...registrationStateColumns,
       amountCents: registrations.amountCents,
     })
     .from(registrations)

@@ -25,6 +25,17 @@ export function placesTaken(eventId: number, database: Queryable = db) {
     .get()!.n;
 }
 
+/** A registration's state with its child's name: what every list of registrations shows. */
+export const registrationStateColumns = {
+  id: registrations.id,
+  firstName: participants.firstName,
+  lastName: participants.lastName,
+  applicationStatus: registrations.applicationStatus,
+  paid: registrations.paid,
+  waitingListPosition: registrations.waitingListPosition,
+  offerExpiresAt: registrations.offerExpiresAt,
+};
+
 const columns = {
   id: registrations.id,
   eventId: registrations.eventId,

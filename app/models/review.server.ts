@@ -6,6 +6,7 @@ import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { eventGroups, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
+import { registrationStateColumns } from "./registration-change.server";
 
 const byName = [sql`${participants.lastName} collate nocase`, sql`${participants.firstName} collate nocase`, asc(registrations.id)];
 
@@ -66,13 +67,7 @@ export type ListRow = {
 function listRows(eventId: number): ListRow[] {
   return db
     .select({
-      id: registrations.id,
-      firstName: participants.firstName,
-      lastName: participants.lastName,
-      applicationStatus: registrations.applicationStatus,
-      paid: registrations.paid,
-      waitingListPosition: registrations.waitingListPosition,
-      offerExpiresAt: registrations.offerExpiresAt,
+      ...registrationStateColumns,
       paymentMethod: registrations.paymentMethod,
       groupId: eventGroups.id,
       groupName: eventGroups.name,
@@ -145,13 +140,7 @@ export function getParticipantList(eventId: number, capacity: number | null, que
 export function decisionSubject(eventId: number, registrationId: number) {
   const row = db
     .select({
-      id: registrations.id,
-      firstName: participants.firstName,
-      lastName: participants.lastName,
-      applicationStatus: registrations.applicationStatus,
-      paid: registrations.paid,
-      waitingListPosition: registrations.waitingListPosition,
-      offerExpiresAt: registrations.offerExpiresAt,
+      ...registrationStateColumns,
     })
     .from(registrations)
     .innerJoin(participants, eq(participants.id, registrations.participantId))
@@ -184,12 +173,7 @@ export function getSepaDetail(eventId: number, sepaMandateId: number) {
   // accepted); waiting, rejected and cancelled ones are not collected.
   const children = db
     .select({
-      id: registrations.id,
-      firstName: participants.firstName,
-      lastName: participants.lastName,
-      applicationStatus: registrations.applicationStatus,
-      paid: registrations.paid,
-      waitingListPosition: registrations.waitingListPosition,
+      ...registrationStateColumns,
       amountCents: registrations.amountCents,
     })
     .from(registrations)

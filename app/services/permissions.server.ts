@@ -3,7 +3,7 @@
 // Remix does not run a parent route's loader before a child's action, and hiding a button
 // protects nothing.
 import { redirect } from "@remix-run/node";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { eventHelpers, eventOwners, events } from "../../db/schema";
 import type { SessionUser } from "~/models/user.server";
 import { db } from "./db.server";
@@ -76,7 +76,7 @@ export function eventAccess(eventId: number, user: SessionUser | null): EventAcc
       helperStatus: sql<string | null>`(select ${eventHelpers.status} from ${eventHelpers} where ${eventHelpers.eventId} = ${events.id} and ${eventHelpers.userId} = ${userId})`,
     })
     .from(events)
-    .where(and(eq(events.id, eventId)))
+    .where(eq(events.id, eventId))
     .get();
   if (!row) return null;
   const role = roleOf(user, Boolean(row.isLead), row.helperStatus);
