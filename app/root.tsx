@@ -13,7 +13,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useNonce } from "~/components/nonce";
 import { errorText } from "~/lib/http-errors";
 import { currentLegalLinks } from "~/models/legal.server";
@@ -201,6 +201,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // Marks the page once React has taken it over, so that browser tests do not type into a form
+  // whose JavaScript (a choice that shows fields at once) is not there yet.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

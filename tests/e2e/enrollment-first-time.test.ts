@@ -4,7 +4,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { guardians, participants, registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { hydrated, JS_MODES, launchBrowser, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 
@@ -30,6 +30,8 @@ describe.each(JS_MODES)("a first-time parent enrols two children $name", ({ java
     await page.goto(`/freizeit/${camp.id}`);
     await page.getByRole("link", { name: "Anmelden", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: `Anmeldeformular: ${camp.title}` }).waitFor();
+    // A guardian chosen before the page's JavaScript runs would show no fields (the test would wait).
+    if (javaScriptEnabled) await hydrated(page);
 
     // Box 1: a new child (the default for a new account) and a new guardian.
     await box(1).getByLabel("Vorname*").first().fill("Finn");

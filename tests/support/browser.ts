@@ -43,3 +43,8 @@ export async function openTab(browser: Browser, options: { javaScriptEnabled: bo
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   return { context, page, problems };
 }
+
+/** With JavaScript: waits until React has taken the page over (root.tsx marks <html>). */
+export async function hydrated(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
