@@ -10,7 +10,7 @@
 // Why: docs/decisions/0001-own-express-server.md, 0014-page-cache.md, 0014-cluster.md
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -160,7 +160,10 @@ function serveRequests() {
 
   // Fingerprinted build assets never change: cached for a year.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", etag: false }));
-  app.use(express.static("public", { maxAge: "1h" }));
+  // The other files of public/ (favicons, placeholder): only their addresses look at the disk.
+  const publicFiles = new Set(readdirSync("public").filter((name) => name !== "build"));
+  const servePublic = express.static("public", { maxAge: "1h" });
+  app.use((req, res, next) => (publicFiles.has(req.path.slice(1)) ? servePublic(req, res, next) : next()));
 
   const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip, requestId: req.requestId });
   const makeHandler = (currentBuild) => createRequestHandler({ build: currentBuild, mode: currentBuild.mode, getLoadContext });

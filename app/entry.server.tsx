@@ -60,7 +60,7 @@ const handleRequest: HandleDocumentRequestFunction = (
   if (isPersonal(request, responseHeaders)) {
     responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
     responseHeaders.delete("ETag");
-    return new Response(html, { status: responseStatusCode, headers: responseHeaders });
+    return new Response(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
   }
   // A page with scripts carries this response's nonce; a cached copy of it would not match the
   // next response's CSP, so only script-free pages are revalidated by ETag.
@@ -75,7 +75,8 @@ const handleRequest: HandleDocumentRequestFunction = (
       return new Response(null, { status: 304, headers: responseHeaders });
     }
   }
-  return new Response(html, { status: responseStatusCode, headers: responseHeaders });
+  // As bytes: a string body would be checked character by character first (a big page: 0.3 ms).
+  return new Response(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
 };
 
 export default handleRequest;

@@ -1,4 +1,5 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import {
   Form,
   isRouteErrorResponse,
@@ -16,7 +17,7 @@ import {
 import { useEffect, useState, type ReactNode } from "react";
 import { useNonce } from "~/components/nonce";
 import { errorText } from "~/lib/http-errors";
-import { currentLegalLinks } from "~/models/legal.server";
+import { cachedLegalLinks } from "~/models/legal.server";
 import { settings } from "~/services/env.server";
 import { takeFlash } from "~/services/flash.server";
 import { getUser } from "~/services/session.server";
@@ -36,7 +37,7 @@ export const meta: MetaFunction = ({ error }) => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, pending] = await Promise.all([getUser(request), takeFlash(request)]);
   return json(
-    { user, flash: pending?.flash ?? null, links: settings().links, legal: currentLegalLinks() },
+    { user, flash: pending?.flash ?? null, links: settings().links, legal: cachedLegalLinks() },
     pending ? { headers: { "Set-Cookie": pending.setCookie } } : undefined,
   );
 }

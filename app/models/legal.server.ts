@@ -7,6 +7,7 @@ import { enrolments, eventHelpers, eventOwners, files, legalDocuments, legalDocu
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./user.server";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
+import { memoizedPerDatabaseState } from "~/services/memo.server";
 import type { StoredFile } from "~/services/uploads.server";
 
 export const LEGAL_TYPES = ["privacy", "participation_terms", "general_terms"] as const satisfies readonly LegalDocumentType[];
@@ -69,6 +70,9 @@ export function currentLegalLinks(database: Queryable = db): LegalLinks {
   const link = (type: LegalDocumentType) => (present.has(type) ? legalUrl(type) : null);
   return { privacy: link("privacy"), participationTerms: link("participation_terms"), generalTerms: link("general_terms") };
 }
+
+/** currentLegalLinks, read once per database state: the root loader of every page shows them. */
+export const cachedLegalLinks = memoizedPerDatabaseState(() => currentLegalLinks());
 
 /**
  * Makes stored PDFs the new current versions, in one transaction with their protocol entries;

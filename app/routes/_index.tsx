@@ -1,4 +1,5 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { EventTile } from "~/components/event-tile";
 import { listEvents, type EventFilter } from "~/models/event.server";

@@ -1,5 +1,6 @@
 // An admin views and edits another user's account.
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountContact, type AccountActionData } from "~/components/account-contact";
 import { AccountFamily, type FamilyActionData } from "~/components/account-family";

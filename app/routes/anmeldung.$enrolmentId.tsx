@@ -1,6 +1,7 @@
 // The confirmation page of one enrolment: where the enrolment form leads (post/redirect/get),
 // and found again from the event page and the account.
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { useLoaderData } from "@remix-run/react";
 import { Confirmation } from "~/components/enrollment/confirmation";
 import { RouteError } from "~/components/route-error";

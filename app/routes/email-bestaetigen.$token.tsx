@@ -1,6 +1,7 @@
 // The link mailed to the old address confirms an e-mail change (POST, so that link scanners
 // do not use it up).
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { isTokenUsable } from "~/models/user-token.server";

@@ -1,6 +1,7 @@
 // /enroll/{eventId}: the enrolment form (spec part 2, §2.1). The buttons' work is done by
 // services/enrollment-form.server.ts; a successful enrolment leads to its confirmation page.
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { Box } from "~/components/enrollment/box";

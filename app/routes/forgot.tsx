@@ -1,6 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
 import { requestPasswordReset } from "~/models/auth.server";

@@ -1,4 +1,5 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { EventPicture } from "~/components/event-tile";
 import { RegistrationStatus } from "~/components/registration-status";

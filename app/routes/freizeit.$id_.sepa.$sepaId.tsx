@@ -1,7 +1,8 @@
 // SEPA-Detailseite (spec part 2 §2.8, issue 10 item 6): the mandate's holder and IBAN, the
 // children it pays for, the amount to collect and the bulk payment confirmation. Only for those
 // who may see SEPA data (admins, lead persons); everyone else gets 404.
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { DecisionReply } from "~/components/review-decisions";
 import { Mark } from "~/components/review-table";

@@ -1,6 +1,7 @@
 // Mitarbeiter*innen-Details (spec part 2 §2.7; issue 11 item 3): name, e-mail as a mailto link,
 // phone if known, group, state and the helper checks; staff of the event only (404 otherwise).
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { RouteError } from "~/components/route-error";
 import { formatIsoDate } from "~/lib/dates";

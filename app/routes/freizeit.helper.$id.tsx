@@ -1,7 +1,8 @@
 // Mitarbeiter*innen-Liste (spec part 2 §2.6, §4, §5; issue 11 items 1, 2, 4, 6): pending and
 // accepted helpers in the order of part 1 §4 with their group, check warnings and the decisions
 // of the lead persons and admins; the declined ones apart; the event's groups above the table.
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { GroupManager } from "~/components/group-manager";

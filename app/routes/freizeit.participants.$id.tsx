@@ -1,7 +1,8 @@
 // Teilnehmer*innen-Liste (spec part 2 §2.5, issue 10 items 2 and 3): the numbers at a glance,
 // open and accepted registrations with their decisions, the waiting list, the rejected ones and
 // the open SEPA direct debits; filter and name search as GET parameters.
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ExportMenu } from "~/components/export-menu";
 import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";

@@ -1,7 +1,8 @@
 // Lagerblätter (camp sheets, issue 11 item 5): /freizeit/participants/{id}/notfall for every
 // group, /freizeit/participants/{id}/notfall/{groupId} for one. Staff of the event only (lead
 // persons, accepted helpers, admins); anyone else gets 404. A print view: no PDF library.
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CampSheet } from "~/components/camp-sheet";
 import { useHydrated } from "~/components/forms";

@@ -1,7 +1,8 @@
 // A registration's detail (spec part 2 §2.4, issue 10 item 5): guardian, participant, the
 // registration's answers, payment, the history of every change, the decisions and the comment
 // history. For the event's staff only; anyone else, and any unknown id, gets 404.
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CommentHistory, type CommentReply } from "~/components/review-comments";
 import { DecisionButtons, DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";

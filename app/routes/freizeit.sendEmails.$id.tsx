@@ -1,6 +1,7 @@
 // /freizeit/sendEmails/{id} (spec §2.9): the event e-mail of lead persons and admins, and the log
 // of the event's mails. One outbox mail per address; attachments stored once.
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EventMailForm, type EventMailFormData } from "~/components/event-mail-form";
 import { EventMailLog } from "~/components/event-mail-log";

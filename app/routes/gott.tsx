@@ -2,7 +2,8 @@
 // legal documents below. Admins only, in the loader and in the action (the spec's admin guard:
 // anyone else goes to /).
 import { parseWithZod } from "@conform-to/zod";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { AdminEvents } from "~/components/admin-events";
 import { AdminLegal, type LegalFailure, type LegalRow } from "~/components/admin-legal";

@@ -1,6 +1,7 @@
 // The link of the confirmation mail. Opening it (GET) shows a button; the POST confirms, so
 // that a mail scanner that follows links does not use the link up.
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, useLoaderData } from "@remix-run/react";
 import { ExpiredLink } from "~/components/expired-link";
 import { confirmEmail } from "~/models/auth.server";

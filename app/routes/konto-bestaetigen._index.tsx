@@ -1,6 +1,7 @@
 // Sending the confirmation link again (from the login page or an expired link).
 import { parseWithZod } from "@conform-to/zod";
-import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { resendConfirmation } from "~/models/auth.server";
 import { resendSchema } from "~/schemas/auth";
 import { redirectWithFlash } from "~/services/flash.server";

@@ -1,6 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Field, FormAlert, PasswordField, type Alert } from "~/components/forms";
 import { LOGIN_FAILED, loginSchema, safeRedirect } from "~/schemas/auth";

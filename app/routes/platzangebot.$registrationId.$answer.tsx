@@ -1,6 +1,7 @@
 // A place offered from the waiting list: 'Platz annehmen' or 'Platz freigeben', each a page with
 // one button (the mail's links lead here; a GET changes nothing).
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { formatDate, formatTime } from "~/lib/dates";

@@ -1,7 +1,7 @@
 // The actions of the account page, shared by /account (one's own) and /account/{id} (an admin
 // editing someone else). The routes guard; this parses, calls the model and answers.
 import { parseWithZod } from "@conform-to/zod";
-import { json } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import {
   changeEmailByAdmin,
   changePassword,

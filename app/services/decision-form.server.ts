@@ -2,7 +2,7 @@
 // through the one form reader, allowed by the permissions module, done by the model. Success
 // redirects with a flash message (post/redirect/get); a refusal answers the page with the message
 // next to the field.
-import { json } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { DECISIONS, type Decision } from "~/lib/registration-machine";
 import { acceptMany, confirmMandatePayments, decide, type DecisionOutcome } from "~/models/registration-decision.server";
 import { redirectWithFlash } from "./flash.server";

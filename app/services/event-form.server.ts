@@ -1,6 +1,7 @@
 // Reading the create/edit form of an event: fields, uploads and file changes, checked.
 import { parseWithZod } from "@conform-to/zod";
-import { json, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import type { EventInput, FileChanges } from "~/models/event.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
 import { eventSchema, INVALID_FORM } from "~/schemas/event";

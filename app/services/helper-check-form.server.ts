@@ -1,6 +1,6 @@
 // The helper-check form of an admin on /account/{id} (issue 11, item 6). The caller has made sure
 // the person is an admin (requireAdmin) and the account exists.
-import { json } from "@remix-run/node";
+import { json } from "~/services/json.server";
 import { berlinToday } from "~/lib/dates";
 import { parseHelperChecks, saveHelperChecks, type CheckErrors, type HelperChecks } from "~/models/helper-check.server";
 import { redirectWithFlash } from "./flash.server";

@@ -1,10 +1,10 @@
 // Sessions live in the database; the cookie holds only a random id (signed). The server can end
 // a session at any time: logout, ban, password change, account deletion.
 import { createCookie, redirect } from "@remix-run/node";
-import { and, eq, gt, lt, ne } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { sessions, users } from "../../db/schema";
 import { sessionUserColumns, type SessionUser } from "~/models/user.server";
-import { db, type Queryable } from "./db.server";
+import { db, preparedQuery, type Queryable } from "./db.server";
 import { settings } from "./env.server";
 import { redirectWithFlash } from "./flash.server";
 import { hashToken, randomToken } from "./tokens.server";
@@ -65,14 +65,20 @@ export function getUser(request: Request): Promise<SessionUser | null> {
 async function lookUpUser(request: Request): Promise<SessionUser | null> {
   const id = await readSessionId(request);
   if (!id) return null;
-  const row = db
+  const row = sessionUserQuery().get({ idHash: hashToken(id), now: Date.now() });
+  return row ?? null;
+}
+
+// Every page of a signed-in person asks it: built once (the expiry is compared in milliseconds,
+// the column's driver value).
+const sessionUserQuery = preparedQuery((database) =>
+  database
     .select(sessionUserColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, hashToken(id)), gt(sessions.expiresAt, new Date()), eq(users.banned, false)))
-    .get();
-  return row ?? null;
-}
+    .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now")), eq(users.banned, false)))
+    .prepare(),
+);
 
 /** The spec's messages on the way to /login: no session at all, or one that has run out. */
 async function loginRedirect(request: Request) {
