@@ -9,6 +9,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
 import { logError } from "~/services/log.server";
+import { installRouteMatchCache } from "~/services/route-matching.server";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
 
 export { boot, shutdown } from "~/services/boot.server";
@@ -28,6 +29,8 @@ export {
   PERSONAL_CACHE_CONTROL,
   securityHeaders,
 } from "~/services/security.server";
+
+installRouteMatchCache();
 
 const ABORT_DELAY = 5_000;
 

@@ -33,6 +33,19 @@ function oneOf(column: string, values: readonly string[]) {
   return sql.raw(`${column} IN (${values.map((v) => `'${v}'`).join(", ")})`);
 }
 
+/**
+ * A name in German dictionary order (DIN 5007-1: umlauts as their base letter, ß as ss), case
+ * folded. Literals, not parameters: the user list sorts by exactly this expression, and SQLite
+ * reads it from the index of the same expression (users_role_name_order_idx) only when it matches.
+ */
+export function germanNameOrder(column: unknown) {
+  let expression = sql`${column}`;
+  for (const [from, to] of [["Ä", "A"], ["ä", "a"], ["Ö", "O"], ["ö", "o"], ["Ü", "U"], ["ü", "u"], ["ß", "ss"]]) {
+    expression = sql`replace(${expression}, ${sql.raw(`'${from}'`)}, ${sql.raw(`'${to}'`)})`;
+  }
+  return sql`${expression} collate nocase`;
+}
+
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" })
     .notNull()
@@ -76,7 +89,8 @@ export const users = sqliteTable(
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
     uniqueIndex("users_calendar_token_unique").on(t.calendarTokenHash),
-    index("users_role_last_name_idx").on(t.role, t.lastName),
+    // The admin's user list: one role, in German name order, a page at a time, without sorting.
+    index("users_role_name_order_idx").on(t.role, germanNameOrder(t.lastName), sql`${t.firstName} collate nocase`, t.id),
     check("users_role_check", oneOf("role", ROLES)),
     check("users_email_lower_check", sql`email = lower(email)`),
   ],

@@ -1,7 +1,8 @@
 // `npm run bench`: the project's measuring tool, on the demo data at its large size (200 events,
 // 5,000 registrations) in a temporary database with the production build.
 //  1. Sequential p50/p95 of every page, as a signed-out visitor, a parent and an admin (fails
-//     when a page's p95 is over BENCH_BUDGET_MS, except in --quick mode).
+//     when a page's p95 is over BENCH_BUDGET_MS, except in --quick mode), asked with node:http on
+//     a kept-alive connection, compressed answers accepted (bench-lib.mjs `send`).
 //  2. autocannon at 20 connections against one app process (WEB_CONCURRENCY=1): `/`, an event
 //     page, the enrolment form, the participant list of the largest event, the admin panel; and
 //     plain node:http serving the same bytes as `/` in one process: the limit, printed as a share.
@@ -14,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { enrolmentBurst, freePort, load, startLimitServer, startServer } from "./bench-lib.mjs";
+import { enrolmentBurst, freePort, load, send, startLimitServer, startServer } from "./bench-lib.mjs";
 
 const quick = process.argv.includes("--quick");
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 20);
@@ -42,7 +43,8 @@ const tsx = path.resolve("node_modules/.bin/tsx");
 const build = process.env.BENCH_BUILD !== "0";
 if (build && spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "build"], { stdio: "inherit", env }).status !== 0) process.exit(1);
 if (spawnSync(tsx, ["db/seed-demo.ts", ...SEED], { stdio: "inherit", env }).status !== 0) process.exit(1);
-const fixtures = spawnSync(tsx, ["scripts/bench-fixtures.ts", "--bursts", "2", "--parents", String(BURST.parents), "--places", String(BURST.places)], { env, encoding: "utf8", maxBuffer: 64 << 20 });
+// Three events of families: two for the bursts (1 and 2 processes), one for the sequential enrolments.
+const fixtures = spawnSync(tsx, ["scripts/bench-fixtures.ts", "--bursts", "3", "--parents", String(BURST.parents), "--places", String(BURST.places)], { env, encoding: "utf8", maxBuffer: 64 << 20 });
 if (fixtures.status !== 0) {
   process.stderr.write(fixtures.stderr);
   process.exit(1);
@@ -89,7 +91,9 @@ try {
   }
   const admin = await signIn("leitung1@lagerfeuer.test");
   const parent = await signIn("eltern1@lagerfeuer.test");
-  const who = (cookie) => (cookie === admin ? "admin" : cookie === parent ? "parent" : "visitor");
+  // The families of the enrolment evening (a different account each round) are parents too.
+  const FAMILIES = "families";
+  const who = (cookie) => (cookie === admin ? "admin" : cookie === parent || cookie === FAMILIES ? "parent" : "visitor");
 
   // 1. One request after another.
   const pages = [
@@ -138,17 +142,20 @@ try {
     results.pages.push({ page: label, as: who(cookie), p50: Number(p50.toFixed(1)), p95: Number(p95.toFixed(1)) });
     console.log(`${label.padEnd(34)} ${who(cookie).padEnd(8)} ${p50.toFixed(1).padStart(7)} ${p95.toFixed(1).padStart(7)}${p95 > budget && !quick ? "  over budget" : ""}`);
   }
-  for (const [url, cookie] of pages) await measure(url, cookie, () => fetch(base + url, { headers: cookie ? { Cookie: cookie } : {} }));
+  for (const [url, cookie] of pages) await measure(url, cookie, () => send(base + url, { headers: cookie ? { Cookie: cookie } : {} }));
 
-  // The enrolment answer (a new child and guardian each time) and its confirmation page.
-  const enrol = (eventId, i) =>
-    fetch(`${base}/enroll/${eventId}`, {
+  // The enrolment answer and its confirmation page: each round another family (as on the evening
+  // registration opens) enrols a new child with a new guardian into one event; the first get
+  // places, the later ones the waiting list.
+  const evening = bursts[2];
+  const enrol = (i) => {
+    const family = evening.families[i % evening.families.length];
+    return send(`${base}/enroll/${evening.eventId}`, {
       method: "POST",
-      redirect: "manual",
-      headers: { Cookie: parent, "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+      headers: { Cookie: family.cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: base },
       body: new URLSearchParams({
         intent: "submit",
-        submissionKey: `bench-${eventId}-${i}-abcdefghijklmnop`,
+        submissionKey: `bench-${evening.eventId}-${i}-abcdefghijklmnop`,
         paymentMethod: "transfer",
         terms: "on",
         "boxes[0].participant": "neu",
@@ -165,26 +172,23 @@ try {
         ...Object.fromEntries(["allowedToWander", "allowedToSwim", "canSwim", "allowedToCanoe"].map((f) => [`boxes[0].${f}`, "ja"])),
       }),
     });
-  let target = null;
+  };
   let confirmation = null;
-  for (let id = 1; id <= 200 && target === null; id++) {
-    const response = await enrol(id, "probe");
-    await response.arrayBuffer();
-    if (response.status === 302) [target, confirmation] = [id, response.headers.get("location")];
-  }
-  if (target === null) problems.push("no event took the bench's enrolment");
-  else {
-    await measure(`POST /enroll/${target}`, parent, (i) => enrol(target, i), 302);
-    await measure(confirmation, parent, () => fetch(base + confirmation, { headers: { Cookie: parent } }));
-  }
+  await measure(`POST /enroll/${evening.eventId}`, FAMILIES, async (i) => {
+    const response = await enrol(i);
+    if (i === 0) confirmation = response.headers.get("location");
+    return response;
+  }, 302);
+  if (!confirmation?.startsWith("/anmeldung/")) problems.push(`POST /enroll/${evening.eventId}: no confirmation page (${confirmation})`);
+  else await measure(confirmation, FAMILIES, () => send(base + confirmation, { headers: { Cookie: evening.families[0].cookie } }));
+  const target = evening.eventId;
 
   // A leader's decision (payment confirmed, then revoked, and so on) and the Excel lists.
   if (decided) {
     const list = `/freizeit/participants/${largestEvent.eventId}`;
     const decide = (i) =>
-      fetch(base + list, {
+      send(base + list, {
         method: "POST",
-        redirect: "manual",
         headers: { Cookie: admin, "Content-Type": "application/x-www-form-urlencoded", Origin: base },
         body: new URLSearchParams({ intent: (i % 2 === 0) === !decided.paid ? "confirm-payment" : "revoke-payment", registrationId: String(decided.id) }),
       });
@@ -192,7 +196,7 @@ try {
     for (const sheet of ["teilnehmerliste", "zuschussliste"]) {
       const url = `/freizeit/export/${largestEvent.eventId}/${sheet}`;
       // Under a second each (issue 13); 20 rounds are enough to see it.
-      await measure(url, admin, () => fetch(base + url, { headers: { Cookie: admin } }), 200, 1000, 20);
+      await measure(url, admin, () => send(base + url, { headers: { Cookie: admin } }), 200, 1000, 20);
     }
   }
 

@@ -1,6 +1,6 @@
 // Plain links: the home list ships no script, so router links would only cost render time.
 import { formatIsoDate } from "~/lib/dates";
-import { tileButtons, type TileViewer } from "~/lib/event-rules";
+import { TILE_TEXT, tileButtons, type TileViewer } from "~/lib/event-rules";
 import type { EventTile as Tile } from "~/models/event.server";
 
 /** A picture in the sizes a phone and a desktop need; WebP, loaded only when scrolled to. */
@@ -36,7 +36,7 @@ export function EventTile({ tile, viewer }: { tile: Tile; viewer: TileViewer }) 
           {tile.dateTo && tile.dateTo !== tile.dateFrom ? ` – ${formatIsoDate(tile.dateTo)}` : ""} · {tile.location}
           {tile.highlighted ? <span className="badge">Deine Veranstaltung</span> : null}
         </p>
-        <p>{tile.description.length > 180 ? `${tile.description.slice(0, 177)}…` : tile.description}</p>
+        <p>{tile.description.length > TILE_TEXT ? `${tile.description.slice(0, TILE_TEXT - 3)}…` : tile.description}</p>
         <div className="actions">
           <a href={`/freizeit/${tile.id}`} className="button secondary">
             Ansehen

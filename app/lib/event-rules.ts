@@ -27,3 +27,6 @@ export function parsePriceCents(input: string): number | null {
 export function centsToInput(cents: number) {
   return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2).replace(".", ",");
 }
+
+/** The characters of its description an event tile shows (the home list reads one more). */
+export const TILE_TEXT = 180;

@@ -2,7 +2,7 @@
 // deactivation, the protocol. Every list is one query (plus a count), whatever its length.
 import { and, asc, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { auditLog, eventHelpers, events, files, participants, registrations, users } from "../../db/schema";
+import { auditLog, eventHelpers, events, files, germanNameOrder, participants, registrations, users } from "../../db/schema";
 import { recordAudit } from "./audit.server";
 import { setUserBanned, type SessionUser } from "./user.server";
 import type { ProtocolKind } from "~/schemas/admin";
@@ -85,15 +85,6 @@ export function badgeOf(card: Pick<AdminEventCard, "openRegistrations" | "openHe
 
 export type AdminUserRow = { id: number; firstName: string; lastName: string; email: string; role: "user" | "admin"; banned: boolean };
 
-/** Surnames in German dictionary order (DIN 5007-1): umlauts as their base letter, ß as ss. */
-function germanOrder(column: SQL | typeof users.lastName) {
-  let expression = sql`${column}`;
-  for (const [from, to] of [["Ä", "A"], ["ä", "a"], ["Ö", "O"], ["ö", "o"], ["Ü", "U"], ["ü", "u"], ["ß", "ss"]]) {
-    expression = sql`replace(${expression}, ${from}, ${to})`;
-  }
-  return sql`${expression} collate nocase`;
-}
-
 function escapeLike(text: string) {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -115,7 +106,8 @@ function searchCondition(query: string) {
 }
 
 const userColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, role: users.role, banned: users.banned };
-const userOrder = [germanOrder(users.lastName), sql`${users.firstName} collate nocase`, asc(users.id)];
+// As the index users_role_name_order_idx: the page is read from it in order, no sorting.
+const userOrder = [germanNameOrder(users.lastName), sql`${users.firstName} collate nocase`, asc(users.id)];
 
 /**
  * The two lists of the user tab: every admin matching the search (there are few), and one page

@@ -12,6 +12,7 @@ import {
   type HelperStatus,
 } from "../../db/schema";
 import { sortMyRegistrations } from "~/lib/registration-order";
+import { TILE_TEXT } from "~/lib/event-rules";
 import { db } from "~/services/db.server";
 import { can, capabilitiesOf, roleOf } from "~/services/permissions.server";
 import { placesTaken } from "./registration-change.server";
@@ -65,6 +66,7 @@ export type EventFilter = "all" | "mine";
 export type EventTile = {
   id: number;
   title: string;
+  /** The beginning of the description: the tile shows at most TILE_TEXT characters of it. */
   description: string;
   dateFrom: string;
   dateTo: string | null;
@@ -86,7 +88,8 @@ export function listEvents(user: SessionUser | null, filter: EventFilter, now = 
     .select({
       id: events.id,
       title: events.title,
-      description: events.description,
+      // One character more than a tile shows, so that it can tell a cut text by its length.
+      description: sql<string>`substr(${events.description}, 1, ${TILE_TEXT + 1})`,
       dateFrom: events.dateFrom,
       dateTo: events.dateTo,
       location: events.location,

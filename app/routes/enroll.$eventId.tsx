@@ -14,7 +14,7 @@ import { formatIsoDate } from "~/lib/dates";
 import { childAnswers, defaultGuardian, typedGuardians, valueAt, type Payload } from "~/lib/enrollment-payload";
 import { formatEuro } from "~/lib/event-rules";
 import { getEnrolmentContext, NOT_FOUND } from "~/models/enrollment.server";
-import { currentLegalLinks } from "~/models/legal.server";
+import { cachedLegalLinks } from "~/models/legal.server";
 import { answerEnrolmentForm, type FormState } from "~/services/enrollment-form.server";
 import { settings } from "~/services/env.server";
 import { readForm } from "~/services/form.server";
@@ -44,7 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const firstChild = context.children.find((c) => !context.registered.includes(c.id));
   const first = firstChild ? String(firstChild.id) : "neu";
   const { links, bank } = settings();
-  const legal = currentLegalLinks();
+  const legal = cachedLegalLinks();
   return json({
     ...shown,
     event: { ...context.event, startsAt: undefined },

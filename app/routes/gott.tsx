@@ -1,7 +1,7 @@
 // The admin panel: Veranstaltungsverwaltung (default), Benutzerverwaltung, the protocol, and the
 // legal documents below. Admins only, in the loader and in the action (the spec's admin guard:
 // anyone else goes to /).
-import { parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "~/services/parse-form.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";

@@ -1,5 +1,5 @@
 // Sending the confirmation link again (from the login page or an expired link).
-import { parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "~/services/parse-form.server";
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import { resendConfirmation } from "~/models/auth.server";

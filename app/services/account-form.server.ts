@@ -1,6 +1,6 @@
 // The actions of the account page, shared by /account (one's own) and /account/{id} (an admin
 // editing someone else). The routes guard; this parses, calls the model and answers.
-import { parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "~/services/parse-form.server";
 import { json } from "~/services/json.server";
 import {
   changeEmailByAdmin,

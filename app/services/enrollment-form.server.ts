@@ -2,7 +2,7 @@
 // itself answers with the form again, everything typed kept; the enrolment answers with all
 // messages at once, or with the way to its confirmation page (post/redirect/get).
 import type { Submission as Submission_ } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "~/services/parse-form.server";
 import type { z } from "zod";
 import { birthDateProblem, checkBoxes, filledFields, mergeProblems, type Problems } from "~/lib/enrollment-rules";
 import { addBox, defaultGuardian, MAX_BOXES, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";

@@ -1,5 +1,5 @@
 // Reading the create/edit form of an event: fields, uploads and file changes, checked.
-import { parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "~/services/parse-form.server";
 import { redirect } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import type { EventInput, FileChanges } from "~/models/event.server";

@@ -1,0 +1,73 @@
+import { matchRoutes } from "@remix-run/router";
+import { describe, expect, it } from "vitest";
+import { rememberingMatchRoutes } from "./route-matching.server";
+
+// The shape of the app's routes: the root, an index, static, dynamic, optional and splat segments.
+const routes = [
+  {
+    id: "root",
+    path: "",
+    children: [
+      { id: "routes/_index", index: true },
+      { id: "routes/login", path: "login" },
+      { id: "routes/freizeit.$id", path: "freizeit/:id" },
+      { id: "routes/freizeit.create", path: "freizeit/create" },
+      { id: "routes/freizeit.participants.$id", path: "freizeit/participants/:id" },
+      { id: "routes/notfall", path: "freizeit/participants/:id/notfall/:groupId?" },
+      { id: "routes/legal", path: "legal/:document" },
+      { id: "routes/$", path: "*" },
+    ],
+  },
+];
+
+const addresses = ["/", "/login", "/login/", "/freizeit/7", "/freizeit/create", "/freizeit/participants/12", "/freizeit/participants/12/notfall", "/freizeit/participants/12/notfall/3", "/legal/agb.pdf", "/gibt/es/nicht", "/freizeit/%C3%A4", "/LOGIN"];
+
+describe("the remembering matchRoutes", () => {
+  it("answers exactly as React Router does, the first time and again", () => {
+    const remembering = rememberingMatchRoutes(matchRoutes);
+    for (const address of addresses) {
+      const expected = matchRoutes(routes, address);
+      expect(remembering(routes, address)).toEqual(expected);
+      expect(remembering(routes, address)).toEqual(expected);
+      expect(remembering(routes, { pathname: address })).toEqual(matchRoutes(routes, { pathname: address }));
+      expect(remembering(routes, address, "/app")).toEqual(matchRoutes(routes, address, "/app"));
+    }
+  });
+
+  it("hands out copies: a caller changing its matches changes nobody else's", () => {
+    const remembering = rememberingMatchRoutes(matchRoutes);
+    const first = remembering(routes, "/freizeit/7")!;
+    (first[1].params as Record<string, string>).id = "8";
+    first.pop();
+    const second = remembering(routes, "/freizeit/7")!;
+    expect(second).toHaveLength(2);
+    expect(second[1].params.id).toBe("7");
+  });
+
+  it("gives the route objects of the list asked about when Remix builds the same routes anew", () => {
+    const remembering = rememberingMatchRoutes(matchRoutes);
+    const copy = structuredClone(routes);
+    expect(remembering(routes, "/freizeit/7")).toEqual(matchRoutes(routes, "/freizeit/7"));
+    const again = remembering(copy, "/freizeit/7")!;
+    expect(again.map((m) => m.route)).toEqual([copy[0], copy[0].children[2]]);
+    expect(again[1].route).toBe(copy[0].children[2]);
+    // Another shape (a path changed) is matched anew.
+    const changed = structuredClone(routes);
+    changed[0].children[2].path = "veranstaltung/:id";
+    expect(remembering(changed, "/freizeit/7")).toEqual(matchRoutes(changed, "/freizeit/7"));
+  });
+
+  it("matches an address with a query or hash as always, without remembering it", () => {
+    let calls = 0;
+    const remembering = rememberingMatchRoutes((...args) => {
+      calls++;
+      return matchRoutes(...args);
+    });
+    expect(remembering(routes, "/freizeit/7?x=1")).toEqual(matchRoutes(routes, "/freizeit/7?x=1"));
+    remembering(routes, "/freizeit/7?x=1");
+    expect(calls).toBe(2);
+    remembering(routes, "/freizeit/7");
+    remembering(routes, "/freizeit/7");
+    expect(calls).toBe(3);
+  });
+});
