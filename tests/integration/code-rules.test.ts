@@ -1,0 +1,37 @@
+// Two helpers stand in for their framework originals on purpose (docs/decisions/0016): Remix's
+// json() costs a byte round trip before every render, conform's parseWithZod rebuilds its coercion
+// on every call. The app uses ours everywhere.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sources(full);
+    return /\.(ts|tsx)$/.test(name) && !/\.test\./.test(name) ? [full] : [];
+  });
+}
+
+function importsOf(source: string, from: string) {
+  const names: string[] = [];
+  for (const match of source.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*"([^"]+)"/g)) {
+    if (match[2] === from) names.push(...match[1].split(",").map((n) => n.trim().replace(/^type\s+/, "")).filter(Boolean));
+  }
+  return names;
+}
+
+describe("the code", () => {
+  it("answers with json from services/json.server and parses forms with services/parse-form.server", () => {
+    const offenders: string[] = [];
+    for (const file of sources("app")) {
+      const source = readFileSync(file, "utf8");
+      if (importsOf(source, "@remix-run/node").includes("json")) offenders.push(`${file}: json from @remix-run/node`);
+      if (importsOf(source, "@remix-run/server-runtime").includes("json")) offenders.push(`${file}: json from @remix-run/server-runtime`);
+      if (!file.endsWith(path.join("services", "parse-form.server.ts")) && importsOf(source, "@conform-to/zod").includes("parseWithZod")) {
+        offenders.push(`${file}: parseWithZod from @conform-to/zod`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
