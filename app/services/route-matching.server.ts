@@ -24,6 +24,8 @@ type Remembered = { id: string; params: Record<string, string | undefined>; path
  * of the same routes for every render, so answers are kept by shape and then handed out with the
  * route objects of the list asked about.
  */
+const shapeIds = new Map<string, number>();
+
 function indexRoutes(routes: Route[]) {
   const byId = new Map<string, Route>();
   let shape = "";
@@ -38,7 +40,11 @@ function indexRoutes(routes: Route[]) {
     }
   };
   walk(routes);
-  return complete ? { shape, byId } : null;
+  if (!complete) return null;
+  // The shape is a few kilobytes of text: answers are keyed by a number standing for it.
+  let shapeId = shapeIds.get(shape);
+  if (shapeId === undefined) shapeIds.set(shape, (shapeId = shapeIds.size));
+  return { shapeId, byId };
 }
 
 /** A matchRoutes that remembers its answers; the same results as `original`. */
@@ -53,7 +59,7 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
     let index = indexes.get(routes);
     if (index === undefined) indexes.set(routes, (index = indexRoutes(routes as Route[])));
     if (index === null) return original(routes, location, basename); // routes without unique ids
-    const key = `${index.shape}\u0000${basename}\u0000${pathname}`;
+    const key = `${index.shapeId}\u0000${basename}\u0000${pathname}`;
     let remembered = answers.get(key);
     if (remembered === undefined) {
       const matches = original(routes, location, basename);
