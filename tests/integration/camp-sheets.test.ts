@@ -6,9 +6,10 @@ import { users } from "../../db/schema";
 import { loader } from "~/routes/freizeit.participants.$id_.notfall.($groupId)";
 import { assignToGroup, createGroup } from "~/models/group.server";
 import { getCampSheets } from "~/models/camp-sheet.server";
-import { db, rawSqlite } from "~/services/db.server";
+import { db } from "~/services/db.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
+import { countStatements } from "../support/review-fixtures";
 import { addHelperEntry, createRegistration } from "../support/helper-camp";
 import { body, get, run } from "../support/remix";
 
@@ -98,26 +99,16 @@ describe("the sheets", () => {
         if (i % 4) assignToGroup(eventId, { registrationId: r.id }, groups[i % 3], lead);
       }
     };
-    const count = () => {
-      const sqlite = rawSqlite();
-      const original = sqlite.prepare.bind(sqlite);
-      let n = 0;
-      sqlite.prepare = ((source: string) => {
-        n++;
-        return original(source);
-      }) as typeof sqlite.prepare;
-      try {
-        expect(getCampSheets(eventId)).not.toBeNull();
-      } finally {
-        sqlite.prepare = original;
-      }
-      return n;
+    const count = async () => {
+      const { result, statements } = await countStatements(async () => getCampSheets(eventId));
+      expect(result).not.toBeNull();
+      return statements;
     };
     fill(5);
-    const few = count();
+    const few = await count();
     fill(495);
     expect(getCampSheets(eventId)!.sheets.reduce((n, s) => n + s.children.length, 0)).toBe(500);
     expect(few).toBeGreaterThan(2);
-    expect(count()).toBe(few);
+    expect(await count()).toBe(few);
   }, 60_000);
 });

@@ -6,11 +6,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { auditLog, eventHelpers, users } from "../../db/schema";
 import { action, loader } from "~/routes/freizeit.helper.$id";
 import { assignToGroup, createGroup } from "~/models/group.server";
-import { db, rawSqlite } from "~/services/db.server";
+import { db } from "~/services/db.server";
 import { eventAccess } from "~/services/permissions.server";
 import { getEventPage } from "~/models/event.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent, daysFromToday } from "../support/events";
+import { countStatements } from "../support/review-fixtures";
 import { addHelperEntry } from "../support/helper-camp";
 import { body, get, outbox, post, run } from "../support/remix";
 
@@ -212,19 +213,9 @@ describe("the list", () => {
 
   it("needs the same number of queries for 3 and for 100 helpers", async () => {
     const count = async () => {
-      const sqlite = rawSqlite();
-      const original = sqlite.prepare.bind(sqlite);
-      let n = 0;
-      sqlite.prepare = ((source: string) => {
-        n++;
-        return original(source);
-      }) as typeof sqlite.prepare;
-      try {
-        expect((await list(lead)).status).toBe(200);
-      } finally {
-        sqlite.prepare = original;
-      }
-      return n;
+      const { result, statements } = await countStatements(() => list(lead));
+      expect(result.status).toBe(200);
+      return statements;
     };
     const group = createGroup(eventId, "Alle");
     for (let i = 0; i < 2; i++) {

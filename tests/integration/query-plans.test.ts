@@ -4,22 +4,7 @@ import { describe, expect, it } from "vitest";
 import { listAdminUsers } from "~/models/admin.server";
 import { rawSqlite } from "~/services/db.server";
 import { createUser } from "../support/fixtures";
-
-function statementsOf(work: () => void) {
-  const sqlite = rawSqlite();
-  const original = sqlite.prepare;
-  const seen: string[] = [];
-  sqlite.prepare = function (this: typeof sqlite, source: string) {
-    seen.push(source);
-    return original.call(this, source);
-  } as typeof sqlite.prepare;
-  try {
-    work();
-  } finally {
-    sqlite.prepare = original;
-  }
-  return seen;
-}
+import { recordStatements } from "../support/review-fixtures";
 
 function planOf(source: string) {
   const parameters = (source.match(/\?/g) ?? []).map(() => "user");
@@ -29,12 +14,11 @@ function planOf(source: string) {
 describe("the user list's query plan", () => {
   it("walks the name-order index for a page, in the list's order, without a sort", async () => {
     for (const lastName of ["Özdemir", "Meyer", "Ahrens", "Übel", "Zander"]) await createUser({ lastName, firstName: "Kim" });
-    let page: ReturnType<typeof listAdminUsers> | undefined;
-    const statements = statementsOf(() => (page = listAdminUsers({ query: "", page: 1 })));
+    const { result: page, statements } = await recordStatements(() => listAdminUsers({ query: "", page: 1 }));
     const pageQuery = statements.find((s) => /\blimit\b/i.test(s))!;
     expect(planOf(pageQuery)).toContain("users_role_name_order_idx");
     expect(planOf(pageQuery)).not.toContain("TEMP B-TREE");
-    const names = page!.users.map((u) => u.lastName).filter((n) => ["Özdemir", "Meyer", "Ahrens", "Übel", "Zander"].includes(n));
+    const names = page.users.map((u) => u.lastName).filter((n) => ["Özdemir", "Meyer", "Ahrens", "Übel", "Zander"].includes(n));
     expect(names).toEqual(["Ahrens", "Meyer", "Özdemir", "Übel", "Zander"]);
   });
 });

@@ -35,13 +35,13 @@ export function mandateFor(eventId: number, userId: number, values: Partial<type
     .get();
 }
 
-/** Runs `work` and counts the SQL statements it prepares (every query drizzle runs prepares one). */
-export async function countStatements<T>(work: () => Promise<T>) {
+/** Runs `work` and records the SQL of the statements it prepares (every query drizzle builds prepares one). */
+export async function recordStatements<T>(work: () => T | Promise<T>) {
   const sqlite = rawSqlite();
   const original = sqlite.prepare;
-  let statements = 0;
+  const statements: string[] = [];
   sqlite.prepare = function (this: typeof sqlite, ...args: Parameters<typeof original>) {
-    statements++;
+    statements.push(args[0]);
     return original.apply(this, args);
   } as typeof original;
   try {
@@ -49,4 +49,10 @@ export async function countStatements<T>(work: () => Promise<T>) {
   } finally {
     sqlite.prepare = original;
   }
+}
+
+/** Runs `work` and counts the SQL statements it prepares. */
+export async function countStatements<T>(work: () => Promise<T>) {
+  const { result, statements } = await recordStatements(work);
+  return { result, statements: statements.length };
 }
