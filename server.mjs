@@ -67,6 +67,8 @@ const {
   logError,
   logRequest,
   newRequestId,
+  kickMailWorker,
+  MAIL_QUEUED,
 } = build.entry.module;
 
 let config;
@@ -297,6 +299,10 @@ function runPrimary(count) {
     setTimeout(fork, lived < 5_000 ? 1_000 : 0);
   });
   for (let i = 0; i < count; i++) fork();
+  // A worker queued mail: the primary's mail worker delivers it now, not at its next poll.
+  cluster.on("message", (_worker, message) => {
+    if (message?.type === MAIL_QUEUED) kickMailWorker();
+  });
 
   async function stop(signal) {
     if (stopping) return;

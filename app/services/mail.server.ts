@@ -2,6 +2,7 @@
 // causes it (queueMail), so it is sent exactly when the change is committed. A worker in the
 // server process delivers it: over SMTP when SMTP_URL is set, otherwise as an .eml file in
 // MAIL_DIR. Failures are retried with growing pauses; a restart picks up where it stopped.
+import cluster from "node:cluster";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
@@ -240,9 +241,23 @@ function runOnce() {
     });
 }
 
-/** Delivers now rather than at the next poll (called after a mail is queued). */
+/** What a worker of the cluster tells the primary when it has queued mail (server.mjs). */
+export const MAIL_QUEUED = "lagerfeuer:mail-queued";
+let tellingPrimary = false;
+
+/**
+ * Delivers now rather than at the next poll (called after a mail is queued). A worker of the
+ * cluster delivers nothing itself: it tells the primary, whose mail worker delivers (once for all
+ * mails queued in the same moment).
+ */
 export function kickMailWorker() {
-  runOnce();
+  if (worker.deliver || !cluster.isWorker || !process.send) return runOnce();
+  if (tellingPrimary) return;
+  tellingPrimary = true;
+  setImmediate(() => {
+    tellingPrimary = false;
+    if (process.connected) process.send?.({ type: MAIL_QUEUED });
+  });
 }
 
 export function startMailWorker(deliver: Deliver = createDelivery(settings())) {

@@ -1,7 +1,7 @@
 // All cores (issue 14, item 3): WEB_CONCURRENCY=2 forks two workers; a worker killed with
 // SIGKILL is replaced while the other keeps answering; the mail worker and the scheduler run in
 // the primary alone; SIGTERM stops the whole cluster cleanly.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -100,6 +100,17 @@ describe("cluster", () => {
       expect(app.query<{ status: string }>("select status from mail_outbox")).toEqual([{ status: "sent" }]);
       // The replacement did not start a second mail worker or scheduler.
       expect([...app.output().matchAll(BACKGROUND_LINE)].map((m) => Number(m[1]))).toEqual([primary]);
+
+      // A worker that queued mail tells the primary: the mail leaves at once, not at the primary's
+      // next poll (every 2 s; four in a row under 800 ms by chance: about 1 in 40).
+      const mailFiles = () => readdirSync(app.mailDir).filter((f) => f.endsWith(".eml")).length;
+      for (let i = 0; i < 4; i++) {
+        const before = mailFiles();
+        const asked = Date.now();
+        expect(await status(`${app.baseUrl}/forgot`, { method: "POST", body: `email=${encodeURIComponent(ADMIN.email)}` })).toBeLessThan(400);
+        const waited = await until("the mail", () => (mailFiles() > before ? Date.now() - asked : undefined), 5_000);
+        expect(waited).toBeLessThan(800);
+      }
 
       app.child.kill("SIGTERM");
       expect(await app.exited).toBe(0);
