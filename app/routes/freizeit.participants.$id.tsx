@@ -117,7 +117,7 @@ export default function ParticipantList() {
                 <Form method="post" action={listUrl} id={BULK_FORM_ID} className="bulk-accept">
                   <input type="hidden" name="intent" value="accept-many" />
                   <button type="submit">Ausgewählte annehmen</button>
-                  <span className="hint"> Offene Anmeldungen in der ersten Spalte auswählen.</span>
+                  <span className="hint"> Offene Anmeldungen dafür ankreuzen.</span>
                 </Form>
               ) : null}
               <RegistrationTable rows={table} bulk={bulk} groups={groups} assignGroups={may.assignGroups} {...shared} />

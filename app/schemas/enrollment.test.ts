@@ -52,9 +52,25 @@ describe("the SEPA mandate rules", () => {
     expect(Object.keys(sepaProblems({ ...valid, iban: "DE89370400440532013001", postalCode: "2410" }).problems).sort()).toEqual(["iban", "postalCode"]);
     expect(sepaProblems(valid).value?.iban).toBe("DE89370400440532013000");
   });
+  it("names each field once, with one message, when the section is sent empty (as a browser sends it)", () => {
+    const empty = { firstName: "", lastName: "", street: "", postalCode: "", city: "", iban: "" };
+    const { problems } = sepaProblems(empty);
+    expect(problems).toEqual({
+      firstName: [SEPA_MESSAGES.firstName],
+      lastName: [SEPA_MESSAGES.lastName],
+      street: [SEPA_MESSAGES.street],
+      postalCode: [SEPA_MESSAGES.placeMissing],
+      city: [SEPA_MESSAGES.cityMissing],
+      iban: ["Bitte geben Sie Ihre IBAN an."],
+      consentMandate: [SEPA_MESSAGES.consentMandate],
+      consentPrivacy: [SEPA_MESSAGES.consentPrivacy],
+    });
+    // A street without a number that is also too short: one message, not the same one twice.
+    expect(sepaProblems({ ...valid, street: "Ab" }).problems.street).toEqual([SEPA_MESSAGES.street]);
+  });
   it("needs both consents and a valid IBAN", () => {
-    expect(errors({ ...valid, consentMandate: undefined }).consentMandate).toEqual([SEPA_MESSAGES.consent]);
-    expect(errors({ ...valid, consentPrivacy: undefined }).consentPrivacy).toEqual([SEPA_MESSAGES.consent]);
+    expect(errors({ ...valid, consentMandate: undefined }).consentMandate).toEqual([SEPA_MESSAGES.consentMandate]);
+    expect(errors({ ...valid, consentPrivacy: undefined }).consentPrivacy).toEqual([SEPA_MESSAGES.consentPrivacy]);
     expect(errors({ ...valid, iban: "DE89370400440532013001" }).iban).toEqual(["Die Prüfziffer der IBAN stimmt nicht. Bitte prüfen Sie sie auf Tippfehler."]);
   });
 });

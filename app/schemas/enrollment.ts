@@ -64,7 +64,9 @@ export const SEPA_MESSAGES = {
   postalCode: "Die Postleitzahl muss genau 5 Ziffern enthalten",
   postalCodeForeign: "Die Postleitzahl muss 4 oder 5 Ziffern enthalten",
   city: "Der Ortsname darf nur Buchstaben enthalten",
-  consent: "Bitte bestätigen Sie das Mandat und die Datenschutzerklärung.",
+  cityMissing: "Bitte geben Sie Ihren Ort an",
+  consentMandate: "Bitte bestätigen Sie das SEPA-Lastschriftmandat.",
+  consentPrivacy: "Bitte bestätigen Sie, dass Sie die Datenschutzerklärung gelesen haben.",
 } as const;
 
 // DECISIONS.md, SEPA address rules: real places ('Halle (Saale)', 'St. Peter-Ording') and the
@@ -81,9 +83,9 @@ export const sepaSchema = z
     .regex(/\d/, SEPA_MESSAGES.street),
   postalCode: z.string({ required_error: SEPA_MESSAGES.placeMissing }).trim().min(1, SEPA_MESSAGES.placeMissing),
   city: z
-    .string({ required_error: SEPA_MESSAGES.placeMissing })
+    .string({ required_error: SEPA_MESSAGES.cityMissing })
     .trim()
-    .min(1, SEPA_MESSAGES.placeMissing)
+    .min(1, SEPA_MESSAGES.cityMissing)
     .max(100, "Höchstens 100 Zeichen")
     .regex(/^[\p{L}][\p{L}\p{M} .'’()-]*$/u, SEPA_MESSAGES.city),
   iban: z
@@ -97,8 +99,8 @@ export const sepaSchema = z
       }
       return result.iban;
     }),
-  consentMandate: z.literal("on", { errorMap: () => ({ message: SEPA_MESSAGES.consent }) }),
-  consentPrivacy: z.literal("on", { errorMap: () => ({ message: SEPA_MESSAGES.consent }) }),
+  consentMandate: z.literal("on", { errorMap: () => ({ message: SEPA_MESSAGES.consentMandate }) }),
+  consentPrivacy: z.literal("on", { errorMap: () => ({ message: SEPA_MESSAGES.consentPrivacy }) }),
   })
   .superRefine((value, ctx) => {
     // With a wrong IBAN (or postal code) zod still calls this; sepaProblems then decides.
@@ -116,13 +118,18 @@ export function postalCodeProblem(postalCode: string, iban: string) {
   return /^\d{5}$/.test(code) ? null : SEPA_MESSAGES.postalCode;
 }
 
-/** Every message of the SEPA section at once (zod skips the refinement when a field fails). */
+/**
+ * Every field's message of the SEPA section at once (zod skips the refinement when a field fails),
+ * one per field: an empty field counts as not given (as conform treats the other fields), and of
+ * a field's failed rules the first speaks.
+ */
 export function sepaProblems(raw: unknown): { value: SepaValue | null; problems: Record<string, string[]> } {
-  const parsed = sepaSchema.safeParse(raw ?? {});
+  const fields = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => !(typeof value === "string" && value.trim() === "")));
+  const parsed = sepaSchema.safeParse(given);
   if (parsed.success) return { value: parsed.data, problems: {} };
   const problems: Record<string, string[]> = {};
-  for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors)) if (messages?.length) problems[field] = messages;
-  const fields = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors)) if (messages?.length) problems[field] = [messages[0]];
   const text = (v: unknown) => (typeof v === "string" ? v : "");
   const postal = postalCodeProblem(text(fields.postalCode), text(fields.iban));
   if (postal && !problems.postalCode) problems.postalCode = [postal];
