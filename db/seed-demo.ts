@@ -230,7 +230,7 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
           startsAt: berlinToInstant(dateFrom, timeFrom),
           location: template.location,
           priceCents: template.price,
-          siblingDiscount: template.kind === "camp" ? "10 % Rabatt ab dem zweiten Kind" : "",
+          siblingDiscount: template.kind === "camp" ? "Geschwisterkinder zahlen weniger" : "",
           // The same 10 %, in whole euros, as the amount the totals subtract.
           siblingDiscountCents: template.kind === "camp" ? Math.round(template.price / 1000) * 100 : 0,
           memberRules: template.kind === "staff" ? "Mitarbeitende ab 16 Jahren" : `Kinder von ${rnd.int(6, 9)} bis ${rnd.int(12, 17)} Jahren`,
