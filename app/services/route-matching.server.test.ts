@@ -57,7 +57,7 @@ describe("the remembering matchRoutes", () => {
     expect(remembering(changed, "/freizeit/7")).toEqual(matchRoutes(changed, "/freizeit/7"));
   });
 
-  it("matches an address with a query or hash as always, without remembering it", () => {
+  it("matches an address with a query or hash, or a very long one, as always, without remembering it", () => {
     let calls = 0;
     const remembering = rememberingMatchRoutes((...args) => {
       calls++;
@@ -69,5 +69,10 @@ describe("the remembering matchRoutes", () => {
     remembering(routes, "/freizeit/7");
     remembering(routes, "/freizeit/7");
     expect(calls).toBe(3);
+    // A very long address is matched each time, never kept.
+    const long = `/gibt/${"x".repeat(300)}`;
+    expect(remembering(routes, long)).toEqual(matchRoutes(routes, long));
+    remembering(routes, long);
+    expect(calls).toBe(5);
   });
 });

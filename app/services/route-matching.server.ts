@@ -15,6 +15,7 @@ type MatchRoutes = typeof RemixRouter.matchRoutes;
 type Matches = NonNullable<ReturnType<MatchRoutes>>;
 
 const MAX_ADDRESSES = 2_000;
+const MAX_PATH = 256;
 
 type Route = { id?: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: Route[] };
 type Remembered = { id: string; params: Record<string, string | undefined>; pathname: string; pathnameBase: string }[] | null;
@@ -55,7 +56,9 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
     // Only a bare path (what Remix passes) is remembered; anything else is matched as always.
     const pathname = typeof location === "string" ? location : location.pathname;
     const bare = typeof location === "string" ? !/[?#]/.test(location) : Object.keys(location).every((key) => key === "pathname" || !location[key as keyof typeof location]);
-    if (!bare || pathname === undefined) return original(routes, location, basename);
+    // Nor a long one: the app's own addresses are short, and a stranger's 16 KB paths should not
+    // fill the memory of the remembered answers.
+    if (!bare || pathname === undefined || pathname.length > MAX_PATH) return original(routes, location, basename);
     let index = indexes.get(routes);
     if (index === undefined) indexes.set(routes, (index = indexRoutes(routes as Route[])));
     if (index === null) return original(routes, location, basename); // routes without unique ids
