@@ -51,7 +51,6 @@ export function send(url, { method = "GET", headers = {}, body, text = false, th
             bytes,
             headers: { get: (name) => response.headers[name.toLowerCase()] ?? null },
             text: async () => Buffer.concat(chunks).toString("utf8"),
-            arrayBuffer: async () => undefined,
           }),
         );
       },

@@ -49,6 +49,20 @@ function AdminEventTile({ card }: { card: AdminEventCard }) {
   );
 }
 
+function CardSection({ id, title, cards }: { id: string; title: string; cards: AdminEventCard[] }) {
+  if (cards.length === 0) return null;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul className="tiles admin-event-tiles">
+        {cards.map((card) => (
+          <AdminEventTile key={card.id} card={card} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function AdminEvents({ cards }: { cards: AdminEventCard[] }) {
   const upcoming = cards.filter((c) => !c.past);
   const past = cards.filter((c) => c.past);
@@ -61,26 +75,8 @@ export function AdminEvents({ cards }: { cards: AdminEventCard[] }) {
   }
   return (
     <>
-      {upcoming.length ? (
-        <section aria-labelledby="admin-upcoming">
-          <h2 id="admin-upcoming">Kommende Veranstaltungen</h2>
-          <ul className="tiles admin-event-tiles">
-            {upcoming.map((card) => (
-              <AdminEventTile key={card.id} card={card} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {past.length ? (
-        <section aria-labelledby="admin-past">
-          <h2 id="admin-past">Vergangene Veranstaltungen</h2>
-          <ul className="tiles admin-event-tiles">
-            {past.map((card) => (
-              <AdminEventTile key={card.id} card={card} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <CardSection id="admin-upcoming" title="Kommende Veranstaltungen" cards={upcoming} />
+      <CardSection id="admin-past" title="Vergangene Veranstaltungen" cards={past} />
     </>
   );
 }

@@ -5,6 +5,7 @@ import {
   DECISIONS,
   holdsPlace,
   isAllowed,
+  paysNow,
   isAlreadyDone,
   stateOf,
   type Decision,
@@ -63,6 +64,10 @@ describe("the registration state machine", () => {
 
   it("places are held by open and accepted registrations and by open offers", () => {
     expect((Object.keys(FACTS) as RegistrationState[]).filter(holdsPlace)).toEqual(["open", "offered", "accepted"]);
+  });
+
+  it("is paid for now when it holds a place outside the waiting list (open or accepted)", () => {
+    expect((Object.keys(FACTS) as RegistrationState[]).filter((state) => paysNow(FACTS[state]))).toEqual(["open", "accepted"]);
   });
 
   it("an offer can be answered only while it runs", () => {

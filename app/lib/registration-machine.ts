@@ -33,6 +33,13 @@ export function holdsPlace(state: RegistrationState) {
   return state === "open" || state === "accepted" || state === "offered";
 }
 
+/** Holds a place outside the waiting list (open or accepted): paid for now; an offered place is
+ * paid once it is taken. */
+export function paysNow(r: RegistrationFacts) {
+  const state = stateOf(r);
+  return state === "open" || state === "accepted";
+}
+
 /** What the leaders decide. */
 export const DECISIONS = [
   "accept",

@@ -1,6 +1,6 @@
 // The participant list's filter and name search (spec part 2 §2.5, issue 10): plain GET
 // parameters, so a filtered list can be bookmarked and works without JavaScript.
-import { holdsPlace, stateOf, type RegistrationFacts } from "./registration-machine";
+import { paysNow, stateOf, type RegistrationFacts } from "./registration-machine";
 
 export const LIST_FILTERS = ["alle", "offen", "bestaetigt", "unbezahlt", "warteliste", "abgelehnt"] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
@@ -67,7 +67,7 @@ export function matchesFilter(r: RegistrationFacts, filter: ListFilter) {
     case "bestaetigt":
       return state === "accepted";
     case "unbezahlt":
-      return holdsPlace(state) && state !== "offered" && !r.paid;
+      return paysNow(r) && !r.paid;
     case "warteliste":
       return state === "waiting" || state === "offered";
     case "abgelehnt":

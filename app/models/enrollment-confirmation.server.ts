@@ -2,6 +2,7 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { enrolments, events, participants, registrations } from "../../db/schema";
 import { totalCents } from "~/lib/money";
+import { paysNow } from "~/lib/registration-machine";
 import { db } from "~/services/db.server";
 import type { SessionUser } from "./user.server";
 import { registrationStateColumns } from "./registration-change.server";
@@ -39,7 +40,7 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
     .orderBy(asc(registrations.id))
     .all();
   // Only children that hold a place and are not turned down count (waiting ones pay later).
-  const due = children.filter((c) => c.waitingListPosition === null && (c.applicationStatus === "open" || c.applicationStatus === "accepted"));
+  const due = children.filter(paysNow);
   const total = totalCents(due.map((c) => c.amountCents));
   return { ...enrolment, children, totalCents: total, paid: due.length > 0 && due.every((c) => c.paid) };
 }
