@@ -126,20 +126,73 @@ export function closeDatabase() {
   globalForDb.__lagerfeuerDb = undefined;
 }
 
+/** How long a writer waits for the write lock before it gives up (as busy_timeout for readers). */
+export const LOCK_WAIT_MS = 5_000;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const lockStatements = new WeakMap<Database.Database, Record<"noWait" | "wait" | "begin" | "commit" | "rollback", Database.Statement>>();
+
+/**
+ * BEGIN IMMEDIATE, asking again every fraction of a millisecond while another process holds the
+ * write lock. SQLite's own busy handler sleeps 1, 2, 5, 10 … ms between tries: with two workers
+ * and the mail worker writing, a process slept through most of the moments the lock was free,
+ * with its event loop stopped (docs/decisions/0016-page-costs.md, the burst).
+ */
+function takeWriteLock(sqlite: Database.Database) {
+  let s = lockStatements.get(sqlite);
+  if (!s) {
+    s = {
+      noWait: sqlite.prepare("PRAGMA busy_timeout = 0"),
+      wait: sqlite.prepare(`PRAGMA busy_timeout = ${LOCK_WAIT_MS}`),
+      begin: sqlite.prepare("BEGIN IMMEDIATE"),
+      commit: sqlite.prepare("COMMIT"),
+      rollback: sqlite.prepare("ROLLBACK"),
+    };
+    lockStatements.set(sqlite, s);
+  }
+  const deadline = performance.now() + LOCK_WAIT_MS;
+  s.noWait.run();
+  try {
+    for (let pause = 0.05; ; pause = Math.min(pause * 2, 1)) {
+      try {
+        s.begin.run();
+        return s;
+      } catch (error) {
+        if (!String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY") || performance.now() > deadline) throw error;
+      }
+      Atomics.wait(sleeper, 0, 0, pause);
+    }
+  } finally {
+    s.wait.run();
+  }
+}
+
 /**
  * Runs `work` in a write transaction that takes the write lock at BEGIN (IMMEDIATE), so that two
  * writers never deadlock on a lock upgrade and a read-then-write (capacity checks) sees no
  * change slipping in between. The callback must be synchronous: with better-sqlite3 an async
- * callback would commit at its first await.
+ * callback would commit at its first await. Inside another transaction it is a savepoint.
  */
 export function writeTransaction<T>(work: (tx: Tx) => T, database: Db = db): T {
-  return database.transaction((tx) => {
-    const result = work(tx);
-    if (result instanceof Promise) {
-      throw new Error("writeTransaction: the callback must be synchronous");
-    }
+  const run = () =>
+    database.transaction((tx) => {
+      const result = work(tx);
+      if (result instanceof Promise) {
+        throw new Error("writeTransaction: the callback must be synchronous");
+      }
+      return result;
+    });
+  const sqlite = (database as Db & { $client: Database.Database }).$client;
+  if (sqlite.inTransaction) return run();
+  const s = takeWriteLock(sqlite);
+  try {
+    // drizzle's transaction inside ours is a savepoint: the callback gets drizzle's handle.
+    const result = run();
+    s.commit.run();
     return result;
-  }, { behavior: "immediate" });
+  } catch (error) {
+    if (sqlite.inTransaction) s.rollback.run();
+    throw error;
+  }
 }
 
 /** Throws unless the database answers a query. */

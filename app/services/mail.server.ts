@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import { mailOutbox } from "../../db/schema";
-import { db, writeTransaction, type Queryable } from "./db.server";
+import { writeTransaction, type Queryable } from "./db.server";
 import { settings } from "./env.server";
 
 export type MailAttachment = {
@@ -181,23 +181,27 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
           html: mail.html ?? undefined,
           attachments,
         });
-        db.update(mailOutbox)
-          .set({ status: "sent", attempts, sentAt: new Date(), lockedUntil: null, lastError: null })
-          .where(eq(mailOutbox.id, mail.id))
-          .run();
+        writeTransaction((tx) =>
+          tx.update(mailOutbox)
+            .set({ status: "sent", attempts, sentAt: new Date(), lockedUntil: null, lastError: null })
+            .where(eq(mailOutbox.id, mail.id))
+            .run(),
+        );
         sent++;
       } catch (error) {
         const gaveUp = attempts >= MAX_ATTEMPTS;
-        db.update(mailOutbox)
-          .set({
-            status: gaveUp ? "failed" : "pending",
-            attempts,
-            lockedUntil: null,
-            nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
-            lastError: String(error instanceof Error ? error.message : error).slice(0, 1000),
-          })
-          .where(eq(mailOutbox.id, mail.id))
-          .run();
+        writeTransaction((tx) =>
+          tx.update(mailOutbox)
+            .set({
+              status: gaveUp ? "failed" : "pending",
+              attempts,
+              lockedUntil: null,
+              nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+              lastError: String(error instanceof Error ? error.message : error).slice(0, 1000),
+            })
+            .where(eq(mailOutbox.id, mail.id))
+            .run(),
+        );
         failed++;
         if (gaveUp) console.error(`Mail ${mail.id} nach ${attempts} Versuchen aufgegeben: ${String(error)}`);
       }
@@ -210,10 +214,12 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
 /** Hands claimed but unsent mails back to the queue, due at once for the next worker. */
 function releaseClaims(ids: number[]) {
   if (ids.length === 0) return;
-  db.update(mailOutbox)
-    .set({ status: "pending", lockedUntil: null })
-    .where(and(inArray(mailOutbox.id, ids), eq(mailOutbox.status, "sending")))
-    .run();
+  writeTransaction((tx) =>
+    tx.update(mailOutbox)
+      .set({ status: "pending", lockedUntil: null })
+      .where(and(inArray(mailOutbox.id, ids), eq(mailOutbox.status, "sending")))
+      .run(),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
