@@ -1,44 +1,52 @@
 // The confirmation page of one enrolment, and the ways back to it (event page, account).
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { enrolments, events, participants, registrations } from "../../db/schema";
 import { totalCents } from "~/lib/money";
 import { paysNow } from "~/lib/registration-machine";
-import { db } from "~/services/db.server";
+import { db, preparedQuery } from "~/services/db.server";
 import type { SessionUser } from "./user.server";
 import { registrationStateColumns } from "./registration-change.server";
+
+// Built once per connection: every enrolment is followed by this page (the burst).
+const enrolmentQuery = (own: boolean) =>
+  preparedQuery((database) =>
+    database
+      .select({
+        id: enrolments.id,
+        reference: enrolments.reference,
+        paymentMethod: enrolments.paymentMethod,
+        createdAt: enrolments.createdAt,
+        eventId: events.id,
+        title: events.title,
+        dateFrom: events.dateFrom,
+        priceCents: events.priceCents,
+        siblingDiscountCents: events.siblingDiscountCents,
+      })
+      .from(enrolments)
+      .innerJoin(events, eq(events.id, enrolments.eventId))
+      .where(and(eq(enrolments.id, sql.placeholder("enrolmentId")), own ? eq(enrolments.userId, sql.placeholder("userId")) : undefined))
+      .prepare(),
+  );
+const ownEnrolment = enrolmentQuery(true);
+const anyEnrolment = enrolmentQuery(false);
+const childrenOfEnrolment = preparedQuery((database) =>
+  database
+    .select({ ...registrationStateColumns, amountCents: registrations.amountCents })
+    .from(registrations)
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .where(eq(registrations.enrolmentId, sql.placeholder("enrolmentId")))
+    .orderBy(asc(registrations.id))
+    .prepare(),
+);
 
 /**
  * One enrolment with its children and the total: for the account that enrolled, and for admins
  * (they open it from a parent's account page); null for anyone else (404).
  */
 export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser) {
-  const enrolment = db
-    .select({
-      id: enrolments.id,
-      reference: enrolments.reference,
-      paymentMethod: enrolments.paymentMethod,
-      createdAt: enrolments.createdAt,
-      eventId: events.id,
-      title: events.title,
-      dateFrom: events.dateFrom,
-      priceCents: events.priceCents,
-      siblingDiscountCents: events.siblingDiscountCents,
-    })
-    .from(enrolments)
-    .innerJoin(events, eq(events.id, enrolments.eventId))
-    .where(and(eq(enrolments.id, enrolmentId), user.role === "admin" ? undefined : eq(enrolments.userId, user.id)))
-    .get();
+  const enrolment = (user.role === "admin" ? anyEnrolment() : ownEnrolment()).get({ enrolmentId, userId: user.id });
   if (!enrolment) return null;
-  const children = db
-    .select({
-      ...registrationStateColumns,
-      amountCents: registrations.amountCents,
-    })
-    .from(registrations)
-    .innerJoin(participants, eq(participants.id, registrations.participantId))
-    .where(eq(registrations.enrolmentId, enrolmentId))
-    .orderBy(asc(registrations.id))
-    .all();
+  const children = childrenOfEnrolment().all({ enrolmentId });
   // Only children that hold a place and are not turned down count (waiting ones pay later).
   const due = children.filter(paysNow);
   const total = totalCents(due.map((c) => c.amountCents));

@@ -6,7 +6,7 @@ import { and, desc, eq, inArray, max, or, sql } from "drizzle-orm";
 import { enrolments, eventHelpers, eventOwners, files, legalDocuments, legalDocumentVersions, registrations, type LegalDocumentType } from "../../db/schema";
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./user.server";
-import { db, writeTransaction, type Queryable } from "~/services/db.server";
+import { db, preparedQuery, writeTransaction, type Queryable } from "~/services/db.server";
 import { memoizedPerDatabaseState } from "~/services/memo.server";
 import type { StoredFile } from "~/services/uploads.server";
 
@@ -39,14 +39,14 @@ export type CurrentLegalVersion = {
   uploadedAt: Date;
 };
 
-/** The newest version of each type that has one, in one query. */
-export function currentLegalVersions(database: Queryable = db): Partial<Record<LegalDocumentType, CurrentLegalVersion>> {
+/** The newest version of each type that has one, in one query (built once: every enrolment asks). */
+const newestVersions = preparedQuery((database) => {
   const newest = database
     .select({ type: legalDocumentVersions.type, version: max(legalDocumentVersions.version).as("newest") })
     .from(legalDocumentVersions)
     .groupBy(legalDocumentVersions.type)
     .as("newest");
-  const rows = database
+  return database
     .select({
       type: legalDocumentVersions.type,
       versionId: legalDocumentVersions.id,
@@ -57,8 +57,12 @@ export function currentLegalVersions(database: Queryable = db): Partial<Record<L
     .from(legalDocumentVersions)
     .innerJoin(newest, and(eq(newest.type, legalDocumentVersions.type), eq(newest.version, legalDocumentVersions.version)))
     .innerJoin(files, eq(files.id, legalDocumentVersions.fileId))
-    .all();
-  return Object.fromEntries(rows.map((row) => [row.type, row]));
+    .prepare();
+});
+
+/** The newest version of each type that has one; inside a transaction, as it sees them. */
+export function currentLegalVersions(): Partial<Record<LegalDocumentType, CurrentLegalVersion>> {
+  return Object.fromEntries(newestVersions().all().map((row) => [row.type, row]));
 }
 
 export type LegalLinks = { privacy: string | null; participationTerms: string | null; generalTerms: string | null };
@@ -159,16 +163,23 @@ export function findLegalVersionFile(versionId: number, user: SessionUser) {
  * of the privacy policy, which the form linked, and the time. Called inside the enrolment's
  * transaction.
  */
-export function recordLegalConsent(tx: Queryable, enrolmentId: number, now = new Date()) {
-  const current = currentLegalVersions(tx);
-  tx.update(enrolments)
-    .set({
-      termsVersionId: current.participation_terms?.versionId ?? null,
-      privacyVersionId: current.privacy?.versionId ?? null,
-      consentedAt: now,
-    })
-    .where(eq(enrolments.id, enrolmentId))
-    .run();
+const setConsent = preparedQuery((database) =>
+  database
+    .update(enrolments)
+    .set({ termsVersionId: sql`${sql.placeholder("terms")}`, privacyVersionId: sql`${sql.placeholder("privacy")}`, consentedAt: sql`${sql.placeholder("at")}` })
+    .where(eq(enrolments.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/** Records on the enrolment which terms and privacy versions it accepted; inside its transaction. */
+export function recordLegalConsent(enrolmentId: number, now = new Date()) {
+  const current = currentLegalVersions();
+  setConsent().run({
+    id: enrolmentId,
+    terms: current.participation_terms?.versionId ?? null,
+    privacy: current.privacy?.versionId ?? null,
+    at: now.getTime(),
+  });
 }
 
 export type AcceptedDocument = { label: string; version: number; url: string };

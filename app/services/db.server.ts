@@ -173,26 +173,81 @@ function takeWriteLock(sqlite: Database.Database) {
  * callback would commit at its first await. Inside another transaction it is a savepoint.
  */
 export function writeTransaction<T>(work: (tx: Tx) => T, database: Db = db): T {
-  const run = () =>
-    database.transaction((tx) => {
-      const result = work(tx);
-      if (result instanceof Promise) {
-        throw new Error("writeTransaction: the callback must be synchronous");
-      }
-      return result;
-    });
-  const sqlite = (database as Db & { $client: Database.Database }).$client;
-  if (sqlite.inTransaction) return run();
+  const sqlite = clientOf(database);
+  if (sqlite.inTransaction) return runNested(work, database);
   const s = takeWriteLock(sqlite);
   try {
-    // drizzle's transaction inside ours is a savepoint: the callback gets drizzle's handle.
-    const result = run();
+    const result = runNested(work, database);
     s.commit.run();
     return result;
   } catch (error) {
     if (sqlite.inTransaction) s.rollback.run();
     throw error;
   }
+}
+
+const clientOf = (database: Db) => (database as Db & { $client: Database.Database }).$client;
+
+/** `work` as drizzle's transaction inside ours (a savepoint: a throw undoes its writes alone). */
+function runNested<T>(work: (tx: Tx) => T, database: Db): T {
+  return database.transaction((tx) => {
+    const result = work(tx);
+    if (result instanceof Promise) {
+      throw new Error("writeTransaction: the callback must be synchronous");
+    }
+    return result;
+  });
+}
+
+type Waiting = { work: (tx: Tx) => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+const waitingWrites = new Map<Database.Database, Waiting[]>();
+
+/**
+ * A write transaction committed together with the others asked for in the same turn of the event
+ * loop (group commit): each runs as a savepoint of one transaction, so each is whole or nothing
+ * and sees the ones before it (places are counted under one lock), and one commit, one fsync,
+ * makes all of them durable. The promise settles after that commit: an answer never reports a
+ * write a power cut could still take back. When 500 parents enrol at once, 500 fsyncs of about
+ * a millisecond each, taken one after another under the write lock, were most of the wait.
+ */
+export function writeTransactionTogether<T>(work: (tx: Tx) => T, database: Db = db): Promise<T> {
+  const sqlite = clientOf(database);
+  let waiting = waitingWrites.get(sqlite);
+  if (!waiting) {
+    waitingWrites.set(sqlite, (waiting = []));
+    setImmediate(() => commitTogether(sqlite, database));
+  }
+  return new Promise<T>((resolve, reject) => waiting.push({ work, resolve: resolve as (value: unknown) => void, reject }));
+}
+
+function commitTogether(sqlite: Database.Database, database: Db) {
+  const waiting = waitingWrites.get(sqlite) ?? [];
+  waitingWrites.delete(sqlite);
+  const outcomes: ({ value: unknown } | { error: unknown })[] = [];
+  try {
+    const s = takeWriteLock(sqlite);
+    try {
+      for (const { work } of waiting) {
+        try {
+          outcomes.push({ value: runNested(work, database) });
+        } catch (error) {
+          outcomes.push({ error });
+        }
+      }
+      s.commit.run();
+    } catch (error) {
+      if (sqlite.inTransaction) s.rollback.run();
+      throw error;
+    }
+  } catch (error) {
+    for (const { reject } of waiting) reject(error);
+    return;
+  }
+  waiting.forEach(({ resolve, reject }, i) => {
+    const outcome = outcomes[i];
+    if ("error" in outcome) reject(outcome.error);
+    else resolve(outcome.value);
+  });
 }
 
 /** Throws unless the database answers a query. */

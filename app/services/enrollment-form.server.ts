@@ -72,10 +72,10 @@ function saveBox(payload: Payload, index: number, user: SessionUser, context: Co
 
 type Submission = Submission_<z.input<typeof enrollmentSchema>, string[], z.output<typeof enrollmentSchema>>;
 
-function submit(submission: Submission, payload: Payload, eventId: number, user: SessionUser, context: Context): FormAnswer {
+async function submit(submission: Submission, payload: Payload, eventId: number, user: SessionUser, context: Context): Promise<FormAnswer> {
   // The same form again (double click, reload, retry): the confirmation of the first one.
   const key = String(payload.submissionKey ?? "");
-  const earlier = KEY.test(key) ? earlierEnrolment(db, eventId, user.id, key) : null;
+  const earlier = KEY.test(key) ? earlierEnrolment(eventId, user.id, key) : null;
   if (earlier) return { redirectTo: `/anmeldung/${earlier.id}` };
   const schemaErrors: Problems = {};
   if (submission.status !== "success") {
@@ -88,7 +88,7 @@ function submit(submission: Submission, payload: Payload, eventId: number, user:
   if (!Object.keys(errors).length && submission.status === "success") {
     try {
       const { consentMandate: _m, consentPrivacy: _p, ...mandate } = sepa?.value ?? { consentMandate: "on", consentPrivacy: "on" };
-      const result = enrol(eventId, user, { ...submission.value, sepa: sepa?.value ? (mandate as NonNullable<typeof sepa.value>) : null });
+      const result = await enrol(eventId, user, { ...submission.value, sepa: sepa?.value ? (mandate as NonNullable<typeof sepa.value>) : null });
       return { redirectTo: `/anmeldung/${result.enrolmentId}` };
     } catch (error) {
       if (!(error instanceof EnrolmentError)) throw error;

@@ -338,9 +338,9 @@ describe("capacity", () => {
     const camp = createEvent({ inDays: -1 });
     const { session } = await parent();
     const kid = child(session.id, "2000-01-01");
-    expect(() =>
+    await expect(
       enrol(camp.id, session, { submissionKey: "zu-spaet-abcdefghijklmn", boxes: [{ participant: String(kid.id), specialNeeds: "", nameOfInsured: "" }], referral: "", paymentMethod: "transfer", sepa: null }),
-    ).toThrow(EnrolmentError);
+    ).rejects.toThrow(EnrolmentError);
     expect(count()).toBe(0);
   });
 });

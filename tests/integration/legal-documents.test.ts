@@ -133,7 +133,7 @@ describe("an earlier version", () => {
       .returning()
       .get().id;
     const at = new Date("2026-03-01T10:00:00Z");
-    recordLegalConsent(db, enrolmentId, at);
+    recordLegalConsent(enrolmentId, at);
     await upload({ teilnahmebedingungen: [{ name: "tb2.pdf", bytes: pdf("Teilnahme zwei") }] });
 
     const row = db.select().from(enrolments).where(eq(enrolments.id, enrolmentId)).get()!;
