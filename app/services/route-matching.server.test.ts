@@ -76,3 +76,40 @@ describe("the remembering matchRoutes", () => {
     expect(calls).toBe(5);
   });
 });
+
+// patches/@remix-run+router+*.patch (applied by `npm install`): React Router's own matchRoutes,
+// which Remix's static handler calls from inside the package where no export reaches, keeps each
+// route list's ranked branches and each path's regular expression instead of building them again.
+describe("React Router's matchRoutes with the patch", () => {
+  it("is the patched code", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { createRequire } = await import("node:module");
+    const file = createRequire(import.meta.url).resolve("@remix-run/router");
+    expect(readFileSync(file, "utf8")).toContain("lagerfeuer patch: a route list's ranked branches are computed once");
+  });
+
+  it("matches every address right, asked again and again with the same list and with new ones", async () => {
+    // The CommonJS build, which the server loads (vitest itself might pick the ES module build).
+    const { createRequire } = await import("node:module");
+    const { matchRoutes, matchPath } = createRequire(import.meta.url)("@remix-run/router") as typeof import("@remix-run/router");
+    const ids = (address: string, list = routes) => matchRoutes(list, address)?.map((m) => [m.route.id, m.params]) ?? null;
+    const expected = {
+      "/": [["root", {}], ["routes/_index", {}]],
+      "/freizeit/7": [["root", { id: "7" }], ["routes/freizeit.$id", { id: "7" }]],
+      "/freizeit/create": [["root", {}], ["routes/freizeit.create", {}]],
+      "/freizeit/participants/12/notfall/3": [["root", { id: "12", groupId: "3" }], ["routes/notfall", { id: "12", groupId: "3" }]],
+      "/LOGIN": [["root", {}], ["routes/login", {}]],
+      "/gibt/es/nicht": [["root", { "*": "gibt/es/nicht" }], ["routes/$", { "*": "gibt/es/nicht" }]],
+    };
+    for (let round = 0; round < 3; round++) {
+      const list = round === 2 ? structuredClone(routes) : routes;
+      for (const [address, matches] of Object.entries(expected)) expect(ids(address, list)).toEqual(matches);
+    }
+    // A case-sensitive route and a partial match (end: false) are compiled as what they are.
+    const strict = [{ id: "strict", path: "/Login", caseSensitive: true }];
+    expect(matchRoutes(strict, "/Login")?.[0].route.id).toBe("strict");
+    expect(matchRoutes(strict, "/login")).toBeNull();
+    expect(matchPath({ path: "/freizeit", end: false }, "/freizeit/7")?.pathnameBase).toBe("/freizeit");
+    expect(matchPath({ path: "/freizeit", end: true }, "/freizeit/7")).toBeNull();
+  });
+});

@@ -1,13 +1,16 @@
 // Route matching, remembered. React Router's `matchRoutes` (which Remix v2 calls three times for
-// every page: to find the route, to render it, and in its static handler) flattens, ranks and
-// compiles every route's path into a regular expression on each call: with our three dozen routes
-// that is about 0.2 ms a call, the largest single cost of a small page. The routes never change
+// every page: to find the route, to render it, and in its static handler) flattened, ranked and
+// compiled every route's path into a regular expression on each call: with our three dozen routes
+// that was about 0.2 ms a call, the largest single cost of a small page. The routes never change
 // while the server runs, so the answer for an address is the same every time: it is kept (the
 // most recent MAX_ADDRESSES addresses per route list) and handed out as a copy, so nothing a
 // caller does to its matches reaches the next request. Remix builds a new list of the same routes
 // for every render, so answers are kept by the list's shape (ids, paths) and given the route
 // objects of the list asked about. Remix calls it through the module's export, which this
-// replaces once at start (installRouteMatchCache, from entry.server.tsx).
+// replaces once at start (installRouteMatchCache, from entry.server.tsx). The static handler
+// calls it from inside the package, where no export reaches: there a patch of the package
+// (patches/, applied by `npm install`) keeps each list's ranked branches and each path's
+// expression instead.
 import { createRequire } from "node:module";
 import type * as RemixRouter from "@remix-run/router";
 
