@@ -2,17 +2,18 @@
 // (compression, static files, the Remix handler) plus what remix-serve cannot do: security
 // headers on every response, refusal of cross-site form posts, unsupported methods and malformed
 // addresses before any action runs, no caching of personal answers, a German page for every
-// error, the start-up work of the app (settings check, migrations, first admin, mail worker)
-// and a graceful shutdown that lets requests in flight finish. Anonymous visitors get `/` and the
-// event pages from a cache of rendered pages before express runs (page-cache.server.ts), and
-// WEB_CONCURRENCY processes answer requests (node:cluster; the start-up work, mail worker and
-// scheduler run in the primary alone).
+// error, the start-up work of the app (settings check, migrations, first admin), the mail worker
+// and the scheduler, and a graceful shutdown that lets requests in flight finish. Anonymous
+// visitors get `/` and the event pages from a cache of rendered pages before express runs
+// (page-cache.server.ts), and WEB_CONCURRENCY processes answer requests (node:cluster: the
+// primary does the start-up work and hands out connections; the mail worker and the scheduler
+// run in one "jobs" process of their own at a lower CPU priority, which answers no requests).
 // Why: docs/decisions/0001-own-express-server.md, 0014-page-cache.md, 0014-cluster.md
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
-import { availableParallelism } from "node:os";
+import { availableParallelism, getPriority, setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady } from "@remix-run/node";
@@ -38,8 +39,14 @@ function processCount() {
   }
   return count;
 }
-/** single: one process does everything; primary: start-up work and jobs, forks the workers. */
-const role = cluster.isWorker ? "worker" : processCount() > 1 ? "primary" : "single";
+/**
+ * single: one process does everything; primary: start-up work, forks the others and hands out
+ * connections; worker: answers requests; jobs: the mail worker and the scheduler (LAGERFEUER_ROLE
+ * is set by the primary for each process it forks).
+ */
+const role = cluster.isWorker ? (process.env.LAGERFEUER_ROLE === "jobs" ? "jobs" : "worker") : processCount() > 1 ? "primary" : "single";
+/** What boot() does in each role (app/services/boot.server.ts). */
+const BOOT_PARTS = { single: {}, primary: { jobs: false }, worker: { background: false }, jobs: { startup: false } };
 
 async function importBuild() {
   const stamp = development ? `?t=${statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()}` : "";
@@ -71,17 +78,34 @@ const {
   MAIL_QUEUED,
 } = build.entry.module;
 
+// The jobs process gives way to the request workers in a burst: lower priority (nice + 10) before
+// its first jobs run. Not allowed or not supported: it runs at the same priority.
+if (role === "jobs") {
+  try {
+    setPriority(Math.min(getPriority() + 10, 19));
+  } catch {
+    // the same priority as the workers
+  }
+}
+
 let config;
 try {
-  config = await boot({ background: role !== "worker" });
-  if (role === "primary") console.log(`Mail-Versand und Zeitplan laufen in Prozess ${process.pid}.`);
+  config = await boot(BOOT_PARTS[role]);
+  if (role === "jobs") console.log(`Mail-Versand und Zeitplan laufen in Prozess ${process.pid}.`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
 if (role === "primary") runPrimary(processCount());
+else if (role === "jobs") runJobs();
 else serveRequests();
+
+/** Calls `stop` with the signal's name on SIGTERM and SIGINT. */
+function onStopSignals(stop) {
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
 
 /** The HTTP server of a single process or of one worker of the cluster. */
 function serveRequests() {
@@ -258,8 +282,7 @@ function serveRequests() {
     else await shutdown();
     process.exit(0);
   }
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
+  onStopSignals(stop);
   // The primary is gone (killed): no one hands this worker connections any more.
   if (role === "worker") process.on("disconnect", () => void stop("Primärprozess beendet"));
 }
@@ -271,20 +294,53 @@ function announce(processes = 1) {
 }
 
 /**
- * The primary of the cluster: it has done the start-up work (migrations, first admin), runs the
- * mail worker and the scheduler, and keeps `count` workers answering requests. A worker that
- * dies is replaced (after a second when it died young, so a broken start does not spin).
- * SIGTERM/SIGINT: every worker finishes its requests, then the primary stops its jobs.
+ * The jobs process of the cluster: boot() started its mail worker and scheduler; it listens on no
+ * port. A worker's MAIL_QUEUED, passed on by the primary, has the mail delivered at once.
+ * SIGTERM/SIGINT (the primary sends SIGTERM once the workers have finished their requests) or a
+ * primary gone: the mail under way is finished, the scheduler stopped, the database closed.
+ */
+function runJobs() {
+  const onMessage = (message) => {
+    if (message?.type === MAIL_QUEUED) kickMailWorker();
+  };
+  process.on("message", onMessage);
+  let stopping = false;
+  async function stop(signal) {
+    if (stopping) return;
+    stopping = true;
+    process.off("message", onMessage);
+    console.log(`${signal}: Mail-Versand und Zeitplan werden beendet …`);
+    await shutdown(); // this process wrote no pid file: it stays the primary's
+    process.exit(0);
+  }
+  onStopSignals(stop);
+  process.on("disconnect", () => void stop("Primärprozess beendet"));
+}
+
+/**
+ * The primary of the cluster: it has done the start-up work (migrations, pid file, temporary
+ * uploads, first admin) before it forks anything; then it keeps `count` workers answering
+ * requests and one jobs process running the mail worker and the scheduler, and hands out the
+ * connections (round robin). Those jobs ran in the primary until a burst of enrolments showed
+ * its event loop busy with 500 confirmation mails and their writes while no connection was
+ * handed out (docs/decisions/0014-cluster.md). A process that dies is replaced by one of the same
+ * kind (after a second when it died young, so a broken start does not spin); mail queued
+ * meanwhile waits in the outbox for the new jobs process. SIGTERM/SIGINT: the workers finish
+ * their requests, then the jobs process its mail under way, then the primary removes the pid
+ * file and ends.
  */
 function runPrimary(count) {
   // Workers run this file, also when the primary was started through scripts/start.mjs.
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url) });
   let stopping = false;
-  const bornAt = new Map();
-  const fork = () => {
+  /** worker.id → its kind ("worker" or "jobs") and when it was forked. */
+  const forked = new Map();
+  let jobs; // the jobs process, while there is one
+  const fork = (kind) => {
     if (stopping) return;
-    const worker = cluster.fork();
-    bornAt.set(worker.id, Date.now());
+    const worker = cluster.fork({ LAGERFEUER_ROLE: kind });
+    forked.set(worker.id, { kind, bornAt: Date.now() });
+    if (kind === "jobs") jobs = worker;
   };
   let announced = false;
   cluster.on("listening", () => {
@@ -292,33 +348,44 @@ function runPrimary(count) {
     announced = true;
   });
   cluster.on("exit", (worker, code, signal) => {
-    const lived = Date.now() - (bornAt.get(worker.id) ?? 0);
-    bornAt.delete(worker.id);
+    const { kind, bornAt } = forked.get(worker.id);
+    forked.delete(worker.id);
+    if (worker === jobs) jobs = undefined;
     if (stopping) return;
-    console.error(`Prozess ${worker.process.pid} wurde beendet (${signal ?? `Code ${code}`}); ein neuer übernimmt.`);
-    setTimeout(fork, lived < 5_000 ? 1_000 : 0);
+    const what = kind === "jobs" ? "Mail-Versand und Zeitplan" : "Anfragen";
+    console.error(`Prozess ${worker.process.pid} (${what}) wurde beendet (${signal ?? `Code ${code}`}); ein neuer übernimmt.`);
+    setTimeout(() => fork(kind), Date.now() - bornAt < 5_000 ? 1_000 : 0);
   });
-  for (let i = 0; i < count; i++) fork();
-  // A worker queued mail: the primary's mail worker delivers it now, not at its next poll.
-  cluster.on("message", (_worker, message) => {
-    if (message?.type === MAIL_QUEUED) kickMailWorker();
+  for (let i = 0; i < count; i++) fork("worker");
+  fork("jobs");
+  // A worker queued mail: the jobs process delivers it now, not at its next poll. With no jobs
+  // process connected (just died, or ending), the mail waits for the next one's first round.
+  cluster.on("message", (worker, message) => {
+    if (message?.type !== MAIL_QUEUED || worker === jobs || !jobs?.isConnected()) return;
+    jobs.send(message, () => {}); // an error here only means the jobs process is going
   });
+
+  /** SIGTERM to each of `workers` still alive; resolves when all have ended (SIGKILL after the deadline). */
+  async function end(workers) {
+    const living = workers.filter((w) => w && !w.isDead());
+    const exited = Promise.all(living.map((w) => new Promise((resolve) => w.once("exit", resolve))));
+    for (const worker of living) worker.process.kill("SIGTERM");
+    const deadline = setTimeout(() => {
+      for (const worker of living) if (!worker.isDead()) worker.process.kill("SIGKILL");
+    }, (config.shutdownTimeoutSeconds + 5) * 1000);
+    await exited;
+    clearTimeout(deadline);
+  }
 
   async function stop(signal) {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: Server wird beendet …`);
-    const workers = Object.values(cluster.workers ?? {});
-    const exited = Promise.all(workers.map((w) => (w.isDead() ? null : new Promise((resolve) => w.once("exit", resolve)))));
-    for (const worker of workers) if (!worker.isDead()) worker.process.kill("SIGTERM");
-    const deadline = setTimeout(() => {
-      for (const worker of workers) if (!worker.isDead()) worker.process.kill("SIGKILL");
-    }, (config.shutdownTimeoutSeconds + 5) * 1000);
-    await exited;
-    clearTimeout(deadline);
+    // Requests first (they may queue mail), then the jobs process, then the primary's own end.
+    await end(Object.values(cluster.workers ?? {}).filter((w) => w !== jobs));
+    await end([jobs]);
     await shutdown();
     process.exit(0);
   }
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
+  onStopSignals(stop);
 }

@@ -13,16 +13,30 @@ import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
 
+/** The pid file this process wrote (the one that did the start-up work), removed at shutdown. */
+let pidFile: string | undefined;
+
 /**
- * `background: false` (the extra workers of a cluster, server.mjs): settings and database only;
- * the start-up work, the mail worker and the scheduler run in one process alone.
+ * Settings and database (opened and migrated) in every process; then, by default (`background`,
+ * a single process and tests), the start-up work and the jobs (mail worker and scheduler).
+ * `background: false` (the HTTP workers of a cluster, server.mjs): nothing more. The cluster
+ * primary takes `jobs: false` (start-up work only), its jobs process `startup: false`, so that
+ * each of the two runs in one process alone.
  */
-export async function boot(options: { background?: boolean } = {}) {
+export async function boot(options: { background?: boolean; startup?: boolean; jobs?: boolean } = {}) {
   const config = settings(); // throws a SettingsError naming every bad setting
   db.run("select 1"); // opens and migrates the database
-  if (options.background === false) return config;
+  const background = options.background !== false;
+  if (options.startup ?? background) await startUp(config);
+  if (options.jobs ?? background) startJobs();
+  return config;
+}
+
+/** Once per start, before any request or job: pid file, upload folders, first admin. */
+async function startUp(config: ReturnType<typeof settings>) {
   // `npm run restore` refuses while a process of the app holds the database.
-  writeFileSync(`${config.databasePath}.pid`, String(process.pid));
+  pidFile = `${config.databasePath}.pid`;
+  writeFileSync(pidFile, String(process.pid));
   // Upload folders writable, and no temporary file left by an upload cut off (crash, shutdown).
   await cleanTempUploads();
   const admin = await ensureInitialAdmin({ email: config.adminEmail, password: config.adminPassword });
@@ -32,6 +46,10 @@ export async function boot(options: { background?: boolean } = {}) {
       console.log(`Passwort (wird nur dieses eine Mal angezeigt): ${admin.generatedPassword}`);
     }
   }
+}
+
+/** The mail worker and the scheduled jobs of this process. */
+export function startJobs() {
   startMailWorker();
   registerJob({
     name: "aufräumen",
@@ -57,12 +75,18 @@ export async function boot(options: { background?: boolean } = {}) {
     },
   });
   startScheduler();
-  return config;
 }
 
-export async function shutdown() {
+/** Stops the scheduler and lets the mail worker finish the mail under way. */
+export async function stopJobs() {
   stopScheduler();
   await stopMailWorker();
-  rmSync(`${settings().databasePath}.pid`, { force: true });
+}
+
+/** Graceful end of whatever this process started: jobs, pid file, database. */
+export async function shutdown() {
+  await stopJobs();
+  if (pidFile) rmSync(pidFile, { force: true });
+  pidFile = undefined;
   closeDatabase();
 }

@@ -247,14 +247,15 @@ function runOnce() {
     });
 }
 
-/** What a worker of the cluster tells the primary when it has queued mail (server.mjs). */
+/** What a worker of the cluster tells the primary when it has queued mail; the primary passes it
+ * on to the jobs process (server.mjs). */
 export const MAIL_QUEUED = "lagerfeuer:mail-queued";
 let tellingPrimary = false;
 
 /**
  * Delivers now rather than at the next poll (called after a mail is queued). A worker of the
- * cluster delivers nothing itself: it tells the primary, whose mail worker delivers (once for all
- * mails queued in the same moment).
+ * cluster delivers nothing itself: it tells the primary (once for all mails queued in the same
+ * moment), which passes it on to the jobs process, whose mail worker delivers.
  */
 export function kickMailWorker() {
   if (worker.deliver || !cluster.isWorker || !process.send) return runOnce();

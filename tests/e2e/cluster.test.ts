@@ -1,8 +1,10 @@
-// All cores (issue 14, item 3): WEB_CONCURRENCY=2 forks two workers; a worker killed with
-// SIGKILL is replaced while the other keeps answering; the mail worker and the scheduler run in
-// the primary alone; SIGTERM stops the whole cluster cleanly.
+// All cores (issue 14, item 3): WEB_CONCURRENCY=2 forks two workers and one jobs process; a
+// worker killed with SIGKILL is replaced while the other keeps answering; the mail worker and the
+// scheduler run in the jobs process alone, at a lower CPU priority, and a killed jobs process is
+// replaced; SIGTERM stops the whole cluster cleanly.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { getPriority } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -11,8 +13,8 @@ import { ADMIN, startOwnServer } from "../support/server";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The processes the primary forked (Linux). */
-function workersOf(pid: number) {
+/** The processes the primary forked (Linux): its workers and its jobs process. */
+function childrenOf(pid: number) {
   const file = `/proc/${pid}/task/${pid}/children`;
   return existsSync(file) ? readFileSync(file, "utf8").trim().split(/\s+/).filter(Boolean).map(Number) : [];
 }
@@ -57,15 +59,51 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
 }
 
 const BACKGROUND_LINE = /Mail-Versand und Zeitplan laufen in Prozess (\d+)\./g;
+/** The processes that said they run the mail worker and the scheduler, in order. */
+const backgroundPids = (output: string) => [...output.matchAll(BACKGROUND_LINE)].map((m) => Number(m[1]));
+
+/** The primary's two workers and its jobs process (the `nth` one started), once all three are there. */
+async function clusterOf(primary: number, output: () => string, nth = 1) {
+  const jobs = await until("the jobs process", () => backgroundPids(output())[nth - 1]);
+  const children = await until("two workers and the jobs process", () => {
+    const now = childrenOf(primary);
+    return now.length === 3 && now.includes(jobs) ? now : undefined;
+  });
+  return { jobs, workers: children.filter((pid) => pid !== jobs) };
+}
+
+/**
+ * Asks for `/` until each of `workers` has answered (its pid in a request's log line). Until then
+ * one may not listen yet, and killing the only one listening would close the port.
+ */
+async function untilAllAnswer(baseUrl: string, output: () => string, workers: number[]) {
+  const deadline = Date.now() + 15_000;
+  while (!workers.every((pid) => output().includes(`"pid":${pid},`))) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for every worker to answer");
+    expect(await status(`${baseUrl}/`)).toBe(200);
+  }
+}
+
+/** Asks for a password reset for the admin: a worker queues a mail. */
+const askForReset = (baseUrl: string) => status(`${baseUrl}/forgot`, { method: "POST", body: `email=${encodeURIComponent(ADMIN.email)}` });
+
+const mailFiles = (mailDir: string) => (existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith(".eml")).length : 0);
 
 describe("cluster", () => {
-  it("replaces a killed worker while the other answers; mails go out once, from the primary", async () => {
+  it("replaces a killed worker while the other answers; mails go out once, from the jobs process", async () => {
     const app = await startOwnServer({ WEB_CONCURRENCY: "2" });
     try {
       const primary = app.child.pid!;
-      const first = await until("two workers", () => (workersOf(primary).length === 2 ? workersOf(primary) : undefined));
-      expect([...app.output().matchAll(BACKGROUND_LINE)].map((m) => Number(m[1]))).toEqual([primary]);
+      const { jobs, workers: first } = await clusterOf(primary, app.output);
+      expect(first).toHaveLength(2);
+      expect(backgroundPids(app.output())).toEqual([jobs]);
+      // The start-up work was the primary's: the pid file names it, not the jobs process.
+      expect(readFileSync(`${app.databasePath}.pid`, "utf8").trim()).toBe(String(primary));
+      // The jobs process gives way to the workers; the workers run at the primary's priority.
+      expect(getPriority(jobs)).toBeGreaterThan(getPriority(primary));
+      for (const pid of first) expect(getPriority(pid)).toBe(getPriority(primary));
       for (let i = 0; i < 10; i++) expect(await status(`${app.baseUrl}/`)).toBe(200);
+      await untilAllAnswer(app.baseUrl, app.output, first);
       // Left for the start-up work of a second process to remove, if one ran it: an upload being
       // received (cleaned at start) and an expired session (the scheduler's tidy-up runs at start).
       mkdirSync(path.join(app.uploadsDir, ".tmp"), { recursive: true });
@@ -82,53 +120,94 @@ describe("cluster", () => {
       for (let i = 0; i < 30; i++) answers.push(await status(`${app.baseUrl}/`));
       expect(answers).toEqual(Array(30).fill(200));
       const replaced = await until("a new worker", () => {
-        const now = workersOf(primary);
-        return now.length === 2 && !now.includes(first[0]) ? now : undefined;
+        const now = childrenOf(primary);
+        return now.length === 3 && !now.includes(first[0]) ? now : undefined;
       });
       expect(replaced).toContain(first[1]);
+      expect(replaced).toContain(jobs); // a worker is replaced by a worker, not by a jobs process
       await pause(1_000); // the new worker has started and would have done its start-up work
       expect(existsSync(receiving)).toBe(true);
       expect(app.query("SELECT id_hash FROM sessions WHERE id_hash = 'abgelaufen'")).toHaveLength(1);
       for (let i = 0; i < 10; i++) expect(await status(`${app.baseUrl}/healthz`)).toBe(200);
 
-      // A mail queued by a worker is sent by the primary's mail worker, exactly once.
-      expect(await status(`${app.baseUrl}/forgot`, { method: "POST", body: `email=${encodeURIComponent(ADMIN.email)}` })).toBeLessThan(400);
+      // A mail queued by a worker is sent by the jobs process's mail worker, exactly once.
+      expect(await askForReset(app.baseUrl)).toBeLessThan(400);
       await waitForMail(app.mailDir, ADMIN.email, /.+/, 15_000);
       await pause(4_500); // two more polls of the mail worker
       const mails = (await readMailDir(app.mailDir)).filter((m) => m.to.includes(ADMIN.email));
       expect(mails).toHaveLength(1);
       expect(app.query<{ status: string }>("select status from mail_outbox")).toEqual([{ status: "sent" }]);
       // The replacement did not start a second mail worker or scheduler.
-      expect([...app.output().matchAll(BACKGROUND_LINE)].map((m) => Number(m[1]))).toEqual([primary]);
+      expect(backgroundPids(app.output())).toEqual([jobs]);
 
-      // A worker that queued mail tells the primary: the mail leaves at once, not at the primary's
-      // next poll (every 2 s; four in a row under 800 ms by chance: about 1 in 40).
-      const mailFiles = () => readdirSync(app.mailDir).filter((f) => f.endsWith(".eml")).length;
+      // A worker that queued mail tells the primary, which tells the jobs process: the mail leaves
+      // at once, not at the next poll (every 2 s; four in a row under 800 ms by chance: about 1 in 40).
       for (let i = 0; i < 4; i++) {
-        const before = mailFiles();
+        const before = mailFiles(app.mailDir);
         const asked = Date.now();
-        expect(await status(`${app.baseUrl}/forgot`, { method: "POST", body: `email=${encodeURIComponent(ADMIN.email)}` })).toBeLessThan(400);
-        const waited = await until("the mail", () => (mailFiles() > before ? Date.now() - asked : undefined), 5_000);
+        expect(await askForReset(app.baseUrl)).toBeLessThan(400);
+        const waited = await until("the mail", () => (mailFiles(app.mailDir) > before ? Date.now() - asked : undefined), 5_000);
         expect(waited).toBeLessThan(800);
       }
 
       app.child.kill("SIGTERM");
       expect(await app.exited).toBe(0);
       for (const pid of replaced) expect(alive(pid)).toBe(false);
+      // The jobs process was told to stop after the workers (its line follows theirs), and the
+      // primary removed its pid file.
+      const output = app.output();
+      const jobsStopped = output.indexOf("SIGTERM: Mail-Versand und Zeitplan werden beendet");
+      expect(jobsStopped).toBeGreaterThan(output.lastIndexOf("SIGTERM: Server wird beendet"));
+      expect(existsSync(`${app.databasePath}.pid`)).toBe(false);
     } finally {
       await app.stop();
     }
   }, 60_000);
 
-  it("workers end when the primary is killed (nothing left holding the database)", async () => {
+  it("replaces a killed jobs process; mail queued meanwhile and afterwards goes out once", async () => {
     const app = await startOwnServer({ WEB_CONCURRENCY: "2" });
     try {
       const primary = app.child.pid!;
-      const workers = await until("two workers", () => (workersOf(primary).length === 2 ? workersOf(primary) : undefined));
+      const { jobs, workers } = await clusterOf(primary, app.output);
+
+      process.kill(jobs, "SIGKILL");
+      await until("the jobs process to die", () => !alive(jobs));
+      // Queued while there may be no jobs process: waits in the outbox for the next one.
+      expect(await askForReset(app.baseUrl)).toBeLessThan(400);
+      const next = await clusterOf(primary, app.output, 2);
+      expect(next.jobs).not.toBe(jobs);
+      expect(next.workers.sort()).toEqual(workers.sort()); // a jobs process is replaced by a jobs process
+      expect(backgroundPids(app.output())).toEqual([jobs, next.jobs]);
+      expect(app.output()).toContain(`Prozess ${jobs} (Mail-Versand und Zeitplan) wurde beendet (SIGKILL)`);
+      expect(getPriority(next.jobs)).toBeGreaterThan(getPriority(primary));
+      await until("the mail queued meanwhile", () => mailFiles(app.mailDir) === 1, 5_000);
+
+      // Queued afterwards: the new jobs process is told and delivers at once.
+      const asked = Date.now();
+      expect(await askForReset(app.baseUrl)).toBeLessThan(400);
+      const waited = await until("the mail queued afterwards", () => (mailFiles(app.mailDir) === 2 ? Date.now() - asked : undefined), 5_000);
+      expect(waited).toBeLessThan(800);
+      await pause(4_500); // two more polls of the mail worker
+      expect((await readMailDir(app.mailDir)).filter((m) => m.to.includes(ADMIN.email))).toHaveLength(2);
+      expect(app.query<{ status: string }>("select status from mail_outbox")).toEqual([{ status: "sent" }, { status: "sent" }]);
+
+      app.child.kill("SIGTERM");
+      expect(await app.exited).toBe(0);
+      for (const pid of [next.jobs, ...workers]) expect(alive(pid)).toBe(false);
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+
+  it("workers and the jobs process end when the primary is killed (nothing left holding the database)", async () => {
+    const app = await startOwnServer({ WEB_CONCURRENCY: "2" });
+    try {
+      const primary = app.child.pid!;
+      const { jobs, workers } = await clusterOf(primary, app.output);
       await until("both listening", () => /2 Prozesse beantworten Anfragen/.test(app.output()));
       await pause(500);
       process.kill(primary, "SIGKILL");
-      await until("the workers to end", () => workers.every((pid) => !alive(pid)), 10_000);
+      await until("the workers and the jobs process to end", () => [...workers, jobs].every((pid) => !alive(pid)), 10_000);
     } finally {
       await app.stop();
     }
