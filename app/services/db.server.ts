@@ -66,7 +66,7 @@ export function migrateDatabase(sqlite: Database.Database, migrationsFolder = MI
   const lastApplied = () =>
     Number((sqlite.prepare(`SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1`).get() as { created_at?: number } | undefined)?.created_at ?? -1);
   if (!migrations.some((m) => m.folderMillis > lastApplied())) return;
-  sqlite.pragma("foreign_keys = OFF");
+  sqlite.exec("PRAGMA foreign_keys = OFF"); // a fresh statement: SQLite applies a pragma as it compiles it
   try {
     sqlite
       .transaction(() => {
@@ -80,7 +80,7 @@ export function migrateDatabase(sqlite: Database.Database, migrationsFolder = MI
       })
       .immediate();
   } finally {
-    sqlite.pragma("foreign_keys = ON");
+    sqlite.exec("PRAGMA foreign_keys = ON");
   }
 }
 
@@ -129,7 +129,7 @@ export function closeDatabase() {
 /** How long a writer waits for the write lock before it gives up (as busy_timeout for readers). */
 export const LOCK_WAIT_MS = 5_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const lockStatements = new WeakMap<Database.Database, Record<"noWait" | "wait" | "begin" | "commit" | "rollback", Database.Statement>>();
+const lockStatements = new WeakMap<Database.Database, Record<"begin" | "commit" | "rollback", Database.Statement>>();
 
 /**
  * BEGIN IMMEDIATE, asking again every fraction of a millisecond while another process holds the
@@ -137,20 +137,29 @@ const lockStatements = new WeakMap<Database.Database, Record<"noWait" | "wait" |
  * and the mail worker writing, a process slept through most of the moments the lock was free,
  * with its event loop stopped (docs/decisions/0016-page-costs.md, the burst).
  */
-function takeWriteLock(sqlite: Database.Database) {
+/**
+ * A setting changed with a fresh statement each time: SQLite applies a pragma when it compiles
+ * it, so a kept statement run again may change nothing.
+ */
+const setPragma = (sqlite: Database.Database, setting: string) => sqlite.exec(`PRAGMA ${setting}`);
+
+function statementsOf(sqlite: Database.Database) {
   let s = lockStatements.get(sqlite);
   if (!s) {
     s = {
-      noWait: sqlite.prepare("PRAGMA busy_timeout = 0"),
-      wait: sqlite.prepare(`PRAGMA busy_timeout = ${LOCK_WAIT_MS}`),
       begin: sqlite.prepare("BEGIN IMMEDIATE"),
       commit: sqlite.prepare("COMMIT"),
       rollback: sqlite.prepare("ROLLBACK"),
     };
     lockStatements.set(sqlite, s);
   }
+  return s;
+}
+
+function takeWriteLock(sqlite: Database.Database) {
+  const s = statementsOf(sqlite);
   const deadline = performance.now() + LOCK_WAIT_MS;
-  s.noWait.run();
+  setPragma(sqlite, "busy_timeout = 0");
   try {
     for (let pause = 0.05; ; pause = Math.min(pause * 2, 1)) {
       try {
@@ -162,7 +171,7 @@ function takeWriteLock(sqlite: Database.Database) {
       Atomics.wait(sleeper, 0, 0, pause);
     }
   } finally {
-    s.wait.run();
+    setPragma(sqlite, `busy_timeout = ${LOCK_WAIT_MS}`);
   }
 }
 
@@ -173,16 +182,39 @@ function takeWriteLock(sqlite: Database.Database) {
  * callback would commit at its first await. Inside another transaction it is a savepoint.
  */
 export function writeTransaction<T>(work: (tx: Tx) => T, database: Db = db): T {
+  return inWriteTransaction(work, database, true);
+}
+
+/**
+ * A write transaction of bookkeeping a power cut may take back (the outbox's "sent" and "claimed"
+ * marks): committed without its own fsync (synchronous = NORMAL for this commit), so it holds the
+ * write lock a few microseconds rather than about a millisecond while enrolments wait for it. It
+ * becomes durable with the next ordinary commit or checkpoint; a process crash loses nothing,
+ * only a power cut can, and then a mail goes out once more, as after a crash between sending and
+ * marking. Never for what a person was told is saved.
+ */
+export function bookkeepingTransaction<T>(work: (tx: Tx) => T, database: Db = db): T {
+  return inWriteTransaction(work, database, false);
+}
+
+function inWriteTransaction<T>(work: (tx: Tx) => T, database: Db, durable: boolean): T {
   const sqlite = clientOf(database);
   if (sqlite.inTransaction) return runNested(work, database);
-  const s = takeWriteLock(sqlite);
+  const s = statementsOf(sqlite);
+  // The safety level can be changed only outside a transaction.
+  if (!durable) setPragma(sqlite, "synchronous = NORMAL");
   try {
-    const result = runNested(work, database);
-    s.commit.run();
-    return result;
-  } catch (error) {
-    if (sqlite.inTransaction) s.rollback.run();
-    throw error;
+    takeWriteLock(sqlite);
+    try {
+      const result = runNested(work, database);
+      s.commit.run();
+      return result;
+    } catch (error) {
+      if (sqlite.inTransaction) s.rollback.run();
+      throw error;
+    }
+  } finally {
+    if (!durable) setPragma(sqlite, "synchronous = FULL");
   }
 }
 

@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import { mailOutbox } from "../../db/schema";
-import { writeTransaction, type Queryable } from "./db.server";
+import { bookkeepingTransaction, type Queryable } from "./db.server";
 import { settings } from "./env.server";
 
 export type MailAttachment = {
@@ -123,7 +123,7 @@ type Claimed = typeof mailOutbox.$inferSelect;
 
 /** Takes due mails for this worker: pending ones whose time has come, and abandoned claims. */
 function claimDueMails(now: Date, limit: number): Claimed[] {
-  return writeTransaction((tx) => {
+  return bookkeepingTransaction((tx) => {
     const due = tx
       .select()
       .from(mailOutbox)
@@ -181,7 +181,7 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
           html: mail.html ?? undefined,
           attachments,
         });
-        writeTransaction((tx) =>
+        bookkeepingTransaction((tx) =>
           tx.update(mailOutbox)
             .set({ status: "sent", attempts, sentAt: new Date(), lockedUntil: null, lastError: null })
             .where(eq(mailOutbox.id, mail.id))
@@ -190,7 +190,7 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
         sent++;
       } catch (error) {
         const gaveUp = attempts >= MAX_ATTEMPTS;
-        writeTransaction((tx) =>
+        bookkeepingTransaction((tx) =>
           tx.update(mailOutbox)
             .set({
               status: gaveUp ? "failed" : "pending",
@@ -214,7 +214,7 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
 /** Hands claimed but unsent mails back to the queue, due at once for the next worker. */
 function releaseClaims(ids: number[]) {
   if (ids.length === 0) return;
-  writeTransaction((tx) =>
+  bookkeepingTransaction((tx) =>
     tx.update(mailOutbox)
       .set({ status: "pending", lockedUntil: null })
       .where(and(inArray(mailOutbox.id, ids), eq(mailOutbox.status, "sending")))

@@ -12,7 +12,7 @@ import {
   users,
 } from "../../db/schema";
 import { berlinToInstant } from "~/lib/dates";
-import { db, rawSqlite, writeTransaction, writeTransactionTogether } from "~/services/db.server";
+import { bookkeepingTransaction, db, rawSqlite, writeTransaction, writeTransactionTogether } from "~/services/db.server";
 import { createUser } from "../support/fixtures";
 
 /** Runs `work` and returns the database's own error text (drizzle wraps some errors). */
@@ -320,4 +320,30 @@ describe("writes committed together", () => {
     expect(rawSqlite().pragma("busy_timeout", { simple: true })).toBe(timeout);
     expect(db.select({ firstName: users.firstName }).from(users).where(eq(users.id, parent.id)).get()?.firstName).toBe(parent.firstName);
   }, 15_000);
+});
+
+describe("bookkeeping transactions", () => {
+  it("commit at the safety level NORMAL (no fsync of their own), and leave the connection's commits FULL", async () => {
+    const parent = await createUser();
+    const level = () => rawSqlite().pragma("synchronous", { simple: true });
+    const during: unknown[] = [];
+    bookkeepingTransaction((tx) => {
+      during.push(level());
+      tx.update(users).set({ firstName: "Gebucht" }).where(eq(users.id, parent.id)).run();
+    });
+    writeTransaction(() => during.push(level()));
+    expect(during).toEqual([1, 2]); // NORMAL, FULL
+    expect(level()).toBe(2);
+    expect(db.select({ firstName: users.firstName }).from(users).where(eq(users.id, parent.id)).get()?.firstName).toBe("Gebucht");
+    // A refused one is undone and leaves FULL behind too.
+    expect(() =>
+      bookkeepingTransaction((tx) => {
+        tx.update(users).set({ firstName: "Nie" }).where(eq(users.id, parent.id)).run();
+        throw new Error("nein");
+      }),
+    ).toThrow("nein");
+    expect(level()).toBe(2);
+    expect(rawSqlite().inTransaction).toBe(false);
+    expect(db.select({ firstName: users.firstName }).from(users).where(eq(users.id, parent.id)).get()?.firstName).toBe("Gebucht");
+  });
 });
