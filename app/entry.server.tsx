@@ -8,6 +8,7 @@ import type {
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
+import { finishedBody } from "~/services/compress.server";
 import { logError } from "~/services/log.server";
 import { installRouteMatchCache } from "~/services/route-matching.server";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
@@ -64,7 +65,9 @@ const handleRequest: HandleDocumentRequestFunction = (
   if (isPersonal(request, responseHeaders)) {
     responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
     responseHeaders.delete("ETag");
-    return new Response(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
+    // Never shared, so compressed here at once rather than by the middleware's stream.
+    const body = finishedBody(Buffer.from(html), request.headers.get("Accept-Encoding"), responseHeaders);
+    return new Response(body, { status: responseStatusCode, headers: responseHeaders });
   }
   // A page with scripts carries this response's nonce; a cached copy of it would not match the
   // next response's CSP, so only script-free pages are revalidated by ETag.

@@ -10,6 +10,7 @@
 // - only pages without script (no nonce in them), status 200, without Set-Cookie; every answer
 //   gets its own fresh security headers (CSP nonce).
 import { gzipSync } from "node:zlib";
+import { acceptsGzip } from "./compress.server";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type Database from "better-sqlite3";
 import { rawSqlite } from "./db.server";
@@ -60,11 +61,6 @@ export function pageCacheKey(req: IncomingMessage, https: boolean): string | nul
   const url = req.url ?? "";
   if (!CACHED_PATH.test(url)) return null; // also rules out any query string
   return `${https ? "https" : "http"} ${req.headers.host ?? ""} ${req.headers["x-forwarded-host"] ?? ""} ${url}`;
-}
-
-function acceptsGzip(req: IncomingMessage) {
-  const accepted = String(req.headers["accept-encoding"] ?? "");
-  return /(?:^|,)\s*gzip\s*(?:,|$|;(?!\s*q\s*=\s*0(?:\.0*)?\s*(?:,|$)))/i.test(accepted);
 }
 
 type AnswerOptions = { https: boolean; headers: Record<string, string>; nonce: string; closing?: boolean; now?: number };
@@ -122,7 +118,7 @@ function send(entry: Entry, req: IncomingMessage, res: ServerResponse, options: 
     return;
   }
   let body = entry.body;
-  if (acceptsGzip(req)) {
+  if (acceptsGzip(req.headers["accept-encoding"])) {
     entry.gzip ??= gzipSync(entry.body);
     body = entry.gzip;
     headers["content-encoding"] = "gzip";

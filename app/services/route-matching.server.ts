@@ -55,6 +55,7 @@ function indexRoutes(routes: Route[]) {
 export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
   const indexes = new WeakMap<object, ReturnType<typeof indexRoutes>>();
   const answers = new Map<string, Remembered>();
+  const representatives = new Map<number, Parameters<MatchRoutes>[0]>();
   return function matchRoutes(routes, location, basename = "/") {
     // Only a bare path (what Remix passes) is remembered; anything else is matched as always.
     const pathname = typeof location === "string" ? location : location.pathname;
@@ -68,11 +69,14 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
     const key = `${index.shapeId}\u0000${basename}\u0000${pathname}`;
     let remembered = answers.get(key);
     if (remembered === undefined) {
-      const matches = original(routes, location, basename);
+      // A new address (a confirmation's id): matched against the first list of this shape, whose
+      // ranked branches the patched package keeps, not against this render's new list.
+      let representative = representatives.get(index.shapeId);
+      if (representative === undefined) representatives.set(index.shapeId, (representative = routes));
+      const matches = original(representative, location, basename);
       remembered = matches && matches.map((m) => ({ id: m.route.id!, params: { ...m.params }, pathname: m.pathname, pathnameBase: m.pathnameBase }));
       answers.set(key, remembered);
       if (answers.size > MAX_ADDRESSES) answers.delete(answers.keys().next().value as string);
-      return matches;
     }
     const { byId } = index;
     return (remembered && remembered.map((m) => ({ route: byId.get(m.id)!, params: { ...m.params }, pathname: m.pathname, pathnameBase: m.pathnameBase }))) as ReturnType<MatchRoutes>;

@@ -58,6 +58,22 @@ describe("responses", () => {
     const response = await rawRequest(`${baseUrl}/`, { headers: { "Accept-Encoding": "gzip" } });
     expect(response.headers["content-encoding"]).toBe("gzip");
   });
+
+  it("are compressed once for a signed-in person, finished, with their length", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const zipped = await rawRequest(`${baseUrl}/account`, { headers: { "Accept-Encoding": "gzip, deflate, br", Cookie: cookie } });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers["content-length"]).toBe(String(zipped.body.length));
+    expect(zipped.headers["transfer-encoding"]).toBeUndefined();
+    expect(String(zipped.headers.vary)).toMatch(/Accept-Encoding/);
+    // rawRequest unzips once: a second layer of gzip would not read as the page.
+    expect(zipped.text()).toContain(user.firstName);
+    const plain = await rawRequest(`${baseUrl}/account`, { headers: { Cookie: cookie } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.text()).toContain(user.firstName);
+  });
 });
 
 describe("form posts from another site", () => {
