@@ -301,6 +301,25 @@ describe("writes committed together", () => {
     }
   });
 
+  it("gather the writes asked for a few turns of the event loop apart into the same commit", async () => {
+    const parent = await createUser();
+    const other = new Database(rawSqlite().name, { readonly: true });
+    try {
+      const first = writeTransactionTogether((tx) => tx.update(users).set({ firstName: "Erste" }).where(eq(users.id, parent.id)).run());
+      await new Promise((resolve) => setImmediate(resolve)); // the next request, a turn later
+      let seenByOthers: unknown;
+      const second = writeTransactionTogether((tx) => {
+        tx.update(users).set({ lastName: "Zweite" }).where(eq(users.id, parent.id)).run();
+        seenByOthers = other.prepare("SELECT first_name FROM users WHERE id = ?").pluck().get(parent.id);
+      });
+      await Promise.all([first, second]);
+      expect(seenByOthers).toBe(parent.firstName); // the first not yet committed: one commit for both
+      expect(other.prepare("SELECT first_name || ' ' || last_name FROM users WHERE id = ?").pluck().get(parent.id)).toBe("Erste Zweite");
+    } finally {
+      other.close();
+    }
+  });
+
   it("refuse all when the write lock cannot be had, and write nothing", async () => {
     const parent = await createUser();
     const holder = new Database(rawSqlite().name);
