@@ -246,7 +246,8 @@ export const GROUP_COMMIT_MS = 5;
  * each, one after another under the write lock, were much of the wait. The window: requests reach
  * their write one turn of the event loop after another, so a commit at the end of the turn wrote
  * one enrolment each time; five milliseconds gather two to seven in a burst and cost a single
- * enrolment nothing a person notices.
+ * enrolment nothing a person notices. (Committing a lone write at once and waiting only when
+ * writes follow a commit closely made a burst alternate between one and several per commit.)
  */
 export function writeTransactionTogether<T>(work: (tx: Tx) => T, database: Db = db): Promise<T> {
   const sqlite = clientOf(database);
