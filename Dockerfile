@@ -6,6 +6,8 @@ WORKDIR /app
 # better-sqlite3 compiles its native module when no prebuilt binary can be fetched.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci applies the patches of patches/ (patch-package, its postinstall): they must be there.
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build

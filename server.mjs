@@ -39,6 +39,19 @@ function processCount() {
   }
   return count;
 }
+/** JOBS_NICE: the jobs process's CPU priority, 0 (the workers') to 19 (the lowest, the default). */
+function jobsNice() {
+  const raw = process.env.JOBS_NICE?.trim();
+  if (!raw) return 19;
+  const nice = Number(raw);
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19) {
+    console.error(`JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein, ist aber „${raw}“.`);
+    process.exit(1);
+  }
+  return nice;
+}
+if (!cluster.isWorker) jobsNice(); // a wrong value stops the start, not only the jobs process
+
 /**
  * single: one process does everything; primary: start-up work, forks the others and hands out
  * connections; worker: answers requests; jobs: the mail worker and the scheduler (LAGERFEUER_ROLE
@@ -78,13 +91,13 @@ const {
   MAIL_QUEUED,
 } = build.entry.module;
 
-// The jobs process gives way to the request workers in a burst: the lowest priority (nice 19)
-// before its first jobs run, so mail and scheduled work use what CPU the requests leave (with
-// nice 10 it still took a sixth of the CPU in a burst of 500 enrolments, and the burst's p99 was
-// 1.5 s instead of 1.3 s). Not allowed or not supported: it runs at the same priority.
+// The jobs process gives way to the request workers in a burst: JOBS_NICE, by default the lowest
+// priority (nice 19), set before its first jobs run, so mail and scheduled work use what CPU the
+// requests leave (at nice 10 it still took a sixth of the CPU in a burst of 500 enrolments).
+// Not allowed or not supported: it runs at the same priority.
 if (role === "jobs") {
   try {
-    setPriority(19);
+    setPriority(jobsNice());
   } catch {
     // the same priority as the workers
   }

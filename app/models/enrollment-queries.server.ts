@@ -1,7 +1,7 @@
 // The queries of an enrolment (its form, its write transaction and its confirmation page), built
 // by drizzle once per connection instead of on every call. When 500 parents enrol at once,
 // building them cost more than running them, and the transaction held the write lock while it
-// built (docs/decisions/0016-page-costs.md, the burst).
+// built (docs/decisions/0017-enrolment-burst.md).
 //
 // Two rules keep them the same as the queries they replace (tests/integration/enrollment-
 // queries.test.ts compares them):

@@ -1,7 +1,8 @@
 // Enrolment: one submission creates all its registrations (and new children, guardians and the
-// SEPA mandate) and one enrolment (its payment) in one IMMEDIATE transaction, or nothing. Places
-// are counted under the write lock, so concurrent enrolments never overbook; a repeated
-// submission finds its enrolment.
+// SEPA mandate) and one enrolment (its payment) in one write transaction, or nothing: a savepoint
+// of the group commit that enrolments of the same moment share (writeTransactionTogether), under
+// the write lock. Places are counted under that lock, so concurrent enrolments never overbook; a
+// repeated submission finds its enrolment.
 import { and, eq } from "drizzle-orm";
 import { events, registrations, sepaMandates, type PaymentMethod } from "../../db/schema";
 import { berlinToday } from "~/lib/dates";
@@ -25,13 +26,12 @@ import {
   insertEnrolment,
   insertRegistration,
   mandateOf,
-  placesTakenOf,
   registeredChildren,
   setEnrolmentReference,
   storedBool,
   updateChildAnswers,
 } from "./enrollment-queries.server";
-import { visibleTo } from "./event.server";
+import { placesTaken, visibleTo } from "./event.server";
 import { createGuardian, createParticipant } from "./family.server";
 import { recordLegalConsent } from "./legal.server";
 import type { SessionUser } from "./user.server";
@@ -117,7 +117,7 @@ export function getEnrolmentContext(eventId: number, user: SessionUser, now = ne
     guardianIds: new Set(family.map((g) => g.id)),
     registeredIds: new Set(registered.map((r) => r.participantId)),
   };
-  const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - placesTakenOf().get({ eventId })!.n);
+  const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - placesTaken(eventId));
   return {
     event: { ...event, started: event.startsAt.getTime() <= now.getTime(), late: deadlinePassed(event, now) },
     children,
@@ -174,7 +174,7 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
     }
 
     // Places: counted under the write lock (BEGIN IMMEDIATE), so no one slips in between.
-    const free = event.capacity === null ? null : Math.max(0, event.capacity - placesTakenOf().get({ eventId })!.n);
+    const free = event.capacity === null ? null : Math.max(0, event.capacity - placesTaken(eventId));
     const late = lateProblem(event, free, request.boxes.length, now);
     if (late) problems[""] = [late];
     if (Object.keys(problems).length) throw EnrolmentError.of(problems);

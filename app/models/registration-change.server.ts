@@ -1,6 +1,6 @@
 // What every change of a registration needs: the registration with the facts the state machine
 // asks and the names a mail uses (one query), its history entry, and the mail to the parent.
-import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { enrolments, events, participants, registrationHistory, registrations, users } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
 import type { RegistrationAction } from "~/lib/enums";
@@ -9,20 +9,15 @@ import type { RegistrationFacts } from "~/lib/registration-machine";
 import { db, type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
+import { placesTakenOf } from "./enrollment-queries.server";
 
-/** Places taken: open and accepted registrations and open waiting-list offers (DECISIONS.md). */
-export function placesTaken(eventId: number, database: Queryable = db) {
-  return database
-    .select({ n: count() })
-    .from(registrations)
-    .where(
-      and(
-        eq(registrations.eventId, eventId),
-        inArray(registrations.applicationStatus, ["open", "accepted"]),
-        sql`(${registrations.waitingListPosition} IS NULL OR ${registrations.offerExpiresAt} IS NOT NULL)`,
-      ),
-    )
-    .get()!.n;
+/**
+ * Places taken: open and accepted registrations and open waiting-list offers (DECISIONS.md).
+ * One prepared query (enrollment-queries.server.ts) for every capacity check; inside a write
+ * transaction it counts what the transaction sees (one connection).
+ */
+export function placesTaken(eventId: number) {
+  return placesTakenOf().get({ eventId })!.n;
 }
 
 /** A registration's state with its child's name: what every list of registrations shows. */

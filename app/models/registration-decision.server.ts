@@ -67,7 +67,7 @@ const AUDIT: Record<Decision, AuditAction> = {
 };
 
 function freePlaces(tx: Tx, row: ChangeRow) {
-  return row.capacity === null ? Infinity : row.capacity - placesTaken(row.eventId, tx);
+  return row.capacity === null ? Infinity : row.capacity - placesTaken(row.eventId);
 }
 
 function nextWaitingPosition(tx: Tx, eventId: number) {

@@ -34,7 +34,7 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
     .where(eq(events.id, eventId))
     .get();
   if (!event || event.startsAt.getTime() <= now.getTime()) return 0;
-  const free = event.capacity === null ? 10_000 : event.capacity - placesTaken(eventId, tx);
+  const free = event.capacity === null ? 10_000 : event.capacity - placesTaken(eventId);
   if (free <= 0) return 0;
   const expiresAt = new Date(now.getTime() + event.offerHours * 3600_000);
   const next = waitingInLine(tx, eventId, free);

@@ -1,7 +1,7 @@
 // Compression of finished answers. The express middleware (`compression`) compresses through a
 // zlib stream on the thread pool: for a small page that costs about 0.5 ms of the main thread's
 // time in stream set-up and callbacks, more than rendering half the page, while compressing the
-// finished bytes at once takes 0.03 ms (docs/decisions/0016-page-costs.md, the burst). Pages are
+// finished bytes at once takes 0.03 ms (docs/decisions/0017-enrolment-burst.md). Pages are
 // finished before they are sent (entry.server.tsx), so a signed-in person's page is compressed
 // here; anonymous pages go to the page cache uncompressed, which keeps its own gzip copy.
 import { gzipSync } from "node:zlib";

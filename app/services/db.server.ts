@@ -131,16 +131,7 @@ export const LOCK_WAIT_MS = 5_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const lockStatements = new WeakMap<Database.Database, Record<"begin" | "commit" | "rollback", Database.Statement>>();
 
-/**
- * BEGIN IMMEDIATE, asking again every fraction of a millisecond while another process holds the
- * write lock. SQLite's own busy handler sleeps 1, 2, 5, 10 … ms between tries: with two workers
- * and the mail worker writing, a process slept through most of the moments the lock was free,
- * with its event loop stopped (docs/decisions/0016-page-costs.md, the burst).
- */
-/**
- * A setting changed with a fresh statement each time: SQLite applies a pragma when it compiles
- * it, so a kept statement run again may change nothing.
- */
+/** A setting changed with a fresh statement each time: SQLite applies a pragma as it compiles it. */
 const setPragma = (sqlite: Database.Database, setting: string) => sqlite.exec(`PRAGMA ${setting}`);
 
 function statementsOf(sqlite: Database.Database) {
@@ -156,6 +147,11 @@ function statementsOf(sqlite: Database.Database) {
   return s;
 }
 
+/**
+ * BEGIN IMMEDIATE, asking again every fraction of a millisecond while another process holds the
+ * write lock. SQLite's busy handler took it 3–5 ms after the other let go, with the event loop
+ * stopped all along (docs/decisions/0017-enrolment-burst.md).
+ */
 function takeWriteLock(sqlite: Database.Database) {
   const s = statementsOf(sqlite);
   const deadline = performance.now() + LOCK_WAIT_MS;
@@ -251,6 +247,7 @@ export const GROUP_COMMIT_MS = 5;
  */
 export function writeTransactionTogether<T>(work: (tx: Tx) => T, database: Db = db): Promise<T> {
   const sqlite = clientOf(database);
+  if (sqlite.inTransaction) throw new Error("writeTransactionTogether: not inside another transaction");
   let waiting = waitingWrites.get(sqlite);
   if (!waiting) {
     waitingWrites.set(sqlite, (waiting = []));
@@ -270,6 +267,9 @@ function commitTogether(sqlite: Database.Database, database: Db) {
         try {
           outcomes.push({ value: runNested(work, database) });
         } catch (error) {
+          // A full disk or an I/O error ends the whole transaction, not just the savepoint: the
+          // ones before are gone too, and the ones after must not run on their own.
+          if (!sqlite.inTransaction) throw error;
           outcomes.push({ error });
         }
       }

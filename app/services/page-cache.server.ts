@@ -178,7 +178,7 @@ export function capturePage(res: ServerResponse, pending: PendingPage, now: () =
 }
 
 function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffer, now: number): Entry | undefined {
-  if (res.statusCode !== 200 || res.hasHeader("set-cookie")) return undefined;
+  if (res.statusCode !== 200 || res.hasHeader("set-cookie") || res.hasHeader("content-encoding")) return undefined;
   if (!/^text\/html\b/i.test(String(res.getHeader("content-type") ?? ""))) return undefined;
   if (/no-store/i.test(String(res.getHeader("cache-control") ?? ""))) return undefined;
   if (body.includes(pending.nonce)) return undefined; // a script with this answer's nonce: never shared

@@ -3,8 +3,8 @@
 // compiled every route's path into a regular expression on each call: with our three dozen routes
 // that was about 0.2 ms a call, the largest single cost of a small page. The routes never change
 // while the server runs, so the answer for an address is the same every time: it is kept (the
-// most recent MAX_ADDRESSES addresses per route list) and handed out as a copy, so nothing a
-// caller does to its matches reaches the next request. Remix builds a new list of the same routes
+// first MAX_ADDRESSES addresses asked about in all, the oldest dropped first) and handed out as
+// a copy, so nothing a caller does to its matches reaches the next request. Remix builds a new list of the same routes
 // for every render, so answers are kept by the list's shape (ids, paths) and given the route
 // objects of the list asked about. Remix calls it through the module's export, which this
 // replaces once at start (installRouteMatchCache, from entry.server.tsx). The static handler

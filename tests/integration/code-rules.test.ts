@@ -35,3 +35,14 @@ describe("the code", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe("the installs", () => {
+  it("have the package patches before npm runs: the Docker image's npm ci too", () => {
+    const dockerfile = readFileSync("Dockerfile", "utf8");
+    const patchesAt = dockerfile.indexOf("COPY patches ./patches");
+    expect(patchesAt).toBeGreaterThan(-1);
+    expect(patchesAt).toBeLessThan(dockerfile.indexOf("RUN npm ci"));
+    expect(JSON.parse(readFileSync("package.json", "utf8")).scripts.postinstall).toBe("patch-package --error-on-fail");
+    expect(readdirSync("patches").some((name) => name.startsWith("@remix-run+router+"))).toBe(true);
+  });
+});
