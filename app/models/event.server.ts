@@ -15,7 +15,7 @@ import { sortMyRegistrations } from "~/lib/registration-order";
 import { TILE_TEXT } from "~/lib/event-rules";
 import { db } from "~/services/db.server";
 import { can, capabilitiesOf, roleOf } from "~/services/permissions.server";
-import { placesTaken } from "./registration-change.server";
+import { placesTaken, registrationStateColumns } from "./registration-change.server";
 import type { SessionUser } from "./user.server";
 
 // ---------------------------------------------------------------------------------------------
@@ -153,12 +153,7 @@ export function getEventPage(eventId: number, user: SessionUser | null, now = ne
     ? sortMyRegistrations(
         db
           .select({
-            id: registrations.id,
-            firstName: participants.firstName,
-            lastName: participants.lastName,
-            applicationStatus: registrations.applicationStatus,
-            paid: registrations.paid,
-            waitingListPosition: registrations.waitingListPosition,
+            ...registrationStateColumns,
             // As milliseconds: the page's data travels as JSON.
             offerExpiresAt: sql<number | null>`${registrations.offerExpiresAt}`,
           })
