@@ -6,7 +6,7 @@
 // 'Nachrücken' first.
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { hydrated, JS_MODES, launchBrowser, openTab } from "../support/browser";
 import { createEvent, daysFromToday } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { addGroup, addHelper, quickUser, register } from "../support/lists-fixtures";
@@ -95,6 +95,7 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     const listPath = `/freizeit/participants/${camp.id}`;
     await page.goto(listPath);
     await page.getByRole("heading", { level: 1, name: `Teilnehmer*innen-Liste ${camp.title}` }).waitFor();
+    if (javaScriptEnabled) await hydrated(page); // the group fields become search fields
 
     // 1. Each row a card: the actions on screen, nothing cut, 44 px targets.
     const row = (name: string) => page.getByRole("table").getByRole("row").filter({ hasText: name });
@@ -129,6 +130,8 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
       await reachable(row(name).getByLabel(`Gruppe von ${label}`));
     }
     await page.reload();
+    // With JavaScript the select becomes a search field once React has the page: read it then.
+    if (javaScriptEnabled) await hydrated(page);
     if (javaScriptEnabled) expect(await row("Acker").getByLabel("Gruppe von Mia Acker").inputValue()).toBe("Füchse");
     else expect(await row("Acker").getByLabel("Gruppe von Mia Acker").locator("option:checked").textContent()).toBe("Füchse");
 
