@@ -21,7 +21,7 @@ const bound = (name: string) => sql`${sql.placeholder(name)}`;
 /** A boolean answer as SQLite stores it. */
 export const storedBool = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
 
-export const ENROL_EVENT_FIELDS = {
+const ENROL_EVENT_FIELDS = {
   id: events.id,
   title: events.title,
   dateFrom: events.dateFrom,

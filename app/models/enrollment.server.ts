@@ -88,7 +88,7 @@ export function lateProblem(event: { registrationDeadline: string | null }, free
 }
 
 /** What the rules of the boxes need to know about the account (inside the transaction). */
-export function ruleContext(event: EnrolEvent, userId: number, now = new Date()): RuleContext {
+function ruleContext(event: EnrolEvent, userId: number, now = new Date()): RuleContext {
   const children = childrenForRules().all({ userId });
   return {
     event,

@@ -105,8 +105,9 @@ export const db: Db = new Proxy({} as Db, {
 });
 
 /**
- * A query that runs on most pages, built by drizzle once per connection (drizzle's `.prepare()`
- * with `sql.placeholder` values) instead of once per call: building costs more than running.
+ * A query on a hot path (every page, the enrolment), built by drizzle once per connection
+ * (drizzle's `.prepare()` with `sql.placeholder` values) instead of once per call: building
+ * costs more than running.
  */
 export function preparedQuery<T>(build: (database: Db) => T): () => T {
   let last: { sqlite: Database.Database; query: T } | undefined;
@@ -231,7 +232,7 @@ type Waiting = { work: (tx: Tx) => unknown; resolve: (value: unknown) => void; r
 const waitingWrites = new Map<Database.Database, Waiting[]>();
 
 /** How long writes asked for together wait for others to join them (group commit). */
-export const GROUP_COMMIT_MS = 5;
+const GROUP_COMMIT_MS = 5;
 
 /**
  * A write transaction committed together with the others asked for within GROUP_COMMIT_MS (group

@@ -1,23 +1,16 @@
 // Basics a screen-reader user and a phone user rely on, page by page: one h1, headings in
 // order, a label for every field, nothing wider than a 320-pixel screen.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openTab } from "../support/browser";
+import { describe, expect, inject, it } from "vitest";
+import { fileBrowser, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function audit(path: string, cookieFor?: number) {
-  const { page, context } = await openTab(browser, { javaScriptEnabled: true, baseURL: baseUrl });
+  const { page, context } = await openTab(browser(), { javaScriptEnabled: true, baseURL: baseUrl });
   await page.setViewportSize({ width: 320, height: 640 });
   if (cookieFor) await context.addCookies([await browserSessionCookie(cookieFor, baseUrl)]);
   const response = await page.goto(path);
@@ -77,7 +70,7 @@ describe("error messages", () => {
       ["/account?tab=teilnehmer", parent.id, "Kind anlegen"],
     ];
     for (const [path, user, button] of forms) {
-      const { page, context } = await openTab(browser, { javaScriptEnabled: false, baseURL: baseUrl });
+      const { page, context } = await openTab(browser(), { javaScriptEnabled: false, baseURL: baseUrl });
       if (user) await context.addCookies([await browserSessionCookie(user, baseUrl)]);
       await page.goto(path);
       if (path === `/enroll/${camp.id}`) await page.getByLabel("SEPA-Lastschriftmandat", { exact: true }).check();

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createUser } from "../support/fixtures";
 import { appPath, waitForMail } from "../support/mail";
 
 const { baseUrl, mailDir } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 const unique = (label: string) => `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
 
@@ -29,7 +23,7 @@ async function flash(page: Page) {
 describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
   it("sign up, confirm the address from the mail, sign in, log out", async () => {
     const email = unique("neu");
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.goto("/signup");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Registrierung");
     // The header's account buttons are hidden here.
@@ -74,7 +68,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
 
   it("shows the spec's texts for a wrong password and clears the fields", async () => {
     const user = await createUser({ password: "Richtig-2026!" });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.goto("/login");
     await signIn(page, user.email, "Falsch-2026!");
     await page.getByText("Nutzername oder Passwort falsch.").waitFor();
@@ -91,7 +85,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
 
   it("forgot password: mail, new password, sign in with it", async () => {
     const user = await createUser({ password: "Vergessen-2026!" });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.goto("/login");
     await page.getByRole("link", { name: "Passwort vergessen?" }).click();
     // With JavaScript the link navigates in place: wait for the new page before typing.
@@ -117,7 +111,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
 
   it("a signed-out visit to /account goes to /login and back to /account", async () => {
     const user = await createUser({ password: "Zurueck-2026!" });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.goto("/account");
     expect(new URL(page.url()).pathname).toBe("/login");
     expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/account");
@@ -132,7 +126,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     const oldEmail = unique("alt");
     const newEmail = unique("neu");
     const user = await createUser({ email: oldEmail, password: "Erstes-Passwort-1", firstName: "Tom" });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.goto("/login?redirectTo=/account");
     await signIn(page, oldEmail, "Erstes-Passwort-1");
     await page.waitForURL((url) => url.pathname === "/account");

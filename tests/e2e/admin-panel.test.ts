@@ -3,16 +3,16 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
 import { participants, registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 const dir = mkdtempSync(path.join(tmpdir(), "lf-e2e-legal-"));
 const pdfFile = (name: string, text: string) => {
   const file = path.join(dir, name);
@@ -23,10 +23,6 @@ const notPdf = path.join(dir, "bild.png");
 
 beforeAll(async () => {
   writeFileSync(notPdf, Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"));
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 async function noSidewaysScroll(page: Page) {
@@ -54,7 +50,7 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     const child = db.insert(participants).values({ userId: parent.id, firstName: "Kim", lastName: "Kind", street: "Weg 1", city: "Kiel", birthDate: "2015-01-01" }).returning().get();
     db.insert(registrations).values({ eventId: camp.id, participantId: child.id, userId: parent.id, paymentMethod: "transfer", amountCents: 5000 }).run();
 
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 780 });
     await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
     await page.goto("/");

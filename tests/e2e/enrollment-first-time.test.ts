@@ -1,28 +1,21 @@
 // Issue 9, 'Proven by': a first-time parent on a 360 × 740 phone, with JavaScript and without.
 import { eq } from "drizzle-orm";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { guardians, participants, registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { hydrated, JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { fileBrowser, hydrated, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe.each(JS_MODES)("a first-time parent enrols two children $name", ({ javaScriptEnabled }) => {
   it("types the guardian once, saves midway, gets all mistakes at once, and finds the confirmation again", async () => {
     const parent = await createUser({ firstName: "Petra", lastName: "Paulsen" });
     const camp = createEvent({ title: `Ostseelager ${javaScriptEnabled ? "JS" : "ohne"} ${Date.now()}`, priceCents: 20000, siblingDiscountCents: 2000, tshirtSizeRequired: true });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 740 });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     const box = (n: number) => page.getByRole("group", { name: `Teilnehmer*in ${n}` });
@@ -135,7 +128,7 @@ describe.each(JS_MODES)("a guardian typed into one box $name", ({ javaScriptEnab
   it("is offered in the other box and created once with the enrolment", async () => {
     const parent = await createUser();
     const camp = createEvent({ title: `Geschwisterlager ${javaScriptEnabled ? "JS" : "ohne"} ${Date.now()}` });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 740 });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     const box = (n: number) => page.getByRole("group", { name: `Teilnehmer*in ${n}` });
@@ -172,7 +165,7 @@ describe.each(JS_MODES)("a guardian typed into one box $name", ({ javaScriptEnab
 describe("the event page for a visitor", () => {
   it("asks to sign in to enrol, and the link comes back to the event", async () => {
     const camp = createEvent({ title: `Besuchslager ${Date.now()}` });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled: false, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled: false, baseURL: baseUrl });
     await page.goto(`/freizeit/${camp.id}`);
     expect(await page.getByRole("link", { name: "Zum Anmelden bitte einloggen" }).getAttribute("href")).toBe(`/login?redirectTo=/freizeit/${camp.id}`);
     expect(problems).toEqual([]);
@@ -183,7 +176,7 @@ describe("the event page for a visitor", () => {
 describe("an unknown event", () => {
   it("answers /enroll/{id} with the spec's message", async () => {
     const parent = await createUser();
-    const { page, context } = await openTab(browser, { javaScriptEnabled: false, baseURL: baseUrl });
+    const { page, context } = await openTab(browser(), { javaScriptEnabled: false, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     const response = await page.goto("/enroll/987654");
     expect(response?.status()).toBe(404);

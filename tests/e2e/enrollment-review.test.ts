@@ -3,23 +3,17 @@
 // messages that go when the field is fixed (JS), a locked mandate's correction folded away in
 // 'Sie', neutral marks for open states, and no '#fehler' left in the confirmation's address.
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { guardians, participants, registrations, sepaMandates } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 type Box = { top: number; bottom: number; height: number };
 
@@ -51,7 +45,7 @@ describe.each(JS_MODES)("enrolment form after the review $name", ({ javaScriptEn
       .get();
     const eva = db.insert(guardians).values({ userId: parent.id, firstName: "Eva", lastName: "Muster" }).returning().get();
     const camp = createEvent({ title: `Prüflager ${javaScriptEnabled ? "JS" : "ohne"} ${Date.now()}`, permitsRequired: true, priceCents: 15000 });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 740 });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     await page.goto(`/enroll/${camp.id}`);
@@ -125,7 +119,7 @@ describe.each(JS_MODES)("enrolment form after the review $name", ({ javaScriptEn
     db.insert(sepaMandates)
       .values({ userId: parent.id, eventId: camp.id, firstName: "Eva", lastName: "Muster", street: "Weg 1", postalCode: "24103", city: "Kiel", iban: "DE89370400440532013000" })
       .run();
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 740 });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     await page.goto(`/enroll/${camp.id}`);

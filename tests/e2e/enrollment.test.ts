@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { eq } from "drizzle-orm";
-import type { Browser } from "playwright-core";
 import { guardians, participants, registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser, sessionCookieFor } from "../support/fixtures";
 import { waitForMail } from "../support/mail";
 
 const { baseUrl, mailDir } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("enrolment over HTTP", () => {
   it("50 parents submitting at the same moment for 10 places: 10 places, 40 waiting in arrival order, none lost", async () => {
@@ -70,7 +63,7 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
       .returning()
       .get();
     const camp = createEvent({ title: `Segelfreizeit ${Date.now()}`, priceCents: 19900, tshirtSizeRequired: true, inDays: 50 });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
 
     await page.goto(`/freizeit/${camp.id}`);
@@ -162,7 +155,7 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
   it("shows the rules' messages next to the fields and keeps the entries", async () => {
     const parent = await createUser();
     const camp = createEvent({ title: `Regellager ${Date.now()}`, inDays: 30 });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     await page.goto(`/enroll/${camp.id}`);
     await page.getByLabel("Vorname*").waitFor();

@@ -6,16 +6,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { simpleParser } from "mailparser";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent, pdfBytes, pngBytes } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { addHelper, quickUser, register } from "../support/lists-fixtures";
 import { waitForMail } from "../support/mail";
 
 const { baseUrl, mailDir } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 const dir = mkdtempSync(path.join(tmpdir(), "lf-e2e-mail-"));
 const plan = path.join(dir, "Lageplan.png");
 const brief = path.join(dir, "Elternbrief.pdf");
@@ -23,10 +22,6 @@ const brief = path.join(dir, "Elternbrief.pdf");
 beforeAll(async () => {
   writeFileSync(plan, pngBytes(320, 200));
   writeFileSync(brief, pdfBytes());
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe.each(JS_MODES)("event e-mail and Excel lists $name", ({ javaScriptEnabled }) => {
@@ -40,7 +35,7 @@ describe.each(JS_MODES)("event e-mail and Excel lists $name", ({ javaScriptEnabl
     const helper = quickUser({ email: `helferin-${stamp}@example.org` });
     addHelper(event.id, helper.id);
 
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
     await page.goto(`/freizeit/${event.id}`);
     await page.getByRole("link", { name: "E-Mail an alle" }).click();

@@ -1,14 +1,13 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent, daysFromToday, pdfBytes, pngBytes } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 const dir = mkdtempSync(path.join(tmpdir(), "lf-e2e-files-"));
 const picture = path.join(dir, "zeltlager.png");
 const packliste = path.join(dir, "Packliste.txt");
@@ -18,17 +17,13 @@ beforeAll(async () => {
   writeFileSync(picture, pngBytes(1600, 900));
   writeFileSync(packliste, "Schlafsack\nIsomatte\nTaschenlampe\n");
   writeFileSync(infobrief, pdfBytes());
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
   it("an admin creates an event with a picture and two attachments, edits it and deletes it", async () => {
     const admin = await createUser({ role: "admin", firstName: "Lena", lastName: "Leitung" });
     const title = `Zeltlager ${javaScriptEnabled ? "A" : "B"} ${Date.now()}`;
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
     await page.goto("/");
     await page.getByRole("link", { name: "Neue Veranstaltung anlegen" }).click();
@@ -94,7 +89,7 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
 
   it("shows a visitor the event without any action buttons", async () => {
     const camp = createEvent({ title: `Offenes Lager ${Date.now()}`, inDays: 20 });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.goto(`/freizeit/${camp.id}`);
     await page.getByRole("heading", { level: 1, name: camp.title }).waitFor();
     const main = page.getByRole("main");
@@ -111,7 +106,7 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
   it("a user applies as helper and sees 'Bereits beworben'", async () => {
     const user = await createUser();
     const camp = createEvent({ title: `Helferlager ${Date.now()}`, inDays: 25 });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(user.id, baseUrl)]);
     await page.goto(`/freizeit/${camp.id}`);
     await page.getByRole("button", { name: "Als Helfer*in bewerben" }).click();

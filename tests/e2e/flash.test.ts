@@ -1,20 +1,13 @@
 // A flash message belongs to the page it arrived with: with JavaScript, following a link
 // afterwards does not carry it along (the root's data is not fetched again on a link).
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { describe, expect, inject, it } from "vitest";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { createEvent } from "../support/events";
 import { createRegistration } from "../support/registrations";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 describe.each(JS_MODES)("flash messages $name", ({ javaScriptEnabled }) => {
   it("show once, on the page they came with", async () => {
@@ -22,7 +15,7 @@ describe.each(JS_MODES)("flash messages $name", ({ javaScriptEnabled }) => {
     const parent = await createUser();
     const event = createEvent({ ownerIds: [lead.id], title: `Flashlager ${javaScriptEnabled}` });
     createRegistration(event.id, parent.id, { firstName: "Fenja" });
-    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
     await page.goto(`/freizeit/participants/${event.id}`);
     await page.getByRole("button", { name: "Annehmen: Fenja Muster" }).click();

@@ -3,25 +3,19 @@
 // second one and revokes the decline, creates two groups, sorts a helper (select on the helper
 // list) and two children (group select on the participant list) into them and prints
 // the camp sheet: one group per A4 page, phones visible, no navigation.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent, daysFromToday } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { createRegistration } from "../support/helper-camp";
 import { listEventGroups } from "~/models/group.server";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 async function tabFor(userId: number, javaScriptEnabled: boolean) {
-  const tab = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+  const tab = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
   await tab.context.addCookies([await browserSessionCookie(userId, baseUrl)]);
   await tab.page.setViewportSize({ width: 360, height: 740 });
   return tab;

@@ -1,21 +1,14 @@
 // The pages of issue 11 for a screen-reader and a phone user: one h1, headings in order, a label
 // for every field, nothing wider than a 320-pixel screen (with and without JavaScript).
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { describe, expect, inject, it } from "vitest";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent, daysFromToday } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { addHelperEntry, createRegistration } from "../support/helper-camp";
 import { assignToGroup, createGroup } from "~/models/group.server";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 describe.each(JS_MODES)("issue 11 pages $name", ({ javaScriptEnabled }) => {
   it("one h1, headings in order, labelled fields, 320 pixels", async () => {
@@ -42,7 +35,7 @@ describe.each(JS_MODES)("issue 11 pages $name", ({ javaScriptEnabled }) => {
       `/account/${helper.id}`,
     ];
     for (const path of pages) {
-      const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+      const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
       await page.setViewportSize({ width: 320, height: 640 });
       await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
       const response = await page.goto(path);

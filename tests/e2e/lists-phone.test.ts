@@ -4,25 +4,19 @@
 // participant list and finds them on the group's camp sheet, linked from the participant list;
 // the camp sheet on screen is one card per child; a waiting row names its place once and offers
 // 'Nachrücken' first.
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { hydrated, JS_MODES, launchBrowser, openTab } from "../support/browser";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { fileBrowser, hydrated, JS_MODES, openTab } from "../support/browser";
 import { createEvent, daysFromToday } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { addGroup, addHelper, quickUser, register } from "../support/lists-fixtures";
 
 const { baseUrl } = inject("e2e")!;
 const WIDTH = 360;
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 async function phoneTab(javaScriptEnabled: boolean, userId: number) {
-  const tab = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+  const tab = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
   await tab.page.setViewportSize({ width: WIDTH, height: 740 });
   await tab.context.addCookies([await browserSessionCookie(userId, baseUrl)]);
   return tab;

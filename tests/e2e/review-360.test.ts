@@ -3,23 +3,17 @@
 // viewing someone, the leaders' buttons on the event page, compact admin event cards, amounts
 // never stored, and the error page's title.
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { createMandate, createRegistration } from "../support/registrations";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 async function pageWidth(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth);
@@ -41,7 +35,7 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     const parent = await createUser();
     const camps = Array.from({ length: 6 }, (_, i) => createEvent({ title: `Lager ${i} ${stamp}`, ownerIds: [admin.id] }));
     createRegistration(camps[0].id, parent.id);
-    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 780 });
     await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
 
@@ -77,7 +71,7 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     const stamp = `${javaScriptEnabled ? "J" : "N"}${Date.now()}`;
     const admin = await createUser({ role: "admin" });
     const long = await createUser({ firstName: "Maximiliane-Friederike", lastName: `Zauberwaldbewohnerin-Langnamige${stamp}` });
-    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 320, height: 700 });
     await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
     await page.goto(`/account/${long.id}?tab=teilnehmer`);
@@ -92,7 +86,7 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
   it("the lead person gets no helper application; the leaders' buttons stand under 'Verwaltung', 'Löschen' last", async () => {
     const lead = await createUser();
     const camp = createEvent({ title: `Leitungslager ${Date.now()}`, ownerIds: [lead.id], requiresApplication: true });
-    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 780 });
     await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
     await page.goto(`/freizeit/${camp.id}`);
@@ -118,7 +112,7 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     const mandate = createMandate(camp.id, parent.id);
     const child = createRegistration(camp.id, parent.id, { sepaMandateId: mandate.id });
     db.update(registrations).set({ amountCents: null }).where(eq(registrations.id, child.id)).run();
-    const { page, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
     await page.goto(`/freizeit/${camp.id}/sepa/${mandate.id}`);
     expect((await page.locator(".total").textContent())?.replace(/\s+/g, " ").trim()).toBe("Einzuziehender Betrag: –");

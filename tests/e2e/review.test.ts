@@ -3,11 +3,11 @@
 // writes and edits a comment; accepts one child, rejects another with a reason (the parent gets
 // the reason by mail), confirms a payment and a SEPA mandate's payments in bulk.
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { quickUser, register } from "../support/lists-fixtures";
@@ -15,17 +15,11 @@ import { waitForMail } from "../support/mail";
 import { mandateFor } from "../support/review-fixtures";
 
 const { baseUrl, mailDir } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function phoneTab(javaScriptEnabled: boolean, userId: number) {
-  const tab = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+  const tab = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
   await tab.page.setViewportSize({ width: 360, height: 740 });
   await tab.context.addCookies([await browserSessionCookie(userId, baseUrl)]);
   return tab;
@@ -189,7 +183,7 @@ describe("the leaders' pages on a 320 px screen", () => {
     db.update(registrations).set({ sepaMandateId: mandate.id }).where(eq(registrations.id, first.registration.id)).run();
     register(camp.id, { status: "open", waitingListPosition: 1, ...child("Wartende", "Person") });
     register(camp.id, { status: "rejected", ...child("Abgelehnte", "Person") });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled: true, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled: true, baseURL: baseUrl });
     await page.setViewportSize({ width: 320, height: 640 });
     await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
     for (const path of [

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { browserSessionCookie, createUser } from "../support/fixtures";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe.each(JS_MODES)("the app shell $name", ({ javaScriptEnabled }) => {
   it("shows a visitor Login and SignUp, the footer links, and no account buttons", async () => {
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.goto("/");
     expect(await page.getAttribute("html", "lang")).toBe("de");
     const header = page.getByRole("banner");
@@ -35,7 +28,7 @@ describe.each(JS_MODES)("the app shell $name", ({ javaScriptEnabled }) => {
 
   it("shows a signed-in admin Logout, Account and Admin Panel, and logging out ends the session", async () => {
     const admin = await createUser({ role: "admin" });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
     await page.goto("/");
     const header = page.getByRole("banner");
@@ -55,7 +48,7 @@ describe.each(JS_MODES)("the app shell $name", ({ javaScriptEnabled }) => {
 
   it("shows a signed-in user Logout and Account but no Admin Panel", async () => {
     const user = await createUser();
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(user.id, baseUrl)]);
     await page.goto("/");
     const header = page.getByRole("banner");
@@ -67,7 +60,7 @@ describe.each(JS_MODES)("the app shell $name", ({ javaScriptEnabled }) => {
   });
 
   it("answers an unknown address with a German 404 page", async () => {
-    const { page, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     const response = await page.goto("/gibt-es-nicht");
     expect(response?.status()).toBe(404);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Seite nicht gefunden");
@@ -77,7 +70,7 @@ describe.each(JS_MODES)("the app shell $name", ({ javaScriptEnabled }) => {
 
   it("shows a signed-in admin their own buttons on the 404 page, not Login and SignUp", async () => {
     const admin = await createUser({ role: "admin" });
-    const { page, problems, context } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
     const response = await page.goto("/gibt-es-nicht/auch-nicht");
     expect(response?.status()).toBe(404);

@@ -1,21 +1,15 @@
 // On a phone every control a finger aims at is at least 44 px tall (WCAG 2.5.5): buttons, links
 // styled as buttons, fields, selects and the lists' tabs, with JavaScript and without, on the
 // pages a parent and a lead person use most.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { createRegistration } from "../support/registrations";
 
 const { baseUrl } = inject("e2e")!;
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /** The visible controls lower than 44 px (file inputs are hidden behind their labelled button). */
 function smallControls(page: Page) {
@@ -35,7 +29,7 @@ describe.each(JS_MODES)("tap targets at 360 px, $name", ({ javaScriptEnabled }) 
     const camp = createEvent({ title: `Zeltlager ${Date.now()}`, ownerIds: [lead.id], capacity: 10 });
     const registration = createRegistration(camp.id, parent.id);
 
-    const asParent = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const asParent = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await asParent.page.setViewportSize({ width: 360, height: 740 });
     await asParent.context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     for (const url of ["/", `/freizeit/${camp.id}`, `/enroll/${camp.id}`, "/account"]) {
@@ -44,7 +38,7 @@ describe.each(JS_MODES)("tap targets at 360 px, $name", ({ javaScriptEnabled }) 
     }
     await asParent.context.close();
 
-    const asLead = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const asLead = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await asLead.page.setViewportSize({ width: 360, height: 740 });
     await asLead.context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
     for (const url of [`/freizeit/participants/${camp.id}`, `/freizeit/participants/participant-details/${registration.id}`, `/freizeit/helper/${camp.id}`, "/gott", "/gott?tab=benutzer"]) {

@@ -1,23 +1,16 @@
 // A place frees up; the parent of the first waiting child takes it from the mail's link, on a
 // 360 px phone, with JavaScript and without.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { decide } from "~/models/registration-decision.server";
-import { JS_MODES, launchBrowser, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { createEvent } from "../support/events";
 import { waitForMail } from "../support/mail";
 import { createRegistration, registration } from "../support/registrations";
 
 const { baseUrl, mailDir } = inject("e2e")!;
-let browser: Browser;
+const browser = fileBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
   it("the first in line takes the freed place from the mail's link; the link works once", async () => {
@@ -35,7 +28,7 @@ describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
     expect(link).toBe(`/platzangebot/${waiting.id}/annehmen`);
     expect(mail.text).toContain(`/platzangebot/${waiting.id}/freigeben`);
 
-    const { page, context, problems } = await openTab(browser, { javaScriptEnabled, baseURL: baseUrl });
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 740 });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     await page.goto(link!);

@@ -1,7 +1,23 @@
 // Real Chromium (Debian's /usr/bin/chromium) through playwright-core.
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** The browser of a test file: launched before its tests, closed after them. */
+export function fileBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("fileBrowser: the browser starts in beforeAll");
+    return browser;
+  };
+}
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
