@@ -10,7 +10,6 @@
 // run in one "jobs" process of their own at a lower CPU priority, which answers no requests).
 // Why: docs/decisions/0001-own-express-server.md, 0014-page-cache.md, 0014-cluster.md
 import cluster from "node:cluster";
-import { randomBytes } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { availableParallelism, setPriority } from "node:os";
@@ -74,6 +73,7 @@ const {
   answerFromCache,
   capturePage,
   securityHeaders,
+  newNonce,
   isCrossSiteWrite,
   CROSS_SITE_REFUSAL,
   ALLOWED_METHODS,
@@ -131,7 +131,8 @@ function serveRequests() {
   // TRUST_PROXY, by default only one on the same machine.
   app.set("trust proxy", config.trustProxy);
   app.use(compression());
-  // A page for the cache (answerFromCache below) is captured as rendered, before compression.
+  // A page for the cache (answerFromCache below) is captured as rendered: installed after
+  // compression, its wrappers see the bytes before compression does.
   app.use((req, res, next) => {
     if (req.pendingPage) capturePage(res, req.pendingPage);
     next();
@@ -146,7 +147,7 @@ function serveRequests() {
   }
 
   app.use((req, res, next) => {
-    const nonce = req.cspNonce ?? randomBytes(16).toString("base64");
+    const nonce = req.cspNonce ?? newNonce();
     res.locals.cspNonce = nonce;
     const headers = securityHeaders({ nonce, development, https: req.secure });
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -241,10 +242,22 @@ function serveRequests() {
 
   // express's req.secure, for the answers that never reach express.
   const trusted = app.get("trust proxy fn");
+  // Whether an address is a trusted proxy, asked once per address (parsing it costs more than
+  // answering a cached page); at most 1,000 kept.
+  const trustedAddresses = new Map();
+  const isTrusted = (address) => {
+    let answer = trustedAddresses.get(address);
+    if (answer === undefined) {
+      if (trustedAddresses.size >= 1_000) trustedAddresses.clear();
+      answer = Boolean(trusted(address, 0));
+      trustedAddresses.set(address, answer);
+    }
+    return answer;
+  };
   const isHttps = (req) =>
     req.socket.encrypted
       ? true
-      : trusted(req.socket.remoteAddress, 0) && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
+      : isTrusted(req.socket.remoteAddress) && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
   const pageCache = !development && process.env.PAGE_CACHE !== "off";
   const hostsFine = (req) => !isMalformedHost(req.headers.host) && (req.headers["x-forwarded-host"] === undefined || !isMalformedHost(String(req.headers["x-forwarded-host"])));
 
@@ -255,7 +268,7 @@ function serveRequests() {
     res.setHeader("X-Request-Id", req.requestId);
     res.once("finish", () => logRequest({ id: req.requestId, method: req.method, url: req.url ?? "/", status: res.statusCode, ms: performance.now() - started }));
     if (pageCache && hostsFine(req)) {
-      const nonce = randomBytes(16).toString("base64");
+      const nonce = newNonce();
       const https = isHttps(req);
       const headers = securityHeaders({ nonce, development, https });
       req.cspNonce = nonce;

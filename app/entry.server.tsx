@@ -27,6 +27,7 @@ export {
   isCrossSiteWrite,
   isMalformedHost,
   isMalformedPath,
+  newNonce,
   originOf,
   PERSONAL_CACHE_CONTROL,
   securityHeaders,

@@ -25,9 +25,9 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
  * wanted), the body read to its end. For the sequential page times one kept-alive connection;
  * undici's fetch adds about 2 ms and pauses of its own to every figure on a 2-core machine (its
  * streams, decompression and garbage), which would measure the client rather than the server.
- * `through`: another agent (the burst: a connection per family).
+ * `through`: another agent (the burst: a connection per family). `raw`: the body's bytes as sent.
  */
-export function send(url, { method = "GET", headers = {}, body, text = false, through = agent } = {}) {
+export function send(url, { method = "GET", headers = {}, body, text = false, raw = false, through = agent } = {}) {
   const payload = body === undefined ? undefined : String(body);
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -42,7 +42,7 @@ export function send(url, { method = "GET", headers = {}, body, text = false, th
         const chunks = [];
         response.on("data", (chunk) => {
           bytes += chunk.length;
-          if (text) chunks.push(chunk);
+          if (text || raw) chunks.push(chunk);
         });
         response.on("error", reject);
         response.on("end", () =>
@@ -51,6 +51,7 @@ export function send(url, { method = "GET", headers = {}, body, text = false, th
             bytes,
             headers: { get: (name) => response.headers[name.toLowerCase()] ?? null },
             text: async () => Buffer.concat(chunks).toString("utf8"),
+            ...(raw ? { body: Buffer.concat(chunks) } : {}),
           }),
         );
       },
@@ -91,7 +92,9 @@ export async function startServer(env) {
 export async function load(url, { cookie, connections = 20, durationS = 10, status = 200 } = {}) {
   const times = [];
   let wrong = 0;
-  const instance = autocannon({ url, connections, duration: durationS, headers: cookie ? { cookie } : {} });
+  // As a browser asks: compressed answers accepted (the page cache must hold for them too).
+  const headers = { "accept-encoding": BROWSER_ENCODINGS, ...(cookie ? { cookie } : {}) };
+  const instance = autocannon({ url, connections, duration: durationS, headers });
   instance.on("response", (_client, statusCode, _bytes, responseTime) => {
     times.push(responseTime);
     if (statusCode !== status) wrong++;
@@ -107,16 +110,23 @@ export async function load(url, { cookie, connections = 20, durationS = 10, stat
   };
 }
 
-/** A plain node:http server in a process of its own, answering every request with `body`. */
-export async function startLimitServer(port, body, contentType) {
+/** What a browser's Accept-Encoding says. */
+export const BROWSER_ENCODINGS = "gzip, deflate, br";
+
+/**
+ * A plain node:http server in a process of its own, answering every request with `body` (the
+ * bytes as sent, with their Content-Encoding when `encoding` is given).
+ */
+export async function startLimitServer(port, body, contentType, encoding) {
   const code = `
     const body = Buffer.from(process.env.LIMIT_BODY, "base64");
+    const encoding = process.env.LIMIT_ENCODING ? { "Content-Encoding": process.env.LIMIT_ENCODING } : {};
     require("node:http").createServer((req, res) => {
-      res.writeHead(200, { "Content-Type": process.env.LIMIT_TYPE, "Content-Length": body.length });
+      res.writeHead(200, { "Content-Type": process.env.LIMIT_TYPE, "Content-Length": body.length, ...encoding });
       res.end(body);
     }).listen(Number(process.env.PORT), "127.0.0.1", () => process.send("ready"));`;
   const child = spawn(process.execPath, ["-e", code], {
-    env: { ...process.env, PORT: String(port), LIMIT_BODY: body.toString("base64"), LIMIT_TYPE: contentType },
+    env: { ...process.env, PORT: String(port), LIMIT_BODY: body.toString("base64"), LIMIT_TYPE: contentType, LIMIT_ENCODING: encoding ?? "" },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   await new Promise((resolve, reject) => child.once("message", resolve).once("exit", reject));

@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { enrolmentBurst, freePort, load, send, startLimitServer, startServer } from "./bench-lib.mjs";
+import { BROWSER_ENCODINGS, enrolmentBurst, freePort, load, pause, send, startLimitServer, startServer } from "./bench-lib.mjs";
 
 const quick = process.argv.includes("--quick");
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 20);
@@ -220,8 +220,15 @@ try {
     if (r.errors) problems.push(`${url} at 20 connections: ${r.errors} errors`);
     printLoad(url, who(cookie), r);
   }
-  const home = await fetch(`${base}/`);
-  const limitServer = await startLimitServer(await freePort(), Buffer.from(await home.arrayBuffer()), home.headers.get("content-type"));
+  // The bytes a browser gets for `/` from the cache, exactly as sent. Asked again until they come
+  // from the cache: the first answer is rendered, and the mail worker's writes make copies old.
+  let home;
+  for (let i = 0; i < 50 && home?.headers.get("x-page-cache") !== "hit"; i++) {
+    if (i > 1) await pause(100);
+    home = await send(`${base}/`, { headers: { "Accept-Encoding": BROWSER_ENCODINGS }, raw: true });
+  }
+  if (home.headers.get("x-page-cache") !== "hit") problems.push("/ for a browser never came from the page cache");
+  const limitServer = await startLimitServer(await freePort(), home.body, home.headers.get("content-type"), home.headers.get("content-encoding"));
   try {
     const limit = await load(`${limitServer.base}/`, { durationS: DURATION_S });
     printLoad("node:http, same bytes as /", "visitor", limit);

@@ -43,16 +43,19 @@ type Entry = {
 export type PendingPage = { key: string; generation: string; nonce: string; leads?: boolean };
 
 const entries = new Map<string, Entry>();
-let statement: { sqlite: Database.Database; query: Database.Statement } | undefined;
+let statements: { sqlite: Database.Database; version: Database.Statement; changes: Database.Statement } | undefined;
 
-/** The database's state as seen by this process: changes with every committed write anywhere. */
+/**
+ * The database's state as seen by this process: changes with every committed write anywhere.
+ * Two kept statements: `PRAGMA data_version` is read when it runs (unlike pragmas that set
+ * something), and costs a fifth of the table-valued pragma_data_version on every cached answer.
+ */
 export function databaseGeneration(): string {
   const sqlite = rawSqlite();
-  if (statement?.sqlite !== sqlite) {
-    statement = { sqlite, query: sqlite.prepare("SELECT data_version AS v, total_changes() AS c FROM pragma_data_version").raw() };
+  if (statements?.sqlite !== sqlite) {
+    statements = { sqlite, version: sqlite.prepare("PRAGMA data_version").pluck(), changes: sqlite.prepare("SELECT total_changes()").pluck() };
   }
-  const [version, changes] = statement.query.get() as [number, number];
-  return `${version}:${changes}`;
+  return `${statements.version.get() as number}:${statements.changes.get() as number}`;
 }
 
 /** The cache key of a request whose answer may come from the cache, otherwise null. */
@@ -166,19 +169,34 @@ export function capturePage(res: ServerResponse, pending: PendingPage, now: () =
     keep(chunk, rest[0]);
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
   } as ServerResponse["end"];
+  // An encoding set before the headers go out is the app's own (its bytes above are encoded):
+  // never stored. The compression middleware sets its own later, in writeHead, on bytes it is
+  // given plain, so its answer is kept.
+  let encodedByApp = false;
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    encodedByApp ||= res.hasHeader("content-encoding") || args.some(namesEncoding);
+    return (writeHead as (...args: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse["writeHead"];
   // Once the answer is out, its headers are final. Cut off before: the waiting requests go on.
   let done = false;
   res.once("finish", () => {
     done = true;
-    release(pending, tooLarge ? undefined : storeIfShareable(res, pending, Buffer.concat(chunks), now()));
+    release(pending, tooLarge || encodedByApp ? undefined : storeIfShareable(res, pending, Buffer.concat(chunks), now()));
   });
   res.once("close", () => {
     if (!done) release(pending, undefined);
   });
 }
 
+/** Whether writeHead's headers argument (an object or a flat list) sets Content-Encoding. */
+const namesEncoding = (arg: unknown) =>
+  Array.isArray(arg)
+    ? arg.some((item) => String(item).toLowerCase() === "content-encoding")
+    : typeof arg === "object" && arg !== null && Object.keys(arg).some((name) => name.toLowerCase() === "content-encoding");
+
 function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffer, now: number): Entry | undefined {
-  if (res.statusCode !== 200 || res.hasHeader("set-cookie") || res.hasHeader("content-encoding")) return undefined;
+  if (res.statusCode !== 200 || res.hasHeader("set-cookie")) return undefined;
   if (!/^text\/html\b/i.test(String(res.getHeader("content-type") ?? ""))) return undefined;
   if (/no-store/i.test(String(res.getHeader("cache-control") ?? ""))) return undefined;
   if (body.includes(pending.nonce)) return undefined; // a script with this answer's nonce: never shared

@@ -5,6 +5,7 @@ import {
   isCrossSiteWrite,
   isMalformedHost,
   isMalformedPath,
+  newNonce,
   originOf,
   securityHeaders,
 } from "./security.server";
@@ -98,5 +99,22 @@ describe("personal answers", () => {
     expect(hasSessionCookie("lf_flash=x; lf_session=abc")).toBe(true);
     expect(hasSessionCookie("x_lf_session=abc")).toBe(false);
     expect(hasSessionCookie(null)).toBe(false);
+  });
+});
+
+describe("newNonce", () => {
+  it("gives 16 random bytes in base64, never the same twice, also past a refill of its pool", () => {
+    const nonces = Array.from({ length: 1_000 }, () => newNonce());
+    expect(new Set(nonces).size).toBe(1_000);
+    for (const nonce of nonces) {
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+    }
+  });
+
+  it("goes into the policy as given", () => {
+    const nonce = newNonce();
+    expect(securityHeaders({ nonce, development: false })["Content-Security-Policy"]).toContain(`script-src 'self' 'nonce-${nonce}';`);
+    expect(securityHeaders({ nonce, development: true })["Content-Security-Policy"]).toContain("connect-src 'self' ws:");
   });
 });

@@ -1,6 +1,7 @@
 // Headers every response carries, the refusal of form posts from other sites, requests the
 // app does not take (methods, malformed addresses) and the plain German error page for them.
 // All applied by the server (server.mjs) before Remix sees the request.
+import { randomFillSync } from "node:crypto";
 import { errorText } from "~/lib/http-errors";
 
 export const CROSS_SITE_REFUSAL =
@@ -26,30 +27,59 @@ const DENIED_FEATURES = [
   "xr-spatial-tracking",
 ];
 
-export function securityHeaders(options: { nonce: string; development: boolean; https?: boolean }): Record<string, string> {
-  const csp = [
+const PERMISSIONS_POLICY = DENIED_FEATURES.map((feature) => `${feature}=()`).join(", ");
+const cspAround = (development: boolean) => {
+  const [before, after] = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${options.nonce}'`,
+    "script-src 'self' 'nonce-NONCE'",
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
     // Remix's live reload in development talks over a WebSocket.
-    options.development ? "connect-src 'self' ws:" : "connect-src 'self'",
+    development ? "connect-src 'self' ws:" : "connect-src 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",
-  ].join("; ");
+  ]
+    .join("; ")
+    .split("NONCE");
+  return { before, after };
+};
+const CSP = { production: cspAround(false), development: cspAround(true) };
+
+/** The headers of every answer; the policy's parts are put together once, only the nonce differs. */
+export function securityHeaders(options: { nonce: string; development: boolean; https?: boolean }): Record<string, string> {
+  const csp = options.development ? CSP.development : CSP.production;
   return {
-    "Content-Security-Policy": csp,
+    "Content-Security-Policy": csp.before + options.nonce + csp.after,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": DENIED_FEATURES.map((feature) => `${feature}=()`).join(", "),
+    "Permissions-Policy": PERMISSIONS_POLICY,
     // Only over HTTPS: a browser ignores it over HTTP, and localhost must stay reachable by HTTP.
     ...(options.https ? { "Strict-Transport-Security": "max-age=31536000" } : {}),
   };
+}
+
+const NONCE_BYTES = 16;
+const NONCES_PER_FILL = 256;
+const noncePool = Buffer.alloc(NONCE_BYTES * NONCES_PER_FILL);
+let nextNonce = NONCES_PER_FILL;
+
+/**
+ * A fresh CSP nonce: 16 random bytes from the system's generator, base64. Drawn from a pool
+ * filled 256 nonces at a time (one call into the generator instead of one per answer); each
+ * nonce is used once.
+ */
+export function newNonce(): string {
+  if (nextNonce === NONCES_PER_FILL) {
+    randomFillSync(noncePool);
+    nextNonce = 0;
+  }
+  const start = NONCE_BYTES * nextNonce++;
+  return noncePool.toString("base64", start, start + NONCE_BYTES);
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -2,6 +2,7 @@
 // changes `/` or an event page shows in the very next answer, whether the test writes the
 // database itself (another connection, as another worker would) or the server does (an action).
 import { and, eq } from "drizzle-orm";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, inject, it } from "vitest";
 import { eventOwners, events, files, legalDocuments, users } from "../../db/schema";
 import { db } from "~/services/db.server";
@@ -124,5 +125,24 @@ describe("cache of anonymous pages", () => {
     expect(nonce(a.headers["content-security-policy"])).not.toBe(nonce(b.headers["content-security-policy"]));
     expect(a.headers["x-content-type-options"]).toBe("nosniff");
     expect(a.headers["set-cookie"]).toBeUndefined();
+  });
+
+  it("keeps the page when the visitor who caused the render asked for it compressed, as every browser does", async () => {
+    const camp = createEvent({ title: `Gepackt ${Date.now()}` });
+    const page = `/freizeit/${camp.id}`;
+    const browser = { "Accept-Encoding": "gzip, deflate, br" };
+    const first = await get(page, browser);
+    expect(first.headers["x-page-cache"]).toBeUndefined();
+    const encoding = first.headers["content-encoding"];
+    expect(["br", "gzip"]).toContain(encoding);
+    const rendered = (encoding === "br" ? brotliDecompressSync(first.body) : gunzipSync(first.body)).toString("utf8");
+    expect(rendered).toContain(`Gepackt`);
+    const again = await get(page, browser);
+    expect(again.headers["x-page-cache"]).toBe("hit");
+    expect(again.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(again.body).toString("utf8")).toBe(rendered);
+    const plain = await get(page);
+    expect(plain.headers["x-page-cache"]).toBe("hit");
+    expect(plain.text()).toBe(rendered);
   });
 });

@@ -4,7 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
+import compression from "compression";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { events } from "../../db/schema";
@@ -18,7 +19,9 @@ let base = "";
 let renders = 0;
 let clock = 1_000_000;
 /** What the fake app adds to its answer, by path. */
-const extras: Record<string, { setCookie?: boolean; script?: boolean; status?: number; noStore?: boolean }> = {};
+const extras: Record<string, { setCookie?: boolean; script?: boolean; status?: number; noStore?: boolean; gzippedByApp?: boolean }> = {};
+/** Paths answered through the compression middleware, as server.mjs does (capture after it). */
+const throughCompression = new Set<string>();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -36,14 +39,24 @@ beforeAll(async () => {
         if (extra.setCookie) res.setHeader("Set-Cookie", "flash=1");
         if (extra.noStore) res.setHeader("Cache-Control", "private, no-store");
         res.statusCode = extra.status ?? 200;
-        res.write(`<!DOCTYPE html><title>${req.url}</title>`);
-        res.end(`<ul>${titles.map((t) => `<li>${t}</li>`).join("")}</ul>${extra.script ? `<script nonce="${nonce}"></script>` : ""}`);
+        const html = `<!DOCTYPE html><title>${req.url}</title><ul>${titles.map((t) => `<li>${t}</li>`).join("")}</ul>${extra.script ? `<script nonce="${nonce}"></script>` : ""}`;
+        if (extra.gzippedByApp) {
+          res.setHeader("Content-Encoding", "gzip");
+          res.end(gzipSync(html));
+          return;
+        }
+        res.write(html.slice(0, 20));
+        res.end(html.slice(20));
       }, 20);
     };
     const cached = answerFromCache(req, res, { https: false, headers, nonce, now: clock, fallback: render });
     if (cached === true) return;
-    if (cached) capturePage(res, cached, () => clock);
-    render();
+    const capture = () => {
+      if (cached) capturePage(res, cached, () => clock);
+      render();
+    };
+    if (throughCompression.has((req.url ?? "").split("?")[0])) compression({ threshold: 0 })(req as never, res as never, capture);
+    else capture();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -166,5 +179,23 @@ describe("page cache", () => {
     expect(unchanged.status).toBe(304);
     expect(unchanged.body.length).toBe(0);
     expect(renders).toBe(1);
+  });
+
+  it("keeps an answer the compression middleware encoded for the first visitor, never one the app encoded itself", async () => {
+    throughCompression.add("/freizeit/21");
+    const browser = { "Accept-Encoding": "gzip, deflate" };
+    const first = await get("/freizeit/21", browser);
+    expect(first.headers["content-encoding"]).toBe("gzip");
+    const again = await get("/freizeit/21", browser);
+    expect(again.headers["x-page-cache"]).toBe("hit");
+    expect(gunzipSync(again.body).toString("utf8")).toBe(gunzipSync(first.body).toString("utf8"));
+    expect((await get("/freizeit/21")).text()).toBe(gunzipSync(first.body).toString("utf8"));
+    expect(renders).toBe(1);
+
+    extras["/freizeit/22"] = { gzippedByApp: true };
+    await get("/freizeit/22", browser);
+    const second = await get("/freizeit/22", browser);
+    expect(second.headers["x-page-cache"]).toBeUndefined();
+    expect(renders).toBe(3);
   });
 });
