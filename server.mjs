@@ -116,6 +116,25 @@ if (role === "primary") runPrimary(processCount());
 else if (role === "jobs") runJobs();
 else serveRequests();
 
+/**
+ * express's trust function with its answers kept, by address and hop (at most 1,000): req.secure,
+ * req.protocol, req.hostname and req.ip ask it on every request, and parsing an address each
+ * time cost more than answering a cached page.
+ */
+function rememberTrust(trust) {
+  const answers = new Map();
+  return (address, hop) => {
+    const key = `${hop} ${address}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      if (answers.size >= 1_000) answers.clear();
+      answer = Boolean(trust(address, hop));
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+}
+
 /** Calls `stop` with the signal's name on SIGTERM and SIGINT. */
 function onStopSignals(stop) {
   process.on("SIGTERM", () => void stop("SIGTERM"));
@@ -130,6 +149,7 @@ function serveRequests() {
   // Which proxies may tell the client's address and protocol (req.ip, req.protocol, req.secure):
   // TRUST_PROXY, by default only one on the same machine.
   app.set("trust proxy", config.trustProxy);
+  app.set("trust proxy", rememberTrust(app.get("trust proxy fn")));
   app.use(compression());
   // A page for the cache (answerFromCache below) is captured as rendered: installed after
   // compression, its wrappers see the bytes before compression does.
@@ -242,22 +262,10 @@ function serveRequests() {
 
   // express's req.secure, for the answers that never reach express.
   const trusted = app.get("trust proxy fn");
-  // Whether an address is a trusted proxy, asked once per address (parsing it costs more than
-  // answering a cached page); at most 1,000 kept.
-  const trustedAddresses = new Map();
-  const isTrusted = (address) => {
-    let answer = trustedAddresses.get(address);
-    if (answer === undefined) {
-      if (trustedAddresses.size >= 1_000) trustedAddresses.clear();
-      answer = Boolean(trusted(address, 0));
-      trustedAddresses.set(address, answer);
-    }
-    return answer;
-  };
   const isHttps = (req) =>
     req.socket.encrypted
       ? true
-      : isTrusted(req.socket.remoteAddress) && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
+      : trusted(req.socket.remoteAddress, 0) && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
   const pageCache = !development && process.env.PAGE_CACHE !== "off";
   const hostsFine = (req) => !isMalformedHost(req.headers.host) && (req.headers["x-forwarded-host"] === undefined || !isMalformedHost(String(req.headers["x-forwarded-host"])));
 

@@ -538,6 +538,10 @@ export const registrations = sqliteTable(
     check("registrations_waiting_check", sql`waiting_list_position IS NULL OR waiting_list_position > 0`),
     check("registrations_offer_check", sql`offer_expires_at IS NULL OR waiting_list_position IS NOT NULL`),
     index("registrations_offer_idx").on(t.offerExpiresAt),
+    // An event's open waiting-list offers (places taken), without reading its waiting list.
+    index("registrations_event_offer_idx")
+      .on(t.eventId, t.applicationStatus)
+      .where(sql`offer_expires_at IS NOT NULL`),
     // The admin panel's counts of open decisions and payments read only this index.
     index("registrations_place_holding_idx")
       .on(t.eventId, t.applicationStatus, t.paid, t.amountCents, t.waitingListPosition)

@@ -40,4 +40,18 @@ describe("formatting in de-DE, Europe/Berlin", () => {
   it("knows Berlin's today even when UTC is still on yesterday", () => {
     expect(berlinToday(new Date("2026-06-30T22:30:00Z"))).toBe("2026-07-01");
   });
+
+  it("turns to the next day at Berlin's midnight, also when asked again within the same minute", () => {
+    // Summer (UTC+2) and winter (UTC+1): the last millisecond of a day, then the first of the next.
+    for (const [before, after, day, next] of [
+      ["2026-06-30T21:59:59.999Z", "2026-06-30T22:00:00.000Z", "2026-06-30", "2026-07-01"],
+      ["2026-12-31T22:59:59.999Z", "2026-12-31T23:00:00.000Z", "2026-12-31", "2027-01-01"],
+    ]) {
+      expect(berlinToday(new Date(before))).toBe(day);
+      expect(berlinToday(Date.parse(before) - 30_000)).toBe(day);
+      expect(berlinToday(new Date(after))).toBe(next);
+      expect(berlinToday(Date.parse(after) + 59_999)).toBe(next);
+      expect(berlinToday(new Date(before))).toBe(day);
+    }
+  });
 });

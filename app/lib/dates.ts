@@ -86,9 +86,21 @@ export function formatClock(time: string) {
   return `${time} Uhr`;
 }
 
-/** Today's date in Berlin as YYYY-MM-DD. */
+/** The last answer of berlinToday, for the minute it was asked in. */
+let lastToday: { minute: number; date: string } | undefined;
+
+/**
+ * Today's date in Berlin as YYYY-MM-DD. Berlin's offset is whole hours, so the date only changes
+ * as a minute begins: the answer is kept for the minute (an enrolment asks three times, and
+ * the time zone's rules cost more than the rest of its checks).
+ */
 export function berlinToday(now: Date | number = Date.now()) {
-  const parts = partsFormat.formatToParts(new Date(now));
+  const instant = typeof now === "number" ? now : now.getTime();
+  const minute = Math.floor(instant / 60_000);
+  if (lastToday?.minute === minute) return lastToday.date;
+  const parts = partsFormat.formatToParts(new Date(instant));
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
-  return `${get("year")}-${get("month")}-${get("day")}`;
+  const date = `${get("year")}-${get("month")}-${get("day")}`;
+  if (Number.isFinite(minute)) lastToday = { minute, date };
+  return date;
 }

@@ -39,18 +39,18 @@ const ENROL_EVENT_FIELDS = {
 
 export const eventById = preparedQuery((db) => db.select(ENROL_EVENT_FIELDS).from(events).where(eq(events.id, param("eventId"))).prepare());
 
-/** Places taken: open and accepted registrations and open waiting-list offers (DECISIONS.md). */
+/**
+ * Places taken: open and accepted registrations and open waiting-list offers (DECISIONS.md).
+ * Counted as two disjoint parts, each from an index of its own rows only (placed ones, offers), so
+ * the cost does not grow with the waiting list.
+ */
 export const placesTakenOf = preparedQuery((db) =>
   db
-    .select({ n: count() })
-    .from(registrations)
-    .where(
-      and(
-        eq(registrations.eventId, param("eventId")),
-        inArray(registrations.applicationStatus, ["open", "accepted"]),
-        sql`(${registrations.waitingListPosition} IS NULL OR ${registrations.offerExpiresAt} IS NOT NULL)`,
-      ),
-    )
+    .select({
+      n: sql<number>`(select count(*) from ${registrations} where ${registrations.eventId} = ${param("eventId")} and ${registrations.waitingListPosition} is null and ${registrations.applicationStatus} in ('open', 'accepted'))
+        + (select count(*) from ${registrations} where ${registrations.eventId} = ${param("eventId")} and ${registrations.offerExpiresAt} is not null and ${registrations.applicationStatus} in ('open', 'accepted'))`,
+    })
+    .from(sql`(select 1)`)
     .prepare(),
 );
 
@@ -118,15 +118,17 @@ export const setEnrolmentReference = preparedQuery((db) =>
   db.update(enrolments).set({ reference: bound("reference") }).where(eq(enrolments.id, param("id"))).prepare(),
 );
 
-/** This account's children already holding a place (sibling discount) and the end of the waiting list. */
+/**
+ * This account's children already holding a place (sibling discount) and the end of the waiting
+ * list, each read from an index (the account's registrations; the waiting list's last position).
+ */
 export const eventPlacesBefore = preparedQuery((db) =>
   db
     .select({
-      places: sql<number>`count(*) filter (where ${registrations.userId} = ${param("userId")} and ${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null)`,
-      lastWaiting: sql<number>`coalesce(max(${registrations.waitingListPosition}), 0)`,
+      places: sql<number>`(select count(*) from ${registrations} where ${registrations.userId} = ${param("userId")} and ${registrations.eventId} = ${param("eventId")} and ${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null)`,
+      lastWaiting: sql<number>`(select coalesce(max(${registrations.waitingListPosition}), 0) from ${registrations} where ${registrations.eventId} = ${param("eventId")} and ${registrations.waitingListPosition} is not null)`,
     })
-    .from(registrations)
-    .where(eq(registrations.eventId, param("eventId")))
+    .from(sql`(select 1)`)
     .prepare(),
 );
 

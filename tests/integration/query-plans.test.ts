@@ -1,7 +1,9 @@
 // The admin's user list reads its page straight from the index of the same order (German name
-// order, users_role_name_order_idx): no sorting of every account for a page of 50.
+// order, users_role_name_order_idx): no sorting of every account for a page of 50. An enrolment's
+// counts of places read only the rows that hold one, never the whole waiting list.
 import { describe, expect, it } from "vitest";
 import { listAdminUsers } from "~/models/admin.server";
+import { eventPlacesBefore, placesTakenOf } from "~/models/enrollment-queries.server";
 import { rawSqlite } from "~/services/db.server";
 import { createUser } from "../support/fixtures";
 import { recordStatements } from "../support/review-fixtures";
@@ -20,5 +22,26 @@ describe("the user list's query plan", () => {
     expect(planOf(pageQuery)).not.toContain("TEMP B-TREE");
     const names = page.users.map((u) => u.lastName).filter((n) => ["Özdemir", "Meyer", "Ahrens", "Übel", "Zander"].includes(n));
     expect(names).toEqual(["Ahrens", "Meyer", "Özdemir", "Übel", "Zander"]);
+  });
+});
+
+describe("the enrolment's counts of places", () => {
+  const plan = (query: { getQuery(): { sql: string; params: unknown[] } }) => {
+    const { sql, params } = query.getQuery();
+    return (rawSqlite().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params.map(() => 1)) as { detail: string }[]).map((row) => row.detail).join(" | ");
+  };
+
+  it("counts places taken from the indexes of placed registrations and of offers only", () => {
+    const detail = plan(placesTakenOf());
+    expect(detail).toContain("registrations_place_holding_idx");
+    expect(detail).toContain("registrations_event_offer_idx");
+    expect(detail).not.toContain("registrations_event_status_idx");
+  });
+
+  it("finds the waiting list's end and the account's places without reading the waiting list", () => {
+    const detail = plan(eventPlacesBefore());
+    expect(detail).toContain("registrations_event_waiting_unique");
+    expect(detail).toContain("registrations_user_idx");
+    expect(detail).not.toContain("registrations_event_status_idx");
   });
 });

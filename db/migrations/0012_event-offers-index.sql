@@ -1,0 +1,1 @@
+CREATE INDEX `registrations_event_offer_idx` ON `registrations` (`event_id`,`application_status`) WHERE offer_expires_at IS NOT NULL;
