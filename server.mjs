@@ -15,8 +15,7 @@ import { createServer } from "node:http";
 import { availableParallelism, setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { broadcastDevReady } from "@remix-run/node";
-import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, createRequestHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 
@@ -89,6 +88,9 @@ const {
   newRequestId,
   kickMailWorker,
   MAIL_QUEUED,
+  remixRequest,
+  sendRemixResponse,
+  loadContext,
 } = build.entry.module;
 
 // The jobs process gives way to the request workers in a burst: JOBS_NICE, by default the lowest
@@ -150,13 +152,8 @@ function serveRequests() {
   // TRUST_PROXY, by default only one on the same machine.
   app.set("trust proxy", config.trustProxy);
   app.set("trust proxy", rememberTrust(app.get("trust proxy fn")));
+  // Static files only: Remix's answers are compressed by sendRemixResponse.
   app.use(compression());
-  // A page for the cache (answerFromCache below) is captured as rendered: installed after
-  // compression, its wrappers see the bytes before compression does.
-  app.use((req, res, next) => {
-    if (req.pendingPage) capturePage(res, req.pendingPage);
-    next();
-  });
 
   const appOrigin = originOf(config.appUrl);
   let stopping = false;
@@ -166,7 +163,12 @@ function serveRequests() {
     res.status(page.status).set({ ...page.headers, ...headers }).send(page.body);
   }
 
-  app.use((req, res, next) => {
+  /**
+   * Every request's headers and refusals, before a static file or Remix: security headers (with
+   * the CSP nonce), the last word on caching and cookies, unsupported methods, malformed
+   * addresses, unknown `?_data=`, cross-site form posts and bodies too large.
+   */
+  function guard(req, res, next) {
     const nonce = req.cspNonce ?? newNonce();
     res.locals.cspNonce = nonce;
     const headers = securityHeaders({ nonce, development, https: req.secure });
@@ -200,8 +202,8 @@ function serveRequests() {
       return;
     }
     // `?_data=` naming no route of the app: Remix would answer in English.
-    const dataRoute = req.query._data;
-    if (dataRoute !== undefined && (typeof dataRoute !== "string" || !Object.hasOwn(build.routes, dataRoute))) {
+    const dataRoutes = req.url.includes("_data") ? new URLSearchParams(req.url.split("?")[1] ?? "").getAll("_data") : [];
+    if (dataRoutes.length > 1 || (dataRoutes.length === 1 && !Object.hasOwn(build.routes, dataRoutes[0]))) {
       res.status(404).set("Cache-Control", "no-store").json({ message: "Diese Daten gibt es nicht." });
       return;
     }
@@ -218,7 +220,8 @@ function serveRequests() {
       return;
     }
     next();
-  });
+  }
+  app.use(guard);
 
   // Fingerprinted build assets never change: cached for a year.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", etag: false }));
@@ -227,12 +230,12 @@ function serveRequests() {
   const servePublic = express.static("public", { maxAge: "1h" });
   app.use((req, res, next) => (publicFiles.has(req.path.slice(1)) ? servePublic(req, res, next) : next()));
 
-  const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip, requestId: req.requestId });
-  const makeHandler = (currentBuild) => createRequestHandler({ build: currentBuild, mode: currentBuild.mode, getLoadContext });
+  const makeHandler = (currentBuild) => createRequestHandler(currentBuild, currentBuild.mode);
   let remixHandler = makeHandler(build);
   let loadedVersion = development ? statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs : undefined;
 
-  async function handler(req, res, next) {
+  /** Remix's answer (remix-adapter.server.ts: no web stream for a finished page, gzip at once). */
+  async function answerWithRemix(req, res) {
     if (development) {
       // `remix dev` rebuilt the app: load the new server build.
       const version = statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs;
@@ -242,14 +245,16 @@ function serveRequests() {
         remixHandler = makeHandler(build);
       }
     }
-    return remixHandler(req, res, next);
+    const context = loadContext(req, { cspNonce: res.locals.cspNonce, requestId: req.requestId });
+    await sendRemixResponse(req, res, await remixHandler(remixRequest(req, res), context));
   }
 
-  app.all("*", handler);
+  // Addresses express did not answer from a file (a missing build asset) go to Remix.
+  app.use((req, res, next) => answerWithRemix(req, res).catch(next));
 
   // Whatever error reaches express: a small German page, never a stack trace; logged unless it is
   // the client's fault.
-  app.use((error, req, res, _next) => {
+  function onError(error, req, res, _next) {
     const status = Number(error?.status ?? error?.statusCode);
     const clientError = status >= 400 && status < 500;
     if (!clientError) logError(error, req.requestId);
@@ -258,7 +263,28 @@ function serveRequests() {
       return;
     }
     sendErrorPage(res, clientError ? status : 500);
-  });
+  }
+  app.use(onError);
+
+  // Every other address goes past express's router and its compression straight to the guard
+  // and Remix: a static file is the only thing express does that this path does not.
+  const publicPaths = new Set([...publicFiles].map((name) => `/${name}`));
+  const isStatic = (url) => {
+    const pathname = url.split("?")[0];
+    return publicPaths.has(pathname) || /^\/build(?:\/|$)/i.test(pathname);
+  };
+  function answer(req, res) {
+    if (isStatic(req.url)) return app(req, res);
+    // What express's own first step does: its request and response methods (req.get, req.ip,
+    // res.status, …) on node's objects.
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    req.res = res;
+    res.req = req;
+    res.locals = Object.create(null);
+    if (req.pendingPage) capturePage(res, req.pendingPage);
+    guard(req, res, () => answerWithRemix(req, res).catch((error) => onError(error, req, res)));
+  }
 
   // express's req.secure, for the answers that never reach express.
   const trusted = app.get("trust proxy fn");
@@ -280,14 +306,14 @@ function serveRequests() {
       const https = isHttps(req);
       const headers = securityHeaders({ nonce, development, https });
       req.cspNonce = nonce;
-      // A request that waited for another's render of the same page goes on through express
+      // A request that waited for another's render of the same page is answered on its own
       // when that answer could not be shared.
-      const fallback = () => app(req, res);
+      const fallback = () => answer(req, res);
       const cached = answerFromCache(req, res, { https, headers, nonce, closing: stopping, fallback });
       if (cached === true) return;
       if (cached) req.pendingPage = cached;
     }
-    app(req, res);
+    answer(req, res);
   });
   // HOST unset: every interface, as node does by default.
   const listening = () => {

@@ -8,7 +8,7 @@ import type {
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
-import { finishedBody } from "~/services/compress.server";
+import { finishedResponse } from "~/services/finished-response.server";
 import { logError } from "~/services/log.server";
 import { installRouteMatchCache } from "~/services/route-matching.server";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
@@ -19,6 +19,7 @@ export { answerFromCache, capturePage } from "~/services/page-cache.server";
 export { maxBodyBytes } from "~/services/form.server";
 export { kickMailWorker, MAIL_QUEUED } from "~/services/mail.server";
 export { logError, logRequest, newRequestId } from "~/services/log.server";
+export { loadContext, remixRequest, sendRemixResponse } from "~/services/remix-adapter.server";
 export {
   ALLOWED_METHODS,
   CROSS_SITE_REFUSAL,
@@ -66,9 +67,7 @@ const handleRequest: HandleDocumentRequestFunction = (
   if (isPersonal(request, responseHeaders)) {
     responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
     responseHeaders.delete("ETag");
-    // Never shared, so compressed here at once rather than by the middleware's stream.
-    const body = finishedBody(Buffer.from(html), request.headers.get("Accept-Encoding"), responseHeaders);
-    return new Response(body, { status: responseStatusCode, headers: responseHeaders });
+    return finishedResponse(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
   }
   // A page with scripts carries this response's nonce; a cached copy of it would not match the
   // next response's CSP, so only script-free pages are revalidated by ETag.
@@ -84,7 +83,8 @@ const handleRequest: HandleDocumentRequestFunction = (
     }
   }
   // As bytes: a string body would be checked character by character first (a big page: 0.3 ms).
-  return new Response(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
+  // Finished: the server writes them in one piece (remix-adapter.server.ts), compressed if taken.
+  return finishedResponse(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
 };
 
 export default handleRequest;

@@ -7,13 +7,16 @@
 // hands the renderer the parsed text directly: the data the page sees is still exactly what went
 // through JSON (dates as strings, as the browser gets them), only the byte detour is gone.
 import type { TypedResponse } from "@remix-run/node";
+import { keepFinishedBody } from "./finished-response.server";
 
 class JsonResponse extends Response {
   readonly #text: string;
 
   constructor(text: string, init: ResponseInit) {
-    super(Buffer.from(text), init);
+    const bytes = Buffer.from(text);
+    super(bytes, init);
     this.#text = text;
+    keepFinishedBody(this, bytes);
   }
 
   override json(): Promise<unknown> {

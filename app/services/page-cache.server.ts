@@ -142,6 +142,14 @@ function release(pending: PendingPage, stored: Entry | undefined) {
   }
 }
 
+/** Bodies as rendered, given by the server before it compresses them (remix-adapter.server.ts). */
+const renderedBodies = new WeakMap<ServerResponse, Buffer>();
+
+/** The answer's body as rendered: the one to store if the page is captured, however it is sent. */
+export function keepRenderedBody(res: ServerResponse, body: Buffer) {
+  renderedBodies.set(res, body);
+}
+
 /**
  * Watches the answer to a pending page (before compression touches it) and stores it when it
  * may be shared: 200, HTML, no cookie set, not marked no-store, no script carrying the nonce.
@@ -182,7 +190,8 @@ export function capturePage(res: ServerResponse, pending: PendingPage, now: () =
   let done = false;
   res.once("finish", () => {
     done = true;
-    release(pending, tooLarge || encodedByApp ? undefined : storeIfShareable(res, pending, Buffer.concat(chunks), now()));
+    const rendered = renderedBodies.get(res) ?? (tooLarge || encodedByApp ? undefined : Buffer.concat(chunks));
+    release(pending, rendered && storeIfShareable(res, pending, rendered, now()));
   });
   res.once("close", () => {
     if (!done) release(pending, undefined);

@@ -43,6 +43,8 @@ describe("the installs", () => {
     expect(patchesAt).toBeGreaterThan(-1);
     expect(patchesAt).toBeLessThan(dockerfile.indexOf("RUN npm ci"));
     expect(JSON.parse(readFileSync("package.json", "utf8")).scripts.postinstall).toBe("patch-package --error-on-fail");
-    expect(readdirSync("patches").some((name) => name.startsWith("@remix-run+router+"))).toBe(true);
+    for (const patched of ["@remix-run+router+", "@remix-run+server-runtime+"]) {
+      expect(readdirSync("patches").some((name) => name.startsWith(patched))).toBe(true);
+    }
   });
 });

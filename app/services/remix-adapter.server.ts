@@ -1,0 +1,94 @@
+// Remix's requests and answers on node's http server, in place of @remix-run/express and the
+// compression middleware for every address that is not a static file (server.mjs).
+//
+// @remix-run/express streams every answer through a web ReadableStream, and the compression
+// middleware wraps every answer's write and end. Our pages and data are finished before they are
+// sent (entry.server.tsx renders to a string; json.server.ts has the text), so a finished body is
+// written in one piece here, compressed at once when the client takes gzip; only an answer of
+// unknown length (a file) is streamed. In a burst of 500 enrolments that per-request work was a
+// tenth of the CPU (docs/decisions/0017-enrolment-burst.md).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
+import type { AppLoadContext } from "@remix-run/node";
+import { gzippedIfTaken } from "./compress.server";
+import { finishedBodyOf } from "./finished-response.server";
+import { keepRenderedBody } from "./page-cache.server";
+
+/** What server.mjs knows of a request beyond node's: express's trust-aware host and protocol. */
+export type RequestFacts = { protocol: string; hostname: string; originalUrl?: string };
+
+/** The Fetch API request Remix gets for node's request (as @remix-run/express builds it). */
+export function remixRequest(req: IncomingMessage & RequestFacts, res: ServerResponse): Request {
+  // The port from X-Forwarded-Host or Host; the host name from express (it respects TRUST_PROXY).
+  const portOf = (header: string | string[] | undefined) => Number.parseInt(String(header ?? "").split(":")[1] ?? "", 10);
+  const forwardedPort = portOf(req.headers["x-forwarded-host"]);
+  const hostPort = portOf(req.headers.host);
+  const port = Number.isSafeInteger(forwardedPort) ? forwardedPort : Number.isSafeInteger(hostPort) ? hostPort : "";
+  const url = `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl ?? req.url}`;
+
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+    else if (value) headers.set(name, value);
+  }
+  // Loaders and actions are aborted when the answer can no longer be sent (closed before finished).
+  let controller: AbortController | null = new AbortController();
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  return new Request(url, init);
+}
+
+/** Types worth compressing (as the compression middleware's list, for what the app sends). */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]+\+(?:json|xml))|image\/svg\+xml)/i;
+
+/** Adds `token` to the Vary header unless it is there. */
+function vary(res: ServerResponse, token: string) {
+  const current = String(res.getHeader("Vary") ?? "");
+  if (!current.split(/\s*,\s*/).some((t) => t.toLowerCase() === token.toLowerCase())) res.setHeader("Vary", current ? `${current}, ${token}` : token);
+}
+
+/** Sends Remix's answer: a finished body in one piece (gzipped when taken), any other streamed. */
+export async function sendRemixResponse(req: IncomingMessage, res: ServerResponse, response: Response) {
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  for (const [name, value] of response.headers) {
+    if (name !== "set-cookie") res.setHeader(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
+
+  const type = response.headers.get("Content-Type") ?? "";
+  const compressible = COMPRESSIBLE.test(type) && !response.headers.has("Content-Encoding");
+  let body = finishedBodyOf(response);
+  if (body === undefined && response.body && compressible && !/text\/event-stream/i.test(type)) {
+    body = Buffer.from(await response.arrayBuffer());
+  }
+  if (body === undefined) {
+    if (response.body) await writeReadableStreamToWritable(response.body, res);
+    else res.end();
+    return;
+  }
+  // The page cache keeps the bytes as rendered, whatever this answer is sent as.
+  if (!response.headers.has("Content-Encoding")) keepRenderedBody(res, body);
+  if (compressible) {
+    vary(res, "Accept-Encoding");
+    const noTransform = /\bno-transform\b/i.test(String(res.getHeader("Cache-Control") ?? ""));
+    const gzipped = noTransform || req.method === "HEAD" ? null : gzippedIfTaken(body, req.headers["accept-encoding"]);
+    if (gzipped) {
+      body = gzipped;
+      res.setHeader("Content-Encoding", "gzip");
+    }
+  }
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
+}
+
+/** Load context with the client's address read only when a route asks (login limits). */
+export function loadContext(req: IncomingMessage & { ip?: string }, values: Omit<AppLoadContext, "clientIp">): AppLoadContext {
+  return Object.defineProperty({ ...values }, "clientIp", { get: () => req.ip, enumerable: true });
+}
