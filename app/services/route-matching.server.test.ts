@@ -113,3 +113,32 @@ describe("React Router's matchRoutes with the patch", () => {
     expect(matchPath({ path: "/freizeit", end: true }, "/freizeit/7")).toBeNull();
   });
 });
+
+describe("React Router's matchRoutes with the patch, against the unpatched one", () => {
+  it("tries only the branches an address's first segment can match, with the same answers", async () => {
+    const { createRequire } = await import("node:module");
+    const patched = createRequire(import.meta.url)("@remix-run/router") as typeof import("@remix-run/router");
+    // The package's ES module build, which the patch leaves alone (the server loads CommonJS).
+    const unpatched = ((await import("@remix-run/router/dist/router.js" as string)) as typeof import("@remix-run/router")).matchRoutes;
+    expect(unpatched).not.toBe(patched.matchRoutes);
+    const list = [
+      {
+        id: "root",
+        path: "",
+        children: [
+          ...routes[0].children,
+          { id: "routes/Strikt", path: "Strikt", caseSensitive: true },
+          { id: "routes/anmeldung.$id", path: "anmeldung/:id" },
+          { id: "routes/$lang.hilfe", path: ":lang?/hilfe" },
+          { id: "routes/$slug", path: ":slug" },
+        ],
+      },
+    ];
+    const more = [...addresses, "/anmeldung/5457", "/ANMELDUNG/5457/", "/Strikt", "/strikt", "/de/hilfe", "/hilfe", "/irgendwas", "/irgendwas/mehr", "//freizeit/7", "/%C3%A4rger", ""];
+    for (let round = 0; round < 2; round++) {
+      for (const address of more) {
+        expect(patched.matchRoutes(list, address), address).toEqual(unpatched(list, address));
+      }
+    }
+  });
+});

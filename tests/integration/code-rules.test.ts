@@ -43,8 +43,16 @@ describe("the installs", () => {
     expect(patchesAt).toBeGreaterThan(-1);
     expect(patchesAt).toBeLessThan(dockerfile.indexOf("RUN npm ci"));
     expect(JSON.parse(readFileSync("package.json", "utf8")).scripts.postinstall).toBe("patch-package --error-on-fail");
-    for (const patched of ["@remix-run+router+", "@remix-run+server-runtime+"]) {
+    for (const patched of ["@remix-run+router+", "@remix-run+server-runtime+", "@remix-run+react+", "react-router-dom+"]) {
       expect(readdirSync("patches").some((name) => name.startsWith(patched))).toBe(true);
+    }
+  });
+
+  it("have every patch applied: each file a patch changes carries its mark", () => {
+    for (const patch of readdirSync("patches")) {
+      const files = [...readFileSync(path.join("patches", patch), "utf8").matchAll(/^\+\+\+ b\/(\S+)$/gm)].map((m) => m[1]);
+      expect(files.length, patch).toBeGreaterThan(0);
+      for (const file of files) expect(readFileSync(file, "utf8"), file).toMatch(/lagerfeuer patch/i);
     }
   });
 });

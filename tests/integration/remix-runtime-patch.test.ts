@@ -1,7 +1,10 @@
-// patches/@remix-run+server-runtime+*.patch (applied by `npm install`): Remix hands every loader
-// and action a copy of the request without its `index`/`_data` parameters. For an address without
-// a query there is nothing to strip, and the copy (a new URL and Request per loader of every page)
-// is skipped: the loader gets the request itself. With a query, the parameters are still stripped.
+// patches/ (applied by `npm install`):
+// - @remix-run/server-runtime: Remix hands every loader and action a copy of the request without
+//   its `index`/`_data` parameters. For an address without a query there is nothing to strip, and
+//   the copy (a new URL and Request per loader of every page) is skipped: the loader gets the
+//   request itself. With a query, the parameters are still stripped.
+// - react-router-dom: the static router of a render converts its route list into data routes
+//   once per list, not on every render (@remix-run/react hands it the same list each time).
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 
@@ -48,5 +51,36 @@ describe("Remix's server runtime with the patch", () => {
     expect(await answer.json()).toEqual({ ok: true });
     expect(seen).toHaveLength(1);
     expect(new URL(seen[0].url).search).toBe("?seite=2");
+  });
+});
+
+describe("React Router's static router with the patch", () => {
+  it("converts a route list once and gives each render of it the same data routes and matches", () => {
+    const { createStaticRouter } = createRequire(import.meta.url)("react-router-dom/server") as typeof import("react-router-dom/server");
+    const routes = [{ id: "root", path: "/", children: [{ id: "event", path: "freizeit/:id" }] }];
+    const context = (id: string) =>
+      ({
+        basename: "/",
+        location: { pathname: `/freizeit/${id}`, search: "", hash: "", state: null, key: "default" },
+        matches: [
+          { route: routes[0], params: { id }, pathname: "/", pathnameBase: "/" },
+          { route: routes[0].children[0], params: { id }, pathname: `/freizeit/${id}`, pathnameBase: `/freizeit/${id}` },
+        ],
+        loaderData: {},
+        actionData: null,
+        errors: null,
+        statusCode: 200,
+        loaderHeaders: {},
+        actionHeaders: {},
+        activeDeferreds: null,
+      }) as never;
+    const first = createStaticRouter(routes, context("1"));
+    const second = createStaticRouter(routes, context("2"));
+    expect(second.routes).toBe(first.routes);
+    expect(second.state.matches.map((m) => [m.route.id, m.params.id])).toEqual([["root", "2"], ["event", "2"]]);
+    expect(second.state.matches[1].route).toBe(first.routes[0].children![0]);
+    const other = createStaticRouter(structuredClone(routes), context("3"));
+    expect(other.routes).not.toBe(first.routes);
+    expect(other.routes).toEqual(first.routes);
   });
 });
