@@ -10,7 +10,8 @@ import { checkBoxes, guardianBoxIndex, NO_GUARDIAN, type Problems, type RuleCont
 import { childAmounts } from "~/lib/money";
 import { enrolmentReference } from "~/lib/transfer";
 import { newChildSchema, newGuardianSchema, type BoxValue, type SepaValue } from "~/schemas/enrollment";
-import { db, writeTransactionTogether } from "~/services/db.server";
+import { db } from "~/services/db.server";
+import { writeTransactionTogether } from "~/services/group-commit.server";
 import { queueMail } from "~/services/mail.server";
 import { confirmationMail } from "./enrollment-mail.server";
 import {

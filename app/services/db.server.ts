@@ -135,7 +135,7 @@ const lockStatements = new WeakMap<Database.Database, Record<"begin" | "commit" 
 /** A setting changed with a fresh statement each time: SQLite applies a pragma as it compiles it. */
 const setPragma = (sqlite: Database.Database, setting: string) => sqlite.exec(`PRAGMA ${setting}`);
 
-function statementsOf(sqlite: Database.Database) {
+export function statementsOf(sqlite: Database.Database) {
   let s = lockStatements.get(sqlite);
   if (!s) {
     s = {
@@ -149,27 +149,39 @@ function statementsOf(sqlite: Database.Database) {
 }
 
 /**
+ * BEGIN IMMEDIATE once, without waiting: true when this connection now holds the write lock,
+ * false while another process holds it.
+ */
+export function tryWriteLock(sqlite: Database.Database): boolean {
+  setPragma(sqlite, "busy_timeout = 0");
+  try {
+    statementsOf(sqlite).begin.run();
+    return true;
+  } catch (error) {
+    if (String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY")) return false;
+    throw error;
+  } finally {
+    setPragma(sqlite, `busy_timeout = ${LOCK_WAIT_MS}`);
+  }
+}
+
+/** The error of a write that waited LOCK_WAIT_MS for the write lock in vain (as SQLite's own). */
+export function lockTimeout() {
+  return Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+}
+
+/**
  * BEGIN IMMEDIATE, asking again every fraction of a millisecond while another process holds the
  * write lock. SQLite's busy handler took it 3–5 ms after the other let go, with the event loop
  * stopped all along (docs/decisions/0017-enrolment-burst.md).
  */
 function takeWriteLock(sqlite: Database.Database) {
-  const s = statementsOf(sqlite);
   const deadline = performance.now() + LOCK_WAIT_MS;
-  setPragma(sqlite, "busy_timeout = 0");
-  try {
-    for (let pause = 0.05; ; pause = Math.min(pause * 2, 1)) {
-      try {
-        s.begin.run();
-        return s;
-      } catch (error) {
-        if (!String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY") || performance.now() > deadline) throw error;
-      }
-      Atomics.wait(sleeper, 0, 0, pause);
-    }
-  } finally {
-    setPragma(sqlite, `busy_timeout = ${LOCK_WAIT_MS}`);
+  for (let pause = 0.05; !tryWriteLock(sqlite); pause = Math.min(pause * 2, 1)) {
+    if (performance.now() > deadline) throw lockTimeout();
+    Atomics.wait(sleeper, 0, 0, pause);
   }
+  return statementsOf(sqlite);
 }
 
 /**
@@ -215,78 +227,16 @@ function inWriteTransaction<T>(work: (tx: Tx) => T, database: Db, durable: boole
   }
 }
 
-const clientOf = (database: Db) => (database as Db & { $client: Database.Database }).$client;
+export const clientOf = (database: Db) => (database as Db & { $client: Database.Database }).$client;
 
 /** `work` as drizzle's transaction inside ours (a savepoint: a throw undoes its writes alone). */
-function runNested<T>(work: (tx: Tx) => T, database: Db): T {
+export function runNested<T>(work: (tx: Tx) => T, database: Db): T {
   return database.transaction((tx) => {
     const result = work(tx);
     if (result instanceof Promise) {
       throw new Error("writeTransaction: the callback must be synchronous");
     }
     return result;
-  });
-}
-
-type Waiting = { work: (tx: Tx) => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
-const waitingWrites = new Map<Database.Database, Waiting[]>();
-
-/** How long writes asked for together wait for others to join them (group commit). */
-const GROUP_COMMIT_MS = 5;
-
-/**
- * A write transaction committed together with the others asked for within GROUP_COMMIT_MS (group
- * commit): each runs as a savepoint of one transaction, so each is whole or nothing and sees the
- * ones before it (places are counted under one lock), and one commit, one fsync, makes all of
- * them durable. The promise settles after that commit: an answer never reports a write a power
- * cut could still take back. When 500 parents enrol at once, 500 fsyncs of about a millisecond
- * each, one after another under the write lock, were much of the wait. The window: requests reach
- * their write one turn of the event loop after another, so a commit at the end of the turn wrote
- * one enrolment each time; five milliseconds gather two to seven in a burst and cost a single
- * enrolment nothing a person notices. (Committing a lone write at once and waiting only when
- * writes follow a commit closely made a burst alternate between one and several per commit.)
- */
-export function writeTransactionTogether<T>(work: (tx: Tx) => T, database: Db = db): Promise<T> {
-  const sqlite = clientOf(database);
-  if (sqlite.inTransaction) throw new Error("writeTransactionTogether: not inside another transaction");
-  let waiting = waitingWrites.get(sqlite);
-  if (!waiting) {
-    waitingWrites.set(sqlite, (waiting = []));
-    setTimeout(() => commitTogether(sqlite, database), GROUP_COMMIT_MS);
-  }
-  return new Promise<T>((resolve, reject) => waiting.push({ work, resolve: resolve as (value: unknown) => void, reject }));
-}
-
-function commitTogether(sqlite: Database.Database, database: Db) {
-  const waiting = waitingWrites.get(sqlite) ?? [];
-  waitingWrites.delete(sqlite);
-  const outcomes: ({ value: unknown } | { error: unknown })[] = [];
-  try {
-    const s = takeWriteLock(sqlite);
-    try {
-      for (const { work } of waiting) {
-        try {
-          outcomes.push({ value: runNested(work, database) });
-        } catch (error) {
-          // A full disk or an I/O error ends the whole transaction, not just the savepoint: the
-          // ones before are gone too, and the ones after must not run on their own.
-          if (!sqlite.inTransaction) throw error;
-          outcomes.push({ error });
-        }
-      }
-      s.commit.run();
-    } catch (error) {
-      if (sqlite.inTransaction) s.rollback.run();
-      throw error;
-    }
-  } catch (error) {
-    for (const { reject } of waiting) reject(error);
-    return;
-  }
-  waiting.forEach(({ resolve, reject }, i) => {
-    const outcome = outcomes[i];
-    if ("error" in outcome) reject(outcome.error);
-    else resolve(outcome.value);
   });
 }
 

@@ -12,7 +12,8 @@ import {
   users,
 } from "../../db/schema";
 import { berlinToInstant } from "~/lib/dates";
-import { bookkeepingTransaction, db, rawSqlite, writeTransaction, writeTransactionTogether } from "~/services/db.server";
+import { bookkeepingTransaction, db, rawSqlite, writeTransaction } from "~/services/db.server";
+import { writeTransactionTogether } from "~/services/group-commit.server";
 import { createUser } from "../support/fixtures";
 
 /** Runs `work` and returns the database's own error text (drizzle wraps some errors). */
@@ -320,6 +321,37 @@ describe("writes committed together", () => {
       expect(seenByOthers).toBe(parent.firstName); // the first not yet committed: one commit for both
       expect(other.prepare("SELECT first_name || ' ' || last_name FROM users WHERE id = ?").pluck().get(parent.id)).toBe("Erste Zweite");
     } finally {
+      other.close();
+    }
+  });
+
+  it("wait for another process's write lock without stopping this one, and take in the writes asked for meanwhile", async () => {
+    const parent = await createUser();
+    const other = new Database(rawSqlite().name);
+    try {
+      other.exec("BEGIN IMMEDIATE"); // another worker's commit under way
+      const first = writeTransactionTogether((tx) => tx.update(users).set({ firstName: "Wartend" }).where(eq(users.id, parent.id)).run());
+      // The event loop goes on: timers fire and requests are answered while the group waits.
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      const second = writeTransactionTogether((tx) => tx.update(users).set({ lastName: "Dazu" }).where(eq(users.id, parent.id)).run());
+      let settled = false;
+      void Promise.all([first, second]).then(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(settled).toBe(false);
+      expect(other.prepare("SELECT first_name FROM users WHERE id = ?").pluck().get(parent.id)).toBe(parent.firstName);
+      other.exec("COMMIT");
+      const seen: string[] = [];
+      const watcher = new Database(rawSqlite().name, { readonly: true });
+      const look = setInterval(() => seen.push(String(watcher.prepare("SELECT first_name || ' ' || last_name FROM users WHERE id = ?").pluck().get(parent.id))), 0);
+      await Promise.all([first, second]);
+      clearInterval(look);
+      watcher.close();
+      expect(settled).toBe(true);
+      // One commit for both: never the first without the second.
+      expect(seen.filter((name) => name.startsWith("Wartend") && !name.endsWith("Dazu"))).toEqual([]);
+      expect(other.prepare("SELECT first_name || ' ' || last_name FROM users WHERE id = ?").pluck().get(parent.id)).toBe("Wartend Dazu");
+    } finally {
+      if (other.inTransaction) other.exec("ROLLBACK");
       other.close();
     }
   });
