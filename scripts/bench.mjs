@@ -247,10 +247,15 @@ try {
     if (processes !== 1) {
       await server.stop();
       server = await startServer({ ...env, WEB_CONCURRENCY: String(processes) });
-      // The one process had answered every page of the run before its burst; new workers first
-      // answer a burst unmeasured, as on the evening registration opens the server has been
-      // serving all day. Cold, V8 has not yet optimised the enrolment's code: p99 about 2.4 s
-      // where warm it is 1.2–1.5 s.
+      // The same warm-up as the one process had before its bursts, as on the evening registration
+      // opens the server has been serving all day: the 20-connection loads of part 2 (not
+      // reported), then a burst unmeasured. After a burst alone V8 was still optimising hundreds
+      // of functions in each of the next bursts (--trace-opt on a new process: about 600, 270,
+      // 180), and the workers had answered a small fraction of the requests the one process had.
+      for (const [url, cookie] of loads) {
+        const r = await load(base + url, { cookie, durationS: DURATION_S });
+        if (r.errors) problems.push(`${url} at 20 connections, ${processes} processes (warm-up): ${r.errors} errors`);
+      }
       const warmUp = await enrolmentBurst(server.base, warmUpSet.eventId, warmUpSet.families);
       results.warmUp = { processes, ...warmUp };
       console.log(`\nwarm-up burst, ${processes} processes (not measured): p99 ${warmUp.p99} ms, ${warmUp.errors} errors`);
