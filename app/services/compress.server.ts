@@ -7,7 +7,7 @@
 import { gzipSync } from "node:zlib";
 
 /** Below this an answer is sent as it is (as `compression` does by default). */
-export const COMPRESS_THRESHOLD_BYTES = 1024;
+const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /** Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0). */
 export function acceptsGzip(acceptEncoding: string | null | undefined) {

@@ -181,7 +181,6 @@ function takeWriteLock(sqlite: Database.Database) {
     if (performance.now() > deadline) throw lockTimeout();
     Atomics.wait(sleeper, 0, 0, pause);
   }
-  return statementsOf(sqlite);
 }
 
 /**

@@ -151,58 +151,23 @@ export function keepRenderedBody(res: ServerResponse, body: Buffer) {
 }
 
 /**
- * Watches the answer to a pending page (before compression touches it) and stores it when it
- * may be shared: 200, HTML, no cookie set, not marked no-store, no script carrying the nonce.
+ * Watches the answer to a pending page and stores it when it may be shared: 200, HTML, no cookie
+ * set, not marked no-store, no script carrying the nonce. What is stored is the body the server
+ * gave as rendered (keepRenderedBody); an answer without one (streamed, or a refusal of the
+ * server's own) is not stored.
  */
 export function capturePage(res: ServerResponse, pending: PendingPage, now: () => number = Date.now) {
-  const chunks: Buffer[] = [];
-  const write = res.write;
-  const end = res.end;
-  let tooLarge = false;
-  const keep = (chunk: unknown, encoding?: unknown) => {
-    if (chunk === undefined || chunk === null || typeof chunk === "function" || tooLarge) return;
-    const buffer = Buffer.isBuffer(chunk)
-      ? chunk
-      : chunk instanceof Uint8Array
-        ? Buffer.from(chunk)
-        : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
-    chunks.push(buffer);
-    if (chunks.length > 4096) tooLarge = true;
-  };
-  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
-    keep(chunk, rest[0]);
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as ServerResponse["write"];
-  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-    keep(chunk, rest[0]);
-    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
-  } as ServerResponse["end"];
-  // An encoding set before the headers go out is the app's own (its bytes above are encoded):
-  // never stored. The compression middleware sets its own later, in writeHead, on bytes it is
-  // given plain, so its answer is kept.
-  let encodedByApp = false;
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    encodedByApp ||= res.hasHeader("content-encoding") || args.some(namesEncoding);
-    return (writeHead as (...args: unknown[]) => ServerResponse).apply(this, args);
-  } as ServerResponse["writeHead"];
   // Once the answer is out, its headers are final. Cut off before: the waiting requests go on.
   let done = false;
   res.once("finish", () => {
     done = true;
-    const rendered = renderedBodies.get(res) ?? (tooLarge || encodedByApp ? undefined : Buffer.concat(chunks));
+    const rendered = renderedBodies.get(res);
     release(pending, rendered && storeIfShareable(res, pending, rendered, now()));
   });
   res.once("close", () => {
     if (!done) release(pending, undefined);
   });
 }
-
-/** Whether writeHead's headers argument (an object or a flat list) sets Content-Encoding. */
-const namesEncoding = (arg: unknown) =>
-  Array.isArray(arg)
-    ? arg.some((item) => String(item).toLowerCase() === "content-encoding")
-    : typeof arg === "object" && arg !== null && Object.keys(arg).some((name) => name.toLowerCase() === "content-encoding");
 
 function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffer, now: number): Entry | undefined {
   if (res.statusCode !== 200 || res.hasHeader("set-cookie")) return undefined;

@@ -15,7 +15,7 @@ import { finishedBodyOf } from "./finished-response.server";
 import { keepRenderedBody } from "./page-cache.server";
 
 /** What server.mjs knows of a request beyond node's: express's trust-aware host and protocol. */
-export type RequestFacts = { protocol: string; hostname: string; originalUrl?: string };
+type RequestFacts = { protocol: string; hostname: string; originalUrl?: string };
 
 /** The Fetch API request Remix gets for node's request (as @remix-run/express builds it). */
 export function remixRequest(req: IncomingMessage & RequestFacts, res: ServerResponse): Request {

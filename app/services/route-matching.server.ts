@@ -4,13 +4,13 @@
 // that was about 0.2 ms a call, the largest single cost of a small page. The routes never change
 // while the server runs, so the answer for an address is the same every time: it is kept (the
 // first MAX_ADDRESSES addresses asked about in all, the oldest dropped first) and handed out as
-// a copy, so nothing a caller does to its matches reaches the next request. Remix builds a new list of the same routes
-// for every render, so answers are kept by the list's shape (ids, paths) and given the route
-// objects of the list asked about. Remix calls it through the module's export, which this
-// replaces once at start (installRouteMatchCache, from entry.server.tsx). The static handler
-// calls it from inside the package, where no export reaches: there a patch of the package
-// (patches/, applied by `npm install`) keeps each list's ranked branches and each path's
-// expression instead.
+// a copy, so nothing a caller does to its matches reaches the next request. Answers are kept by
+// the list's shape (ids, paths) and given the route objects of the list asked about, so a new
+// list of the same routes (Remix built one for every render until patches/ made it keep them)
+// costs one walk, not a match. Remix calls it through the module's export, which this replaces
+// once at start (installRouteMatchCache, from entry.server.tsx). The static handler calls it from
+// inside the package, where no export reaches: there a patch of the package (patches/, applied by
+// `npm install`) keeps each list's ranked branches and each path's expression instead.
 import { createRequire } from "node:module";
 import type * as RemixRouter from "@remix-run/router";
 

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { events } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { answerFromCache, capturePage, clearPageCache, PAGE_CACHE_TTL_MS } from "~/services/page-cache.server";
+import { answerFromCache, capturePage, clearPageCache, keepRenderedBody, PAGE_CACHE_TTL_MS } from "~/services/page-cache.server";
 import { createEvent } from "../support/events";
 import { rawRequest } from "../support/http";
 
@@ -20,7 +20,7 @@ let renders = 0;
 let clock = 1_000_000;
 /** What the fake app adds to its answer, by path. */
 const extras: Record<string, { setCookie?: boolean; script?: boolean; status?: number; noStore?: boolean; gzippedByApp?: boolean }> = {};
-/** Paths answered through the compression middleware, as server.mjs does (capture after it). */
+/** Paths whose answer is compressed on its way out (by the compression middleware here). */
 const throughCompression = new Set<string>();
 
 beforeAll(async () => {
@@ -45,6 +45,8 @@ beforeAll(async () => {
           res.end(gzipSync(html));
           return;
         }
+        // As the server's adapter does: the body as rendered, for the cache, before it is sent.
+        keepRenderedBody(res, Buffer.from(html));
         res.write(html.slice(0, 20));
         res.end(html.slice(20));
       }, 20);
