@@ -137,6 +137,17 @@ function rememberTrust(trust) {
   };
 }
 
+/** A worker's exit code when it cannot listen on the port: the primary ends instead of replacing it. */
+const CANNOT_LISTEN = 78;
+
+/** Why the port cannot be opened, in German. */
+function listenProblem(error, port) {
+  if (error.code === "EADDRINUSE") return `Port ${port} ist schon belegt. Läuft Lagerfeuer schon, oder ein anderes Programm auf diesem Port?`;
+  if (error.code === "EACCES") return `Port ${port} darf dieser Benutzer nicht öffnen (unter 1024 nur mit besonderen Rechten).`;
+  if (error.code === "EADDRNOTAVAIL") return `Die Adresse in HOST gibt es auf diesem Rechner nicht (Port ${port}).`;
+  return `Port ${port} kann nicht geöffnet werden (${error.code ?? error.message}).`;
+}
+
 /** Calls `stop` with the signal's name on SIGTERM and SIGINT. */
 function onStopSignals(stop) {
   process.on("SIGTERM", () => void stop("SIGTERM"));
@@ -320,6 +331,14 @@ function serveRequests() {
     if (role === "single") announce();
     if (development) broadcastDevReady(build);
   };
+  // The port cannot be had: the reason in German; a worker's exit code tells the primary to end
+  // the start instead of replacing it.
+  server.once("error", async (error) => {
+    console.error(listenProblem(error, config.port));
+    if (role === "worker") process.exit(CANNOT_LISTEN);
+    await shutdown().catch(() => undefined); // the start-up's traces (pid file)
+    process.exit(1);
+  });
   if (config.host) server.listen(config.port, config.host, listening);
   else server.listen(config.port, listening);
 
@@ -413,6 +432,7 @@ function runPrimary(count) {
     const { kind, bornAt } = forked.get(worker.id);
     forked.delete(worker.id);
     if (worker === jobs) jobs = undefined;
+    if (code === CANNOT_LISTEN) return void stop("Port nicht verfügbar", 1);
     if (stopping) return;
     const what = kind === "jobs" ? "Mail-Versand und Zeitplan" : "Anfragen";
     console.error(`Prozess ${worker.process.pid} (${what}) wurde beendet (${signal ?? `Code ${code}`}); ein neuer übernimmt.`);
@@ -439,7 +459,7 @@ function runPrimary(count) {
     clearTimeout(deadline);
   }
 
-  async function stop(signal) {
+  async function stop(signal, exitCode = 0) {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: Server wird beendet …`);
@@ -447,7 +467,7 @@ function runPrimary(count) {
     await end(Object.values(cluster.workers ?? {}).filter((w) => w !== jobs));
     await end([jobs]);
     await shutdown();
-    process.exit(0);
+    process.exit(exitCode);
   }
   onStopSignals(stop);
 }

@@ -1,10 +1,11 @@
 // All cores (issue 14, item 3): WEB_CONCURRENCY=2 forks two workers and one jobs process; a
 // worker killed with SIGKILL is replaced while the other keeps answering; the mail worker and the
 // scheduler run in the jobs process alone, at a lower CPU priority, and a killed jobs process is
-// replaced; SIGTERM stops the whole cluster cleanly.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// replaced; SIGTERM stops the whole cluster cleanly; a port that is taken is said in German.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { getPriority } from "node:os";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
+import { getPriority, tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -219,5 +220,23 @@ describe("cluster", () => {
   it("refuses a WEB_CONCURRENCY that is not a number of processes", async () => {
     await expect(startOwnServer({ WEB_CONCURRENCY: "viele" })).rejects.toThrow(/WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein/);
     await expect(startOwnServer({ WEB_CONCURRENCY: "2", JOBS_NICE: "20" })).rejects.toThrow(/JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein/);
+  });
+
+  it("says in German that the port is taken, one process or a cluster, and leaves no pid file", async () => {
+    const other = createNetServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => other.once("listening", resolve));
+    const port = String((other.address() as AddressInfo).port);
+    const dir = mkdtempSync(path.join(tmpdir(), "lagerfeuer-port-"));
+    try {
+      for (const processes of ["1", "2"]) {
+        const databasePath = path.join(dir, `taken-${processes}.db`);
+        await expect(startOwnServer({ WEB_CONCURRENCY: processes, PORT: port, DATABASE_PATH: databasePath })).rejects.toThrow(
+          new RegExp(`exit 1\\):\\n[^]*Port ${port} ist schon belegt\\. Läuft Lagerfeuer schon`),
+        );
+        expect(existsSync(`${databasePath}.pid`)).toBe(false);
+      }
+    } finally {
+      other.close();
+    }
   });
 });
