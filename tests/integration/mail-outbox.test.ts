@@ -43,6 +43,35 @@ describe("the mail outbox", () => {
     expect(outbox().map((m) => m.subject)).toEqual(["Anmeldung bestätigt"]);
   });
 
+  it("writes every field of the mail as given, due at once; refuses outside a transaction", () => {
+    const before = Date.now();
+    const attachments = [{ filename: "Packliste.pdf", path: "events/1/packliste.pdf", contentType: "application/pdf" }];
+    const [first, second] = writeTransaction((tx) => [
+      queueMail(tx, { ...message, to: [" a@example.org ", "b@example.org"], html: "<p>Hallo</p>", attachments }),
+      queueMail(tx, message),
+    ]);
+    expect(second).toBe(first + 1);
+    const [withAll, plain] = outbox();
+    expect(withAll).toMatchObject({
+      id: first,
+      recipients: JSON.stringify(["a@example.org", "b@example.org"]),
+      subject: message.subject,
+      text: message.text,
+      html: "<p>Hallo</p>",
+      attachments: JSON.stringify(attachments),
+      status: "pending",
+      attempts: 0,
+      lockedUntil: null,
+      sentAt: null,
+    });
+    expect(withAll.nextAttemptAt).toBeInstanceOf(Date);
+    expect(withAll.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(withAll.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(plain).toMatchObject({ recipients: JSON.stringify(["eltern@example.org"]), html: null, attachments: null });
+    expect(() => queueMail(db, message)).toThrow(/only inside the transaction/);
+    expect(outbox()).toHaveLength(2);
+  });
+
   it("delivers over SMTP to a real server", async () => {
     const port = await freePort();
     const smtp = await startSmtpServer(port);
