@@ -1,5 +1,5 @@
 // What the server does once at start, before it accepts requests.
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { deleteOldLoginAttempts } from "~/models/auth.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
@@ -25,11 +25,45 @@ let pidFile: string | undefined;
  */
 export async function boot(options: { background?: boolean; startup?: boolean; jobs?: boolean } = {}) {
   const config = settings(); // throws a SettingsError naming every bad setting
-  db.run("select 1"); // opens and migrates the database
   const background = options.background !== false;
-  if (options.startup ?? background) await startUp(config);
+  const startup = options.startup ?? background;
+  if (startup) refuseSecondServer(`${config.databasePath}.pid`);
+  db.run("select 1"); // opens and migrates the database
+  if (startup) await startUp(config);
   if (options.jobs ?? background) startJobs();
   return config;
+}
+
+/**
+ * Another server of the app still running on this database (its pid file names a living node
+ * process): this start ends before it migrates or writes anything, and leaves that server's pid
+ * file alone (`npm run restore` asks it whether the database is in use).
+ */
+function refuseSecondServer(file: string) {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(file, "utf8").trim());
+  } catch {
+    return; // no pid file: nobody else started
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return; // gone: the file is left over
+  }
+  // After a restart an old pid may belong to another program, or to this start's own npm: only
+  // a process running the server (server.mjs, or npm start's scripts/start.mjs) counts.
+  let command = "server.mjs";
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    // no /proc (not Linux): a living process with that pid counts
+  }
+  if (!/(?:^|[/\0\s])(?:server|start)\.mjs(?:$|[\0\s])/.test(command)) return;
+  throw new Error(
+    `Lagerfeuer läuft schon mit dieser Datenbank (Prozess ${pid}). Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder eine andere DATABASE_PATH wählen.`,
+  );
 }
 
 /** Once per start, before any request or job: pid file, upload folders, first admin. */

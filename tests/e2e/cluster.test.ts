@@ -2,6 +2,7 @@
 // worker killed with SIGKILL is replaced while the other keeps answering; the mail worker and the
 // scheduler run in the jobs process alone, at a lower CPU priority, and a killed jobs process is
 // replaced; SIGTERM stops the whole cluster cleanly; a port that is taken is said in German.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
@@ -220,6 +221,34 @@ describe("cluster", () => {
   it("refuses a WEB_CONCURRENCY that is not a number of processes", async () => {
     await expect(startOwnServer({ WEB_CONCURRENCY: "viele" })).rejects.toThrow(/WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein/);
     await expect(startOwnServer({ WEB_CONCURRENCY: "2", JOBS_NICE: "20" })).rejects.toThrow(/JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein/);
+  });
+
+  it("refuses a second server on the same database, and leaves the first one's pid file", async () => {
+    const first = await startOwnServer();
+    try {
+      const pidFile = `${first.databasePath}.pid`;
+      const pid = readFileSync(pidFile, "utf8").trim();
+      for (const processes of ["1", "2"]) {
+        await expect(startOwnServer({ WEB_CONCURRENCY: processes, DATABASE_PATH: first.databasePath })).rejects.toThrow(
+          new RegExp(`exit 1\\):\\n[^]*Lagerfeuer läuft schon mit dieser Datenbank \\(Prozess ${pid}\\)`),
+        );
+        expect(readFileSync(pidFile, "utf8").trim()).toBe(pid);
+      }
+      expect(await status(`${first.baseUrl}/healthz`)).toBe(200);
+    } finally {
+      await first.stop();
+    }
+    // A pid file left over whose number now belongs to another program (after a restart): no hindrance.
+    const other = spawn("sleep", ["30"]);
+    const databasePath = path.join(mkdtempSync(path.join(tmpdir(), "lagerfeuer-pid-")), "alt.db");
+    writeFileSync(`${databasePath}.pid`, String(other.pid));
+    try {
+      const next = await startOwnServer({ DATABASE_PATH: databasePath });
+      expect(readFileSync(`${databasePath}.pid`, "utf8").trim()).toBe(String(next.child.pid));
+      await next.stop();
+    } finally {
+      other.kill();
+    }
   });
 
   it("says in German that the port is taken, one process or a cluster, and leaves no pid file", async () => {
