@@ -326,19 +326,21 @@ function serveRequests() {
     }
     answer(req, res);
   });
-  // HOST unset: every interface, as node does by default.
-  const listening = () => {
-    if (role === "single") announce();
-    if (development) broadcastDevReady(build);
-  };
   // The port cannot be had: the reason in German; a worker's exit code tells the primary to end
   // the start instead of replacing it.
-  server.once("error", async (error) => {
+  const cannotListen = async (error) => {
     console.error(listenProblem(error, config.port));
     if (role === "worker") process.exit(CANNOT_LISTEN);
     await shutdown().catch(() => undefined); // the start-up's traces (pid file)
     process.exit(1);
-  });
+  };
+  server.once("error", cannotListen);
+  const listening = () => {
+    server.off("error", cannotListen); // later errors are not about the port
+    if (role === "single") announce();
+    if (development) broadcastDevReady(build);
+  };
+  // HOST unset: every interface, as node does by default.
   if (config.host) server.listen(config.port, config.host, listening);
   else server.listen(config.port, listening);
 

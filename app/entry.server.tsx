@@ -17,7 +17,7 @@ export { boot, shutdown } from "~/services/boot.server";
 export { closeDatabase } from "~/services/db.server";
 export { answerFromCache, capturePage } from "~/services/page-cache.server";
 export { maxBodyBytes } from "~/services/form.server";
-export { kickMailWorker, MAIL_QUEUED } from "~/services/mail.server";
+export { kickMailWorker, MAIL_QUEUED } from "~/services/mail-delivery.server";
 export { logError, logRequest, newRequestId } from "~/services/log.server";
 export { loadContext, remixRequest, sendRemixResponse } from "~/services/remix-adapter.server";
 export {

@@ -12,11 +12,9 @@
 //   sets updated_at itself, from a placeholder.
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { enrolments, events, guardians, participants, registrationHistory, registrations, sepaMandates, users } from "../../db/schema";
-import { preparedQuery } from "~/services/db.server";
+import { bound, preparedQuery } from "~/services/db.server";
 
 const param = (name: string) => sql.placeholder(name);
-/** A placeholder whose value is bound exactly as given. */
-const bound = (name: string) => sql`${sql.placeholder(name)}`;
 
 /** A boolean answer as SQLite stores it. */
 export const storedBool = (value: boolean | null) => (value === null ? null : value ? 1 : 0);

@@ -8,7 +8,7 @@ import { expireOffers } from "~/models/waiting-list.server";
 import { purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
 import { closeDatabase, db } from "./db.server";
 import { settings } from "./env.server";
-import { startMailWorker, stopMailWorker } from "./mail.server";
+import { startMailWorker, stopMailWorker } from "./mail-delivery.server";
 import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";

@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import * as schema from "../../db/schema";
@@ -117,6 +118,12 @@ export function preparedQuery<T>(build: (database: Db) => T): () => T {
     return last.query;
   };
 }
+
+/**
+ * A placeholder of a prepared write whose value is bound exactly as given, as SQLite stores it
+ * (a column's mapping would turn a null boolean into 0; decision 0017).
+ */
+export const bound = (name: string) => sql`${sql.placeholder(name)}`;
 
 export function rawSqlite() {
   return connection().sqlite;

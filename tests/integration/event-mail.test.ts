@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eventMailRecipients, eventMails, files, mailOutbox } from "../../db/schema";
 import { closeDatabase, db } from "~/services/db.server";
-import { createDelivery, deliverDueMails, MAX_ATTEMPTS } from "~/services/mail.server";
+import { createDelivery, deliverDueMails, MAX_ATTEMPTS } from "~/services/mail-delivery.server";
 import { eventMailLog, mailAddresses, sendEventMail } from "~/models/event-mail.server";
 import { action, loader } from "~/routes/freizeit.sendEmails.$id";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { mailOutbox } from "../../db/schema";
 import { db, writeTransaction } from "~/services/db.server";
-import { queueMail, startMailWorker, stopMailWorker, type Deliver } from "~/services/mail.server";
+import { startMailWorker, stopMailWorker, type Deliver } from "~/services/mail-delivery.server";
+import { queueMail } from "~/services/mail.server";
 
 describe("stopping the mail worker", () => {
   it("finishes the mail being sent and leaves the rest in the queue for the next start", async () => {
