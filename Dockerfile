@@ -32,7 +32,7 @@ COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
 COPY --from=build /app/package.json /app/server.mjs ./
 # `docker exec … npm run backup -- /data/backups/…` and `npm run restore` (the app stopped).
-COPY --from=build /app/scripts/backup.mjs /app/scripts/restore.mjs /app/scripts/backup-lib.mjs ./scripts/
+COPY --from=build /app/scripts/backup.mjs /app/scripts/restore.mjs /app/scripts/backup-lib.mjs /app/scripts/running-app.mjs ./scripts/
 USER lagerfeuer
 VOLUME ["/data", "/app/uploads"]
 EXPOSE 3000

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { runningApp } from "./running-app.mjs";
 
 export const MANIFEST = "manifest.json";
 const DATABASE_FILE = "lagerfeuer.db";
@@ -27,19 +28,6 @@ function walk(dir, base = dir) {
     if (entry.isDirectory()) return entry.name === ".tmp" ? [] : walk(full, base);
     return [path.relative(base, full)];
   });
-}
-
-/** The pid of the running app that holds the database, or null. */
-export function runningApp(lockFile) {
-  if (!existsSync(lockFile)) return null;
-  const pid = Number(readFileSync(lockFile, "utf8").trim());
-  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return null; // a lock left by a crash
-  }
 }
 
 export async function backup(target, env = process.env) {

@@ -1,5 +1,5 @@
 // What the server does once at start, before it accepts requests.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { deleteOldLoginAttempts } from "~/models/auth.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
@@ -12,6 +12,7 @@ import { startMailWorker, stopMailWorker } from "./mail-delivery.server";
 import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
+import { runningApp } from "../../scripts/running-app.mjs";
 
 /** The pid file this process wrote (the one that did the start-up work), removed at shutdown. */
 let pidFile: string | undefined;
@@ -35,32 +36,13 @@ export async function boot(options: { background?: boolean; startup?: boolean; j
 }
 
 /**
- * Another server of the app still running on this database (its pid file names a living node
- * process): this start ends before it migrates or writes anything, and leaves that server's pid
+ * Another server of the app still running on this database (its pid file names a living process
+ * of the app): this start ends before it migrates or writes anything, and leaves that server's pid
  * file alone (`npm run restore` asks it whether the database is in use).
  */
 function refuseSecondServer(file: string) {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(file, "utf8").trim());
-  } catch {
-    return; // no pid file: nobody else started
-  }
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return; // gone: the file is left over
-  }
-  // After a restart an old pid may belong to another program, or to this start's own npm: only
-  // a process running the server (server.mjs, or npm start's scripts/start.mjs) counts.
-  let command = "server.mjs";
-  try {
-    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-  } catch {
-    // no /proc (not Linux): a living process with that pid counts
-  }
-  if (!/(?:^|[/\0\s])(?:server|start)\.mjs(?:$|[\0\s])/.test(command)) return;
+  const pid = runningApp(file);
+  if (pid === null || pid === process.pid) return;
   throw new Error(
     `Lagerfeuer läuft schon mit dieser Datenbank (Prozess ${pid}). Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder eine andere DATABASE_PATH wählen.`,
   );

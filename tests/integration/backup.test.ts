@@ -73,11 +73,17 @@ describe("npm run backup and restore", () => {
     const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
     const env = { DATABASE_PATH: path.join(place, "app.db"), UPLOADS_DIR: path.join(place, "uploads") };
 
-    writeFileSync(`${env.DATABASE_PATH}.pid`, String(process.pid)); // this process is alive: "the app runs"
-    const running = await npmScript("restore", target, env);
-    expect(running.code).toBe(1);
-    expect(running.output).toContain(`Die App läuft (Prozess ${process.pid})`);
-    expect(existsSync(env.DATABASE_PATH)).toBe(false);
+    // A living process running the server (its command line names server.mjs): "the app runs".
+    const app = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "server.mjs"]);
+    try {
+      writeFileSync(`${env.DATABASE_PATH}.pid`, String(app.pid));
+      const running = await npmScript("restore", target, env);
+      expect(running.code).toBe(1);
+      expect(running.output).toContain(`Die App läuft (Prozess ${app.pid})`);
+      expect(existsSync(env.DATABASE_PATH)).toBe(false);
+    } finally {
+      app.kill();
+    }
 
     writeFileSync(`${env.DATABASE_PATH}.pid`, "999999999"); // left by a crash
     writeFileSync(path.join(target, "lagerfeuer.db"), "kaputt");
@@ -85,6 +91,22 @@ describe("npm run backup and restore", () => {
     expect(damaged.code).toBe(1);
     expect(damaged.output).toContain("Die Sicherung ist beschädigt: lagerfeuer.db hat eine andere Prüfsumme.");
     expect(existsSync(env.DATABASE_PATH)).toBe(false);
+  });
+
+  it("restores when the pid file's number now belongs to another program (after a restart)", async () => {
+    const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    expect((await npmScript("backup", target)).code).toBe(0);
+    const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
+    const env = { DATABASE_PATH: path.join(place, "app.db"), UPLOADS_DIR: path.join(place, "uploads") };
+    const other = spawn("sleep", ["30"]);
+    try {
+      writeFileSync(`${env.DATABASE_PATH}.pid`, String(other.pid));
+      const restored = await npmScript("restore", target, env);
+      expect(restored.code, restored.output).toBe(0);
+      expect(existsSync(env.DATABASE_PATH)).toBe(true);
+    } finally {
+      other.kill();
+    }
   });
 
   it("needs a target and refuses a folder that is not empty", async () => {
