@@ -7,24 +7,28 @@
 // hands the renderer the parsed text directly: the data the page sees is still exactly what went
 // through JSON (dates as strings, as the browser gets them), only the byte detour is gone.
 import type { TypedResponse } from "@remix-run/node";
-import { keepFinishedBody } from "./finished-response.server";
+import { FinishedResponse } from "./finished-response.server";
 
-class JsonResponse extends Response {
+class JsonResponse extends FinishedResponse {
   readonly #text: string;
 
   constructor(text: string, init: ResponseInit) {
-    const bytes = Buffer.from(text);
-    super(bytes, init);
+    super(Buffer.from(text), init);
     this.#text = text;
-    keepFinishedBody(this, bytes);
   }
 
   override json(): Promise<unknown> {
-    return Promise.resolve(JSON.parse(this.#text));
+    return this.text().then((text) => JSON.parse(text));
   }
 
   override text(): Promise<string> {
-    return Promise.resolve(this.#text);
+    if (this.streamed) return super.text();
+    try {
+      this.take();
+      return Promise.resolve(this.#text);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }
 

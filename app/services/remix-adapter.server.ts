@@ -17,6 +17,25 @@ import { keepRenderedBody } from "./page-cache.server";
 /** What server.mjs knows of a request beyond node's: express's trust-aware host and protocol. */
 type RequestFacts = { protocol: string; hostname: string; originalUrl?: string };
 
+/**
+ * A request whose `signal` is its own controller's. Undici's Request follows a signal handed to it
+ * with a listener, a WeakRef and a finalization registry entry, which cost more than the rest of
+ * the request together (18 µs against 7 µs, and work for every garbage collection); this one hands
+ * out the signal that is aborted when the client goes away, and nothing follows it.
+ */
+class NodeRequest extends Request {
+  readonly #controller: AbortController;
+
+  constructor(url: string, init: RequestInit, controller: AbortController) {
+    super(url, init);
+    this.#controller = controller;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+}
+
 /** The Fetch API request Remix gets for node's request (as @remix-run/express builds it). */
 export function remixRequest(req: IncomingMessage & RequestFacts, res: ServerResponse): Request {
   // The port from X-Forwarded-Host or Host; the host name from express (it respects TRUST_PROXY).
@@ -32,15 +51,16 @@ export function remixRequest(req: IncomingMessage & RequestFacts, res: ServerRes
     else if (value) headers.set(name, value);
   }
   // Loaders and actions are aborted when the answer can no longer be sent (closed before finished).
-  let controller: AbortController | null = new AbortController();
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  const controller = new AbortController();
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };
   if (req.method !== "GET" && req.method !== "HEAD") {
     init.body = createReadableStreamFromReadable(req);
     init.duplex = "half";
   }
-  res.on("finish", () => (controller = null));
-  res.on("close", () => controller?.abort());
-  return new Request(url, init);
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return new NodeRequest(url, init, controller);
 }
 
 /** Types worth compressing (as the compression middleware's list, for what the app sends). */

@@ -194,6 +194,8 @@ describe("the code", () => {
       }
     };
     walk("app");
-    expect(offenders.filter((f) => !f.endsWith(path.join("services", "form.server.ts")))).toEqual([]);
+    // finished-response.server.ts reads a Response's own finished bytes (FinishedResponse.formData), no request's.
+    const allowed = ["form.server.ts", "finished-response.server.ts"].map((file) => path.join("services", file));
+    expect(offenders.filter((f) => !allowed.some((file) => f.endsWith(file)))).toEqual([]);
   });
 });
