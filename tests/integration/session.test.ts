@@ -70,6 +70,18 @@ describe("sessions", () => {
     expect(await getUser(requestWith(ended))).toBeNull();
   });
 
+  it("checks a cookie it has seen again: another signature opens nothing, other cookies beside it change nothing", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    expect((await getUser(requestWith(cookie)))?.id).toBe(user.id);
+    const [name, value] = cookie.split("=");
+    const forged = `${name}=${value.slice(0, -2)}${value.endsWith("AA") ? "AB" : "AA"}`;
+    expect(await getUser(requestWith(forged))).toBeNull();
+    expect(await getUser(requestWith(`${forged}; ${cookie}`))).toBeNull(); // the first one counts, as in the browser
+    expect((await getUser(requestWith(`lf_flash=x; ${cookie}; theme=dunkel`)))?.id).toBe(user.id);
+    expect(await currentSessionHash(requestWith(`a=1;${cookie}`))).toBe(await currentSessionHash(requestWith(cookie)));
+  });
+
   it("signs a banned user out", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);
