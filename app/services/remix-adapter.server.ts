@@ -26,13 +26,18 @@ type RequestFacts = { protocol: string; hostname: string; originalUrl?: string }
 class NodeRequest extends Request {
   readonly #controller: AbortController;
 
-  constructor(url: string, init: RequestInit, controller: AbortController) {
-    super(url, init);
+  constructor(input: string | Request, init: RequestInit, controller: AbortController) {
+    super(input, init);
     this.#controller = controller;
   }
 
   override get signal(): AbortSignal {
     return this.#controller.signal;
+  }
+
+  /** A copy (its body teed, as Request's) aborted with this one. */
+  override clone(): Request {
+    return new NodeRequest(super.clone(), {}, this.#controller);
   }
 }
 

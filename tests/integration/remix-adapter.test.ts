@@ -30,7 +30,7 @@ beforeAll(async () => {
     });
     seen = { request, aborted };
     void (async () => {
-      if (request.body) seen!.body = await request.text();
+      if (request.body) seen!.body = await request.clone().text();
       const context = loadContext(facts, { cspNonce: "n", requestId: "r" });
       const response = await answerFor(request);
       response.headers.set("X-Client-Ip", String(context.clientIp));
@@ -123,8 +123,10 @@ describe("the answer the client gets", () => {
     client.end();
     await new Promise((resolve) => setTimeout(resolve, 50));
     const aborted = seen!.aborted;
+    const copy = seen!.request.clone();
     client.destroy();
     expect(await aborted).toBe(true);
+    expect(copy.signal.aborted).toBe(true);
     release();
   });
 });
