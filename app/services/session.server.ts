@@ -1,6 +1,7 @@
 // Sessions live in the database; the cookie holds only a random id (signed). The server can end
 // a session at any time: logout, ban, password change, account deletion.
 import { createCookie, redirect } from "@remix-run/node";
+import { parse as parseCookieHeader } from "cookie";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { sessions, users } from "../../db/schema";
 import { sessionUserColumns, type SessionUser } from "~/models/user.server";
@@ -28,28 +29,31 @@ export function isHttps(request: Request) {
 }
 
 /**
- * Session cookies this process has checked: the cookie's value (as sent) → its id's hash. Every
- * page of a visit sends the same cookie, and checking its signature (an HMAC) and hashing the id
- * cost about 0.03 ms per request. Only a value with a valid signature is kept, which only this
- * server can make; a restart or a full map starts again.
+ * Session cookies this process has checked: the cookie's value → its id's hash. Every page of a
+ * visit sends the same cookie, and checking its signature (an HMAC) and hashing the id cost about
+ * 0.03 ms per request. The value is read from the header by the same parse Remix's cookie uses
+ * (the `cookie` package, default decoding), so a value is found here only if Remix would check
+ * exactly that value; only values whose signature held are kept, and each session has one such
+ * value. Bounded: at most 10,000 values of at most 256 characters; a restart starts again.
  */
 const checkedCookies = new Map<string, string>();
 const CHECKED_COOKIES_MAX = 10_000;
-const COOKIE_VALUE = new RegExp(`(?:^|;)\\s*${COOKIE_NAME}=([^;]*)`);
+const CHECKED_VALUE_MAX_LENGTH = 256;
 
 /** The hash of the session id in the request's cookie (what the sessions table keeps), or null. */
 async function readSessionHash(request: Request): Promise<string | null> {
   const header = request.headers.get("Cookie");
   if (!header || !header.includes(COOKIE_NAME)) return null;
-  const sent = COOKIE_VALUE.exec(header)?.[1];
+  const sent = parseCookieHeader(header)[COOKIE_NAME];
   const known = sent === undefined ? undefined : checkedCookies.get(sent);
   if (known !== undefined) return known;
   const value = await sessionCookie().parse(header);
   if (typeof value !== "string" || value.length === 0) return null;
   const idHash = hashToken(value);
-  if (sent !== undefined) {
+  if (sent !== undefined && sent.length <= CHECKED_VALUE_MAX_LENGTH) {
     if (checkedCookies.size >= CHECKED_COOKIES_MAX) checkedCookies.clear();
-    checkedCookies.set(sent, idHash);
+    // A copy: the parsed value may be a slice that keeps the whole header alive.
+    checkedCookies.set(Buffer.from(sent, "utf8").toString("utf8"), idHash);
   }
   return idHash;
 }

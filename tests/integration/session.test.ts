@@ -82,6 +82,23 @@ describe("sessions", () => {
     expect(await currentSessionHash(requestWith(`a=1;${cookie}`))).toBe(await currentSessionHash(requestWith(cookie)));
   });
 
+  it("never lets a value it did not check open a session, however the header is written", async () => {
+    const user = await createUser();
+    const value = (await sessionCookieFor(user.id)).split(";")[0].slice("lf_session=".length);
+    // Headers where a looser reading would take another lf_session than the parse that checks it.
+    for (const [header, forged] of [
+      [`lf_session =${value}; lf_session=vom-angreifer`, "lf_session=vom-angreifer"],
+      [`lf_session\t=${value}; lf_session=`, "lf_session="],
+      [`x=1;\u000blf_session=ungeprüft; lf_session=${value}`, "lf_session=ungeprüft"],
+      [`lf_session=${value} ; lf_session=x`, "lf_session=x"],
+    ]) {
+      await getUser(requestWith(header));
+      expect(await getUser(requestWith(forged)), header).toBeNull();
+    }
+    // The signed value written another way (escaped, padded) is the same value, once.
+    expect((await getUser(requestWith(`lf_session=${value.replace(".", "%2E")}`)))?.id).toBe(user.id);
+  });
+
   it("signs a banned user out", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);
