@@ -7,14 +7,14 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { runningApp } from "./running-app.mjs";
+import { processNote, takeAppLock } from "./running-app.mjs";
 
 export const MANIFEST = "manifest.json";
 const DATABASE_FILE = "lagerfeuer.db";
 
 export function paths(env = process.env) {
   const databasePath = path.resolve(env.DATABASE_PATH || "data/lagerfeuer.db");
-  return { databasePath, uploadsDir: path.resolve(env.UPLOADS_DIR || "uploads"), lockFile: `${databasePath}.pid` };
+  return { databasePath, uploadsDir: path.resolve(env.UPLOADS_DIR || "uploads") };
 }
 
 function sha256(file) {
@@ -74,9 +74,18 @@ export function verify(dir) {
 
 export function restore(source, env = process.env) {
   const dir = path.resolve(source);
-  const { databasePath, uploadsDir, lockFile } = paths(env);
-  const pid = runningApp(lockFile);
-  if (pid) throw new Error(`Die App läuft (Prozess ${pid}) und hält die Datenbank. Bitte zuerst beenden.`);
+  const { databasePath, uploadsDir } = paths(env);
+  // Held while restoring: no app starts on a database half put back.
+  const lock = takeAppLock(databasePath);
+  if (!lock) throw new Error(`Die App läuft${processNote(databasePath)} und hält die Datenbank. Bitte zuerst beenden.`);
+  try {
+    return restoreHolding(dir, databasePath, uploadsDir);
+  } finally {
+    lock.close();
+  }
+}
+
+function restoreHolding(dir, databasePath, uploadsDir) {
   const manifest = verify(dir);
   const check = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
   const integrity = check.pragma("integrity_check", { simple: true });

@@ -1,37 +1,59 @@
 // Is the app running on this database? One answer for the server's start (a second server on the
 // same database is refused: app/services/boot.server.ts) and for `npm run restore` (refuses while
-// the app holds the database: scripts/backup-lib.mjs). Plain JavaScript, so that the scripts,
-// which node runs as they are, and the app's build share it.
-import { readFileSync } from "node:fs";
-
-/** The command line of a server of the app: server.mjs, or `npm start`'s scripts/start.mjs. */
-const SERVER_COMMAND = /(?:^|[/\0\s])(?:server|start)\.mjs(?:$|[\0\s])/;
+// the app holds the database, and holds it itself while it restores: scripts/backup-lib.mjs).
+// Plain JavaScript, so that the scripts, which node runs as they are, and the app's build share it.
+//
+// The answer is a lock, not the pid file. The server that does the start-up work holds SQLite's
+// exclusive lock on a small file beside the database (`….db.lock`) for as long as it runs. It is
+// an fcntl lock: the kernel lets go of it when the process ends, however it ends (a crash, kill -9,
+// a power cut), and every process on the machine sees it, also one in another container sharing
+// the volume, where the number in the pid file names another process or none. The pid file only
+// names the process in the messages.
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
 
 /**
- * The pid that `pidFile` names when it is a living process running the app, else null. After a
- * crash or a restart the file may be left over and its number belong to another program, or be
- * free: neither counts. Without /proc (not Linux) any living process with that pid counts.
- * @param {string} pidFile
+ * Takes the app's lock on the database at `databasePath`: its handle (closing it lets go), or
+ * null when another process holds it.
+ * @param {string} databasePath
+ * @returns {import("better-sqlite3").Database | null}
+ */
+export function takeAppLock(databasePath) {
+  mkdirSync(path.dirname(path.resolve(databasePath)), { recursive: true });
+  const lock = new Database(`${databasePath}.lock`, { timeout: 0 });
+  try {
+    // In exclusive locking mode a transaction's lock is kept after it, until the handle closes.
+    lock.pragma("locking_mode = EXCLUSIVE");
+    lock.exec("BEGIN EXCLUSIVE");
+    lock.exec("COMMIT");
+    return lock;
+  } catch (error) {
+    lock.close();
+    if (/** @type {{ code?: string }} */ (error)?.code === "SQLITE_BUSY") return null;
+    throw error;
+  }
+}
+
+/**
+ * The pid the app's pid file names (`….db.pid`, written at start), or null.
+ * @param {string} databasePath
  * @returns {number | null}
  */
-export function runningApp(pidFile) {
-  let pid;
+export function pidOfApp(databasePath) {
   try {
-    pid = Number(readFileSync(pidFile, "utf8").trim());
+    const pid = Number(readFileSync(`${databasePath}.pid`, "utf8").trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
   } catch {
-    return null; // no pid file: no app started on this database
+    return null;
   }
-  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if (error?.code !== "EPERM") return null; // gone; EPERM: alive, but another user's
-  }
-  let command = "server.mjs";
-  try {
-    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-  } catch {
-    // no /proc: a living process with that pid counts
-  }
-  return SERVER_COMMAND.test(command) ? pid : null;
+}
+
+/**
+ * " (Prozess N)" for the messages when the pid file names one, else "".
+ * @param {string} databasePath
+ */
+export function processNote(databasePath) {
+  const pid = pidOfApp(databasePath);
+  return pid ? ` (Prozess ${pid})` : "";
 }

@@ -12,10 +12,12 @@ import { startMailWorker, stopMailWorker } from "./mail-delivery.server";
 import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
-import { runningApp } from "../../scripts/running-app.mjs";
+import { processNote, takeAppLock } from "../../scripts/running-app.mjs";
 
 /** The pid file this process wrote (the one that did the start-up work), removed at shutdown. */
 let pidFile: string | undefined;
+/** The app's lock on the database, held by that process for as long as it runs (scripts/running-app.mjs). */
+let appLock: ReturnType<typeof takeAppLock> | undefined;
 
 /**
  * Settings and database (opened and migrated) in every process; then, by default (`background`,
@@ -28,7 +30,7 @@ export async function boot(options: { background?: boolean; startup?: boolean; j
   const config = settings(); // throws a SettingsError naming every bad setting
   const background = options.background !== false;
   const startup = options.startup ?? background;
-  if (startup) refuseSecondServer(`${config.databasePath}.pid`);
+  if (startup) appLock = holdDatabase(config.databasePath);
   db.run("select 1"); // opens and migrates the database
   if (startup) await startUp(config);
   if (options.jobs ?? background) startJobs();
@@ -36,21 +38,20 @@ export async function boot(options: { background?: boolean; startup?: boolean; j
 }
 
 /**
- * Another server of the app still running on this database (its pid file names a living process
- * of the app): this start ends before it migrates or writes anything, and leaves that server's pid
- * file alone (`npm run restore` asks it whether the database is in use).
+ * The app's lock on the database; another server of the app still running on it holds the lock, and
+ * this start ends before it migrates or writes anything, leaving that server's pid file alone.
  */
-function refuseSecondServer(file: string) {
-  const pid = runningApp(file);
-  if (pid === null || pid === process.pid) return;
+function holdDatabase(databasePath: string) {
+  const lock = takeAppLock(databasePath);
+  if (lock) return lock;
   throw new Error(
-    `Lagerfeuer läuft schon mit dieser Datenbank (Prozess ${pid}). Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder eine andere DATABASE_PATH wählen.`,
+    `Lagerfeuer läuft schon mit dieser Datenbank${processNote(databasePath)}. Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder eine andere DATABASE_PATH wählen.`,
   );
 }
 
 /** Once per start, before any request or job: pid file, upload folders, first admin. */
 async function startUp(config: ReturnType<typeof settings>) {
-  // `npm run restore` refuses while a process of the app holds the database.
+  // Names this process in the messages of a second start and of `npm run restore`.
   pidFile = `${config.databasePath}.pid`;
   writeFileSync(pidFile, String(process.pid));
   // Upload folders writable, and no temporary file left by an upload cut off (crash, shutdown).
@@ -105,4 +106,6 @@ export async function shutdown() {
   if (pidFile) rmSync(pidFile, { force: true });
   pidFile = undefined;
   closeDatabase();
+  appLock?.close();
+  appLock = undefined;
 }

@@ -3,7 +3,7 @@
 // scheduler run in the jobs process alone, at a lower CPU priority, and a killed jobs process is
 // replaced; SIGTERM stops the whole cluster cleanly; a port that is taken is said in German.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { getPriority, tmpdir } from "node:os";
@@ -234,6 +234,9 @@ describe("cluster", () => {
         );
         expect(readFileSync(pidFile, "utf8").trim()).toBe(pid);
       }
+      // The lock tells, not the pid file: also when it names another process (another container's).
+      rmSync(pidFile);
+      await expect(startOwnServer({ DATABASE_PATH: first.databasePath })).rejects.toThrow(/exit 1\):\n[^]*Lagerfeuer läuft schon mit dieser Datenbank\. Zwei Server/);
       expect(await status(`${first.baseUrl}/healthz`)).toBe(200);
     } finally {
       await first.stop();

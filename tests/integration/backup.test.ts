@@ -1,7 +1,7 @@
 // Backups under write load: every registration acknowledged before the backup began is in it,
 // the restored database is intact, a damaged backup and a running app are refused.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -22,6 +22,18 @@ function npmScript(script: "backup" | "restore", dir: string, env: Record<string
 }
 
 beforeEach(() => resetDatabase());
+
+/** A process that holds the app's lock on `databasePath` as a running server does (scripts/running-app.mjs). */
+async function lockHolder(databasePath: string) {
+  const holder = spawn(process.execPath, [
+    "--input-type=module",
+    "-e",
+    `import { takeAppLock } from "./scripts/running-app.mjs"; const lock = takeAppLock(${JSON.stringify(databasePath)}); console.log(lock ? "held" : "busy"); setInterval(() => {}, 1000);`,
+  ]);
+  const said = await new Promise<string>((resolve) => holder.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())));
+  expect(said).toBe("held");
+  return holder;
+}
 
 describe("npm run backup and restore", () => {
   it("under write load: the backup holds every acknowledged registration and restores intact", async () => {
@@ -73,16 +85,24 @@ describe("npm run backup and restore", () => {
     const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
     const env = { DATABASE_PATH: path.join(place, "app.db"), UPLOADS_DIR: path.join(place, "uploads") };
 
-    // A living process running the server (its command line names server.mjs): "the app runs".
-    const app = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "server.mjs"]);
+    // Another process holds the app's lock on the database: "the app runs", named by its pid file.
+    const app = await lockHolder(env.DATABASE_PATH);
     try {
       writeFileSync(`${env.DATABASE_PATH}.pid`, String(app.pid));
       const running = await npmScript("restore", target, env);
       expect(running.code).toBe(1);
-      expect(running.output).toContain(`Die App läuft (Prozess ${app.pid})`);
+      expect(running.output).toContain(`Die App läuft (Prozess ${app.pid}) und hält die Datenbank. Bitte zuerst beenden.`);
+      expect(existsSync(env.DATABASE_PATH)).toBe(false);
+      // In another container sharing the volume the pid file names a process of this one (or
+      // none): the lock still tells.
+      writeFileSync(`${env.DATABASE_PATH}.pid`, "1");
+      expect((await npmScript("restore", target, env)).output).toContain("Die App läuft (Prozess 1)");
+      rmSync(`${env.DATABASE_PATH}.pid`);
+      expect((await npmScript("restore", target, env)).output).toContain("Die App läuft und hält die Datenbank.");
       expect(existsSync(env.DATABASE_PATH)).toBe(false);
     } finally {
-      app.kill();
+      app.kill("SIGKILL");
+      await new Promise((resolve) => app.once("exit", resolve));
     }
 
     writeFileSync(`${env.DATABASE_PATH}.pid`, "999999999"); // left by a crash
@@ -93,12 +113,15 @@ describe("npm run backup and restore", () => {
     expect(existsSync(env.DATABASE_PATH)).toBe(false);
   });
 
-  it("restores when the pid file's number now belongs to another program (after a restart)", async () => {
+  it("restores after the app was killed, whatever its pid file names now", async () => {
     const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
     expect((await npmScript("backup", target)).code).toBe(0);
     const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
     const env = { DATABASE_PATH: path.join(place, "app.db"), UPLOADS_DIR: path.join(place, "uploads") };
-    const other = spawn("sleep", ["30"]);
+    const app = await lockHolder(env.DATABASE_PATH);
+    app.kill("SIGKILL"); // the kernel lets go of its lock
+    await new Promise((resolve) => app.once("exit", resolve));
+    const other = spawn("sleep", ["30"]); // its number, after a restart, belongs to another program
     try {
       writeFileSync(`${env.DATABASE_PATH}.pid`, String(other.pid));
       const restored = await npmScript("restore", target, env);
