@@ -20,8 +20,16 @@ import Database from "better-sqlite3";
  * @returns {import("better-sqlite3").Database | null}
  */
 export function takeAppLock(databasePath) {
-  mkdirSync(path.dirname(path.resolve(databasePath)), { recursive: true });
-  const lock = new Database(`${databasePath}.lock`, { timeout: 0 });
+  const file = `${databasePath}.lock`;
+  let lock;
+  try {
+    mkdirSync(path.dirname(path.resolve(databasePath)), { recursive: true });
+    lock = new Database(file, { timeout: 0 });
+  } catch (error) {
+    // The first thing a start writes: a folder missing or not the app user's is said here.
+    const code = /** @type {{ code?: string }} */ (error)?.code ?? "?";
+    throw new Error(`${file} lässt sich nicht anlegen oder öffnen (${code}). Gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben?`);
+  }
   try {
     // In exclusive locking mode a transaction's lock is kept after it, until the handle closes.
     lock.pragma("locking_mode = EXCLUSIVE");

@@ -254,6 +254,16 @@ describe("cluster", () => {
     }
   });
 
+  it("says in German when the database's folder cannot be made or written, and ends with 1", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "lagerfeuer-ordner-"));
+    writeFileSync(path.join(dir, "datei"), "kein Ordner"); // a file where the data folder should be
+    for (const processes of ["1", "2"]) {
+      await expect(startOwnServer({ WEB_CONCURRENCY: processes, DATABASE_PATH: path.join(dir, "datei", "lagerfeuer.db") })).rejects.toThrow(
+        /exit 1\):\n[^]*lagerfeuer\.db\.lock lässt sich nicht anlegen oder öffnen \((?:EEXIST|ENOTDIR)\)\. Gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben\?/,
+      );
+    }
+  });
+
   it("says in German that the port is taken, one process or a cluster, and leaves no pid file", async () => {
     const other = createNetServer().listen(0, "127.0.0.1");
     await new Promise((resolve) => other.once("listening", resolve));
