@@ -7,7 +7,8 @@
 // FinishedResponse is made without a body and makes the stream only when someone asks for `body`;
 // reading it (`text()`, `json()`, `arrayBuffer()`, …) gives the same bytes, once, as any Response.
 // A rendered page's stream is never made. A loader's is, when Remix's router asks for `body` to
-// tell a Response from data (`isResponse`); patching that was not worth 2 % of a page's CPU.
+// tell a Response from data (`isResponse`) and whether it is empty: about 4 % of a confirmation
+// page's CPU, 2 % of a burst's, left rather than patched in two more places of two packages.
 const finished = new WeakMap<Response, Buffer>();
 
 export class FinishedResponse extends Response {
