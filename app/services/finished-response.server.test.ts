@@ -17,6 +17,8 @@ describe("a finished Response", () => {
     expect(await blob.text()).toBe(page);
     expect(await new Response(made().body).text()).toBe(page);
     expect(finishedBodyOf(made())?.toString("utf8")).toBe(page);
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(page)]);
+    expect(await finishedResponse(marked, {}).text()).toBe(await new Response(marked).text());
   });
 
   it("is read once, as any Response: a second reading is refused", async () => {

@@ -54,7 +54,7 @@ export class FinishedResponse extends Response {
 
   override text(): Promise<string> {
     if (this.#streamed) return this.#streamed.text();
-    return attempt(() => this.take().toString("utf8"));
+    return attempt(() => withoutBom(this.take().toString("utf8")));
   }
 
   override json(): Promise<unknown> {
@@ -76,6 +76,11 @@ export class FinishedResponse extends Response {
     if (this.bodyUsed) throw new TypeError("Response.clone: Body has already been consumed.");
     return new FinishedResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
   }
+}
+
+/** As Response's text(): a leading byte order mark is not part of the text. */
+function withoutBom(text: string) {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A promise of `make()`'s result, or of its error (a Response's reading methods never throw). */
