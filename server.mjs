@@ -366,7 +366,9 @@ function serveRequests() {
     process.exit(0);
   }
   onStopSignals(stop);
-  // The primary is gone (killed): no one hands this worker connections any more.
+  // The primary is gone (killed): no one hands this worker connections any more. node's cluster
+  // itself ends a worker at once when that happens, before this handler (docs/decisions/0014);
+  // it stays for a channel closed any other way.
   if (role === "worker") process.on("disconnect", () => void stop("Primärprozess beendet"));
 }
 
@@ -379,8 +381,9 @@ function announce(processes = 1) {
 /**
  * The jobs process of the cluster: boot() started its mail worker and scheduler; it listens on no
  * port. A worker's MAIL_QUEUED, passed on by the primary, has the mail delivered at once.
- * SIGTERM/SIGINT (the primary sends SIGTERM once the workers have finished their requests) or a
- * primary gone: the mail under way is finished, the scheduler stopped, the database closed.
+ * SIGTERM/SIGINT (the primary sends SIGTERM once the workers have finished their requests): the
+ * mail under way is finished, the scheduler stopped, the database closed. A primary gone (killed):
+ * node's cluster ends this process at once; a mail under way goes out again after its claim.
  */
 function runJobs() {
   const onMessage = (message) => {

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { processNote, takeAppLock } from "./running-app.mjs";
+import { processNote, realDatabasePath, takeAppLock } from "./running-app.mjs";
 
 export const MANIFEST = "manifest.json";
 const DATABASE_FILE = "lagerfeuer.db";
@@ -74,10 +74,11 @@ export function verify(dir) {
 
 export function restore(source, env = process.env) {
   const dir = path.resolve(source);
-  const { databasePath, uploadsDir } = paths(env);
+  const { uploadsDir } = paths(env);
+  const databasePath = realDatabasePath(paths(env).databasePath); // a link stays a link
   // Held while restoring: no app starts on a database half put back.
   const lock = takeAppLock(databasePath);
-  if (!lock) throw new Error(`Die App läuft${processNote(databasePath)} und hält die Datenbank. Bitte zuerst beenden.`);
+  if (!lock) throw new Error(`Die App läuft${processNote(databasePath)} und hält die Datenbank, oder eine andere Wiederherstellung. Bitte zuerst beenden.`);
   try {
     return restoreHolding(dir, databasePath, uploadsDir);
   } finally {

@@ -12,7 +12,7 @@ import { startMailWorker, stopMailWorker } from "./mail-delivery.server";
 import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
-import { processNote, takeAppLock } from "../../scripts/running-app.mjs";
+import { appFiles, processNote, takeAppLock } from "../../scripts/running-app.mjs";
 
 /** The pid file this process wrote (the one that did the start-up work), removed at shutdown. */
 let pidFile: string | undefined;
@@ -45,14 +45,14 @@ function holdDatabase(databasePath: string) {
   const lock = takeAppLock(databasePath);
   if (lock) return lock;
   throw new Error(
-    `Lagerfeuer läuft schon mit dieser Datenbank${processNote(databasePath)}. Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder eine andere DATABASE_PATH wählen.`,
+    `Lagerfeuer läuft schon mit dieser Datenbank${processNote(databasePath)}, oder sie wird gerade wiederhergestellt. Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder eine andere DATABASE_PATH wählen.`,
   );
 }
 
 /** Once per start, before any request or job: pid file, upload folders, first admin. */
 async function startUp(config: ReturnType<typeof settings>) {
   // Names this process in the messages of a second start and of `npm run restore`.
-  pidFile = `${config.databasePath}.pid`;
+  pidFile = appFiles(config.databasePath).pid;
   writeFileSync(pidFile, String(process.pid));
   // Upload folders writable, and no temporary file left by an upload cut off (crash, shutdown).
   await cleanTempUploads();

@@ -236,7 +236,7 @@ describe("cluster", () => {
       }
       // The lock tells, not the pid file: also when it names another process (another container's).
       rmSync(pidFile);
-      await expect(startOwnServer({ DATABASE_PATH: first.databasePath })).rejects.toThrow(/exit 1\):\n[^]*Lagerfeuer läuft schon mit dieser Datenbank\. Zwei Server/);
+      await expect(startOwnServer({ DATABASE_PATH: first.databasePath })).rejects.toThrow(/exit 1\):\n[^]*Lagerfeuer läuft schon mit dieser Datenbank, oder sie wird gerade wiederhergestellt\. Zwei Server/);
       expect(await status(`${first.baseUrl}/healthz`)).toBe(200);
     } finally {
       await first.stop();
@@ -259,7 +259,7 @@ describe("cluster", () => {
     writeFileSync(path.join(dir, "datei"), "kein Ordner"); // a file where the data folder should be
     for (const processes of ["1", "2"]) {
       await expect(startOwnServer({ WEB_CONCURRENCY: processes, DATABASE_PATH: path.join(dir, "datei", "lagerfeuer.db") })).rejects.toThrow(
-        /exit 1\):\n[^]*lagerfeuer\.db\.lock lässt sich nicht anlegen oder öffnen \((?:EEXIST|ENOTDIR)\)\. Gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben\?/,
+        /exit 1\):\n[^]*lagerfeuer\.db\.lock lässt sich nicht anlegen, öffnen oder beschreiben \((?:EEXIST|ENOTDIR)\)\. Gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben\?/,
       );
     }
   });

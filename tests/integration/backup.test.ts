@@ -91,14 +91,14 @@ describe("npm run backup and restore", () => {
       writeFileSync(`${env.DATABASE_PATH}.pid`, String(app.pid));
       const running = await npmScript("restore", target, env);
       expect(running.code).toBe(1);
-      expect(running.output).toContain(`Die App läuft (Prozess ${app.pid}) und hält die Datenbank. Bitte zuerst beenden.`);
+      expect(running.output).toContain(`Die App läuft (Prozess ${app.pid}) und hält die Datenbank, oder eine andere Wiederherstellung. Bitte zuerst beenden.`);
       expect(existsSync(env.DATABASE_PATH)).toBe(false);
       // In another container sharing the volume the pid file names a process of this one (or
       // none): the lock still tells.
       writeFileSync(`${env.DATABASE_PATH}.pid`, "1");
       expect((await npmScript("restore", target, env)).output).toContain("Die App läuft (Prozess 1)");
       rmSync(`${env.DATABASE_PATH}.pid`);
-      expect((await npmScript("restore", target, env)).output).toContain("Die App läuft und hält die Datenbank.");
+      expect((await npmScript("restore", target, env)).output).toContain("Die App läuft und hält die Datenbank, oder eine andere Wiederherstellung.");
       expect(existsSync(env.DATABASE_PATH)).toBe(false);
     } finally {
       app.kill("SIGKILL");
