@@ -1,5 +1,5 @@
 // What the server does once at start, before it accepts requests.
-import { rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, rmSync, writeFileSync } from "node:fs";
 import { deleteOldLoginAttempts } from "~/models/auth.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
@@ -31,7 +31,7 @@ export async function boot(options: { background?: boolean; startup?: boolean; j
   const background = options.background !== false;
   const startup = options.startup ?? background;
   if (startup) appLock = holdDatabase(config.databasePath);
-  db.run("select 1"); // opens and migrates the database
+  openDatabase(config.databasePath);
   if (startup) await startUp(config);
   if (options.jobs ?? background) startJobs();
   return config;
@@ -47,6 +47,24 @@ function holdDatabase(databasePath: string) {
   throw new Error(
     `Lagerfeuer läuft schon mit dieser Datenbank${processNote(databasePath)}, oder sie wird gerade wiederhergestellt. Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder eine andere DATABASE_PATH wählen.`,
   );
+}
+
+/**
+ * Opens and migrates the database. A file that is no SQLite database, or one the app's user may
+ * not write (SQLite would open it read-only without a word, and every write would fail later), is
+ * said in German here.
+ */
+function openDatabase(databasePath: string) {
+  try {
+    db.run("select 1");
+    if (existsSync(databasePath)) accessSync(databasePath, constants.W_OK);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "";
+    if (!/^(?:SQLITE_(?:NOTADB|CORRUPT|READONLY|CANTOPEN|PERM)|EACCES|EROFS|EPERM)/.test(code)) throw error;
+    throw new Error(
+      `${databasePath} ist keine Datenbank von Lagerfeuer oder lässt sich nicht beschreiben (${code}). Stimmt DATABASE_PATH, und gehört die Datei dem Benutzer, unter dem Lagerfeuer läuft?`,
+    );
+  }
 }
 
 /** Once per start, before any request or job: pid file, upload folders, first admin. */

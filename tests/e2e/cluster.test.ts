@@ -264,6 +264,16 @@ describe("cluster", () => {
     }
   });
 
+  it("says in German when the database file is no SQLite file, and ends with 1", async () => {
+    const databasePath = path.join(mkdtempSync(path.join(tmpdir(), "lagerfeuer-datei-")), "lagerfeuer.db");
+    writeFileSync(databasePath, "Das ist keine Datenbank, sondern eine Notiz, die hier versehentlich liegt. ".repeat(3));
+    for (const processes of ["1", "2"]) {
+      await expect(startOwnServer({ WEB_CONCURRENCY: processes, DATABASE_PATH: databasePath })).rejects.toThrow(
+        /exit 1\):\n[^]*lagerfeuer\.db ist keine Datenbank von Lagerfeuer oder lässt sich nicht beschreiben \(SQLITE_NOTADB\)\./,
+      );
+    }
+  });
+
   it("says in German that the port is taken, one process or a cluster, and leaves no pid file", async () => {
     const other = createNetServer().listen(0, "127.0.0.1");
     await new Promise((resolve) => other.once("listening", resolve));
