@@ -74,8 +74,8 @@ export function verify(dir) {
 
 export function restore(source, env = process.env) {
   const dir = path.resolve(source);
-  const { uploadsDir } = paths(env);
-  const databasePath = realDatabasePath(paths(env).databasePath); // a link stays a link
+  const { databasePath: named, uploadsDir } = paths(env);
+  const databasePath = realDatabasePath(named); // a link stays a link
   // Held while restoring: no app starts on a database half put back.
   const lock = takeAppLock(databasePath);
   if (!lock) throw new Error(`Die App läuft${processNote(databasePath)} und hält die Datenbank, oder eine andere Wiederherstellung. Bitte zuerst beenden.`);

@@ -84,7 +84,7 @@ function cannotLock(file, error) {
  * @param {string} databasePath
  * @returns {number | null}
  */
-export function pidOfApp(databasePath) {
+function pidOfApp(databasePath) {
   let pid;
   try {
     pid = Number(readFileSync(appFiles(databasePath).pid, "utf8").trim());

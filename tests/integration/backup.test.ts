@@ -23,6 +23,14 @@ function npmScript(script: "backup" | "restore", dir: string, env: Record<string
 
 beforeEach(() => resetDatabase());
 
+/** A backup of the test database, and settings for a place with nothing in it yet to restore it to. */
+async function backupAndEmptyPlace() {
+  const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+  expect((await npmScript("backup", target)).code).toBe(0);
+  const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
+  return { target, env: { DATABASE_PATH: path.join(place, "app.db"), UPLOADS_DIR: path.join(place, "uploads") } };
+}
+
 /** A process that holds the app's lock on `databasePath` as a running server does (scripts/running-app.mjs). */
 async function lockHolder(databasePath: string) {
   const holder = spawn(process.execPath, [
@@ -80,10 +88,7 @@ describe("npm run backup and restore", () => {
   });
 
   it("refuses a damaged backup and a running app, and says why", async () => {
-    const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
-    expect((await npmScript("backup", target)).code).toBe(0);
-    const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
-    const env = { DATABASE_PATH: path.join(place, "app.db"), UPLOADS_DIR: path.join(place, "uploads") };
+    const { target, env } = await backupAndEmptyPlace();
 
     // Another process holds the app's lock on the database: "the app runs", named by its pid file.
     const app = await lockHolder(env.DATABASE_PATH);
@@ -114,10 +119,7 @@ describe("npm run backup and restore", () => {
   });
 
   it("restores after the app was killed, whatever its pid file names now", async () => {
-    const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
-    expect((await npmScript("backup", target)).code).toBe(0);
-    const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
-    const env = { DATABASE_PATH: path.join(place, "app.db"), UPLOADS_DIR: path.join(place, "uploads") };
+    const { target, env } = await backupAndEmptyPlace();
     const app = await lockHolder(env.DATABASE_PATH);
     app.kill("SIGKILL"); // the kernel lets go of its lock
     await new Promise((resolve) => app.once("exit", resolve));
