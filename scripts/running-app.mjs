@@ -42,7 +42,7 @@ export function takeAppLock(databasePath) {
   const { lock: file } = appFiles(databasePath);
   let lock;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // a data folder made here is the app user's alone
     // Only the app's user may open it: anyone who can read it could hold a lock on it.
     closeSync(openSync(file, "a", 0o600));
     lock = new Database(file, { timeout: 0 });

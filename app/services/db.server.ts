@@ -18,7 +18,7 @@ export type Queryable = Db | Tx;
 export const MIGRATIONS_DIR = path.resolve("db/migrations");
 
 export function openDatabase(file: string) {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // the app user's alone
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = FULL");

@@ -96,6 +96,8 @@ describe("settings", () => {
     const file = path.join(dir, "data", "session-secret");
     expect(readFileSync(file, "utf8").trim()).toBe(first);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    // The data folder it made (the database, its mail) is the app user's alone.
+    expect(statSync(path.join(dir, "data")).mode & 0o777).toBe(0o700);
     expect(resolveSessionSecret("ein-gesetztes-geheimnis-mit-genug-zeichen", databasePath)).toBe(
       "ein-gesetztes-geheimnis-mit-genug-zeichen",
     );

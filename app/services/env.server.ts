@@ -188,7 +188,7 @@ export function resolveSessionSecret(configured: string | undefined, databasePat
   const dir = path.dirname(databasePath);
   const file = path.join(dir, "session-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 }); // a data folder made here is the app user's alone: children's data
   const secret = randomBytes(32).toString("base64url");
   try {
     writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });

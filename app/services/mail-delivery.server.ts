@@ -43,7 +43,7 @@ export function createDelivery(options: { smtpUrl?: string; mailDir: string }): 
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return async (mail) => {
     const info = await transport.sendMail(mail);
-    mkdirSync(options.mailDir, { recursive: true });
+    mkdirSync(options.mailDir, { recursive: true, mode: 0o700 }); // parents' mail: the app user's alone
     const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${String(mail.id).padStart(6, "0")}.eml`;
     const target = path.join(options.mailDir, name);
     // Written under a temporary name first: whoever reads MAIL_DIR never sees half a mail.

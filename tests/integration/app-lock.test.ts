@@ -49,9 +49,10 @@ describe("the app's lock on its database", () => {
   });
 
   it("is a file for the app's user alone: whoever can read it could hold it", () => {
-    const databasePath = path.join(place(), "app.db");
+    const databasePath = path.join(place(), "neu", "app.db");
     const lock = takeAppLock(databasePath)!;
     expect(statSync(appFiles(databasePath).lock).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(databasePath)).mode & 0o777).toBe(0o700); // a data folder it made
     lock.close();
   });
 
