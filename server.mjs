@@ -365,11 +365,8 @@ function serveRequests() {
     else await shutdown();
     process.exit(0);
   }
+  // A primary gone (killed): node's cluster ends its workers at once (docs/decisions/0014).
   onStopSignals(stop);
-  // The primary is gone (killed): no one hands this worker connections any more. node's cluster
-  // itself ends a worker at once when that happens, before this handler (docs/decisions/0014);
-  // it stays for a channel closed any other way.
-  if (role === "worker") process.on("disconnect", () => void stop("Primärprozess beendet"));
 }
 
 function announce(processes = 1) {
@@ -400,7 +397,6 @@ function runJobs() {
     process.exit(0);
   }
   onStopSignals(stop);
-  process.on("disconnect", () => void stop("Primärprozess beendet"));
 }
 
 /**

@@ -31,7 +31,7 @@ export async function boot(options: { background?: boolean; startup?: boolean; j
   const background = options.background !== false;
   const startup = options.startup ?? background;
   if (startup) appLock = holdDatabase(config.databasePath);
-  openDatabase(config.databasePath);
+  openAndMigrate(config.databasePath);
   if (startup) await startUp(config);
   if (options.jobs ?? background) startJobs();
   return config;
@@ -54,7 +54,7 @@ function holdDatabase(databasePath: string) {
  * not write (SQLite would open it read-only without a word, and every write would fail later), is
  * said in German here.
  */
-function openDatabase(databasePath: string) {
+function openAndMigrate(databasePath: string) {
   try {
     db.run("select 1");
     if (existsSync(databasePath)) accessSync(databasePath, constants.W_OK);

@@ -9,18 +9,23 @@
 // A rendered page's stream is never made. A loader's is, when Remix's router asks for `body` to
 // tell a Response from data (`isResponse`) and whether it is empty: about 4 % of a confirmation
 // page's CPU, 2 % of a burst's, left rather than patched in two more places of two packages.
-const finished = new WeakMap<Response, Buffer>();
-
 export class FinishedResponse extends Response {
   readonly #bytes: Buffer<ArrayBuffer>;
+  /** The bytes as text when the maker has it (a loader's JSON): read without decoding them. */
+  readonly #text: string | undefined;
   /** A Response with the bytes as its body, made once someone asks for the stream. */
   #streamed: Response | undefined;
   #read = false;
 
-  constructor(bytes: Buffer, init: ResponseInit = {}) {
+  constructor(bytes: Buffer, init: ResponseInit = {}, text?: string) {
     super(null, init);
     this.#bytes = bytes as Buffer<ArrayBuffer>;
-    finished.set(this, bytes);
+    this.#text = text;
+  }
+
+  /** The finished bytes of `response` if it is a FinishedResponse. */
+  static bytesOf(response: Response): Buffer | undefined {
+    return #bytes in response ? response.#bytes : undefined;
   }
 
   override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
@@ -32,13 +37,8 @@ export class FinishedResponse extends Response {
     return this.#read || (this.#streamed?.bodyUsed ?? false);
   }
 
-  /** Whether someone asked for the stream: from then on every reading goes through it. */
-  protected get streamed(): boolean {
-    return this.#streamed !== undefined;
-  }
-
   /** The bytes, marked as read; a body read twice is refused as by any Response. */
-  protected take(): Buffer<ArrayBuffer> {
+  #take(): Buffer<ArrayBuffer> {
     if (this.bodyUsed) throw new TypeError("Body is unusable: Body has already been read");
     this.#read = true;
     return this.#bytes;
@@ -47,14 +47,17 @@ export class FinishedResponse extends Response {
   override arrayBuffer(): Promise<ArrayBuffer> {
     if (this.#streamed) return this.#streamed.arrayBuffer();
     return attempt(() => {
-      const bytes = this.take();
+      const bytes = this.#take();
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     });
   }
 
   override text(): Promise<string> {
     if (this.#streamed) return this.#streamed.text();
-    return attempt(() => withoutBom(this.take().toString("utf8")));
+    return attempt(() => {
+      const bytes = this.#take();
+      return this.#text ?? withoutBom(bytes.toString("utf8"));
+    });
   }
 
   override json(): Promise<unknown> {
@@ -64,17 +67,17 @@ export class FinishedResponse extends Response {
   override blob(): Promise<Blob> {
     if (this.#streamed) return this.#streamed.blob();
     const type = this.headers.get("Content-Type") ?? "";
-    return attempt(() => new Blob([this.take()], { type }));
+    return attempt(() => new Blob([this.#take()], { type }));
   }
 
   override formData(): Promise<FormData> {
     if (this.#streamed) return this.#streamed.formData();
-    return attempt(() => new Response(this.take(), { headers: this.headers }).formData());
+    return attempt(() => new Response(this.#take(), { headers: this.headers }).formData());
   }
 
   override clone(): FinishedResponse {
     if (this.bodyUsed) throw new TypeError("Response.clone: Body has already been consumed.");
-    return new FinishedResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
+    return new FinishedResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers }, this.#text);
   }
 }
 
@@ -99,5 +102,5 @@ export function finishedResponse(bytes: Buffer, init: ResponseInit): Response {
 
 /** The finished body of `response`, if it has one. */
 export function finishedBodyOf(response: Response): Buffer | undefined {
-  return finished.get(response);
+  return FinishedResponse.bytesOf(response);
 }

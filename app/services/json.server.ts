@@ -9,29 +9,6 @@
 import type { TypedResponse } from "@remix-run/node";
 import { FinishedResponse } from "./finished-response.server";
 
-class JsonResponse extends FinishedResponse {
-  readonly #text: string;
-
-  constructor(text: string, init: ResponseInit) {
-    super(Buffer.from(text), init);
-    this.#text = text;
-  }
-
-  override json(): Promise<unknown> {
-    return this.text().then((text) => JSON.parse(text));
-  }
-
-  override text(): Promise<string> {
-    if (this.streamed) return super.text();
-    try {
-      this.take();
-      return Promise.resolve(this.#text);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-}
-
 /** Drop-in for `json` of @remix-run/node: same headers, status and type. */
 export function json<Data>(data: Data, init: number | ResponseInit = {}): TypedResponse<Data> {
   const responseInit = typeof init === "number" ? { status: init } : init;
@@ -40,5 +17,5 @@ export function json<Data>(data: Data, init: number | ResponseInit = {}): TypedR
   const text = JSON.stringify(data);
   // `undefined` has no JSON: an empty body, which Remix reads as null, as with its own json().
   if (text === undefined) return new Response(null, { ...responseInit, headers }) as TypedResponse<Data>;
-  return new JsonResponse(text, { ...responseInit, headers }) as TypedResponse<Data>;
+  return new FinishedResponse(Buffer.from(text), { ...responseInit, headers }, text) as TypedResponse<Data>;
 }

@@ -40,22 +40,27 @@ const insertMail = preparedQuery((database) =>
     .prepare(),
 );
 
-/**
- * Writes a mail to the outbox; call it inside the transaction of the change it reports (named by
- * `_tx`; the app's transactions are all on its one connection, where the kept insert runs).
- */
-export function queueMail(_tx: Queryable, message: MailMessage) {
+/** A mail's outbox fields as they are stored (addresses and attachments as JSON). */
+function storedMail(message: MailMessage) {
   const recipients = (Array.isArray(message.to) ? message.to : [message.to]).map((a) => a.trim()).filter(Boolean);
   if (recipients.length === 0) throw new Error("queueMail: no recipient");
-  if (!rawSqlite().inTransaction) throw new Error("queueMail: only inside the transaction of the change");
-  const row = insertMail().get({
+  return {
     recipients: JSON.stringify(recipients),
     subject: message.subject,
     text: message.text,
     html: message.html ?? null,
     attachments: message.attachments?.length ? JSON.stringify(message.attachments) : null,
-    nextAttemptAt: Date.now(),
-  })!;
+  };
+}
+
+/**
+ * Writes a mail to the outbox; call it inside the transaction of the change it reports (named by
+ * `_tx`; the app's transactions are all on its one connection, where the kept insert runs).
+ */
+export function queueMail(_tx: Queryable, message: MailMessage) {
+  const fields = storedMail(message);
+  if (!rawSqlite().inTransaction) throw new Error("queueMail: only inside the transaction of the change");
+  const row = insertMail().get({ ...fields, nextAttemptAt: Date.now() })!;
   // Deliver soon after the surrounding transaction commits, not at the next poll.
   setTimeout(() => kickMailWorker(), 0);
   return row.id;
@@ -69,18 +74,7 @@ export function queueMails(tx: Queryable, messages: MailMessage[]) {
   const now = new Date();
   const ids: number[] = [];
   for (let start = 0; start < messages.length; start += 500) {
-    const rows = messages.slice(start, start + 500).map((message) => {
-      const recipients = (Array.isArray(message.to) ? message.to : [message.to]).map((a) => a.trim()).filter(Boolean);
-      if (recipients.length === 0) throw new Error("queueMails: no recipient");
-      return {
-        recipients: JSON.stringify(recipients),
-        subject: message.subject,
-        text: message.text,
-        html: message.html ?? null,
-        attachments: message.attachments?.length ? JSON.stringify(message.attachments) : null,
-        nextAttemptAt: now,
-      };
-    });
+    const rows = messages.slice(start, start + 500).map((message) => ({ ...storedMail(message), nextAttemptAt: now }));
     // Ids are given in the order of the VALUES list; RETURNING itself promises no order.
     const inserted = tx.insert(mailOutbox).values(rows).returning({ id: mailOutbox.id }).all();
     ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
