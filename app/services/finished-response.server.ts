@@ -6,9 +6,10 @@
 // with its two loaders' answers that was about a twentieth of the CPU of the request. A
 // FinishedResponse is made without a body and makes the stream only when someone asks for `body`;
 // reading it (`text()`, `json()`, `arrayBuffer()`, …) gives the same bytes, once, as any Response.
-// A rendered page's stream is never made. A loader's is, when Remix's router asks for `body` to
-// tell a Response from data (`isResponse`) and whether it is empty: about 4 % of a confirmation
-// page's CPU, 2 % of a burst's, left rather than patched in two more places of two packages.
+// Remix's router asked every loader's answer for `body`, to tell a Response from data and to see
+// whether its JSON is empty; patched (patches/), it asks `instanceof Response` and `hasBody`
+// instead, so no stream is made for a page, which saved about a tenth of a confirmation page's CPU
+// (docs/decisions/0017-enrolment-burst.md, fifth round).
 export class FinishedResponse extends Response {
   readonly #bytes: Buffer<ArrayBuffer>;
   /** The bytes as text when the maker has it (a loader's JSON): read without decoding them. */
@@ -26,6 +27,11 @@ export class FinishedResponse extends Response {
   /** The finished bytes of `response` if it is a FinishedResponse. */
   static bytesOf(response: Response): Buffer | undefined {
     return #bytes in response ? response.#bytes : undefined;
+  }
+
+  /** Always true: the bytes, even none, are the body (a body of `null` is another Response). */
+  get hasBody(): boolean {
+    return true;
   }
 
   override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {

@@ -3,29 +3,37 @@
 //   its `index`/`_data` parameters. For an address without a query there is nothing to strip, and
 //   the copy (a new URL and Request per loader of every page) is skipped: the loader gets the
 //   request itself. With a query, the parameters are still stripped.
+// - @remix-run/server-runtime and @remix-run/router: a Response is recognised as one without asking
+//   for its `body`, and a finished answer says it has a body (`hasBody`), so a loader's JSON made
+//   by json.server.ts is read without making its web stream.
 // - react-router-dom: the static router of a render converts its route list into data routes
 //   once per list, not on every render (@remix-run/react hands it the same list each time).
 import { createRequire } from "node:module";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FinishedResponse } from "~/services/finished-response.server";
+import { json } from "~/services/json.server";
 
 const { createRequestHandler } = createRequire(import.meta.url)("@remix-run/server-runtime") as typeof import("@remix-run/server-runtime");
 
-function handlerSeeing(seen: Request[]) {
-  const root = {
-    id: "root",
-    path: "",
-    module: {
-      default: () => null,
-      loader: ({ request }: { request: Request }) => {
-        seen.push(request);
-        return new Response(JSON.stringify({ ok: true }), { headers: { "Content-Type": "application/json" } });
-      },
-    },
-  };
+type Loader = (args: { request: Request }) => Response | Promise<Response>;
+type Rendered = { loaderData: Record<string, unknown> };
+
+function handlerSeeing(seen: Request[], answer: () => Response = () => new Response(JSON.stringify({ ok: true }), { headers: { "Content-Type": "application/json" } })) {
+  return handlerWith(({ request }) => {
+    seen.push(request);
+    return answer();
+  });
+}
+
+/** A Remix handler of one route with `loader`; a page is the JSON of the loader data it rendered. */
+function handlerWith(loader: Loader) {
+  const root = { id: "root", path: "", module: { default: () => null, loader } };
+  const render = (_request: Request, status: number, _headers: Headers, context: { staticHandlerContext: Rendered }) =>
+    new Response(JSON.stringify(context.staticHandlerContext.loaderData), { status, headers: { "Content-Type": "text/html" } });
   const build = {
     mode: "production",
     routes: { root },
-    entry: { module: { default: () => new Response("page", { headers: { "Content-Type": "text/html" } }) } },
+    entry: { module: { default: render } },
     assets: { routes: { root: { id: "root", module: "/root.js", hasLoader: true } }, entry: { module: "/entry.js", imports: [] }, url: "/manifest.js", version: "1" },
     future: {},
     publicPath: "/build/",
@@ -51,6 +59,40 @@ describe("Remix's server runtime with the patch", () => {
     expect(await answer.json()).toEqual({ ok: true });
     expect(seen).toHaveLength(1);
     expect(new URL(seen[0].url).search).toBe("?seite=2");
+  });
+});
+
+describe("a loader's finished JSON in Remix with the patch", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is read for a page and for ?_data= without making its stream", async () => {
+    const streamMade = vi.spyOn(FinishedResponse.prototype, "body", "get");
+    const handler = handlerWith(() => json({ freizeit: "Zeltlager", plätze: 50 }));
+    const page = await handler(new Request("http://localhost/"));
+    expect(await page.json()).toEqual({ root: { freizeit: "Zeltlager", plätze: 50 } });
+    const data = await handler(new Request("http://localhost/?_data=root"));
+    expect(await data.json()).toEqual({ freizeit: "Zeltlager", plätze: 50 });
+    expect(streamMade).not.toHaveBeenCalled();
+  });
+
+  it("still reads an empty JSON answer as null, and any other Response through its body", async () => {
+    const empty = handlerWith(() => new Response(null, { headers: { "Content-Type": "application/json" } }));
+    expect(await (await empty(new Request("http://localhost/"))).json()).toEqual({ root: null });
+    const text = handlerWith(() => new Response("nur Text", { headers: { "Content-Type": "text/plain" } }));
+    expect(await (await text(new Request("http://localhost/"))).json()).toEqual({ root: "nur Text" });
+  });
+
+  it("marks a ?_data= answer on the answer itself, or on a copy when its headers cannot change (a fetch's)", async () => {
+    const made = json({ freizeit: "Zeltlager" });
+    const own = await handlerWith(() => made)(new Request("http://localhost/?_data=root"));
+    expect(own).toBe(made);
+    expect(own.headers.get("X-Remix-Response")).toBe("yes");
+    const fetched = await fetch("data:application/json,%7B%22freizeit%22%3A%22Waldlager%22%7D");
+    expect(() => fetched.headers.set("X-Probe", "1")).toThrow(TypeError);
+    const copy = await handlerWith(() => fetched)(new Request("http://localhost/?_data=root"));
+    expect(copy).not.toBe(fetched);
+    expect(copy.headers.get("X-Remix-Response")).toBe("yes");
+    expect(await copy.json()).toEqual({ freizeit: "Waldlager" });
   });
 });
 
