@@ -4,8 +4,9 @@
 //   the copy (a new URL and Request per loader of every page) is skipped: the loader gets the
 //   request itself. With a query, the parameters are still stripped.
 // - @remix-run/server-runtime and @remix-run/router: a Response is recognised as one without asking
-//   for its `body`, and a finished answer says it has a body (`hasBody`), so a loader's JSON made
-//   by json.server.ts is read without making its web stream.
+//   for its `body`, a finished answer says it has a body (`hasBody`), and a `?_data=` answer gets
+//   its header on itself unless its headers cannot change, so a loader's JSON made by
+//   json.server.ts is read and sent without making its web stream.
 // - react-router-dom: the static router of a render converts its route list into data routes
 //   once per list, not on every render (@remix-run/react hands it the same list each time).
 import { createRequire } from "node:module";
@@ -18,10 +19,10 @@ const { createRequestHandler } = createRequire(import.meta.url)("@remix-run/serv
 type Loader = (args: { request: Request }) => Response | Promise<Response>;
 type Rendered = { loaderData: Record<string, unknown> };
 
-function handlerSeeing(seen: Request[], answer: () => Response = () => new Response(JSON.stringify({ ok: true }), { headers: { "Content-Type": "application/json" } })) {
+function handlerSeeing(seen: Request[]) {
   return handlerWith(({ request }) => {
     seen.push(request);
-    return answer();
+    return new Response(JSON.stringify({ ok: true }), { headers: { "Content-Type": "application/json" } });
   });
 }
 
