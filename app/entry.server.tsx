@@ -8,7 +8,7 @@ import type {
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
-import { finishedResponse } from "~/services/finished-response.server";
+import { FinishedResponse } from "~/services/finished-response.server";
 import { logError } from "~/services/log.server";
 import { installRouteMatchCache } from "~/services/route-matching.server";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
@@ -67,7 +67,7 @@ const handleRequest: HandleDocumentRequestFunction = (
   if (isPersonal(request, responseHeaders)) {
     responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
     responseHeaders.delete("ETag");
-    return finishedResponse(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
+    return new FinishedResponse(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
   }
   // A page with scripts carries this response's nonce; a cached copy of it would not match the
   // next response's CSP, so only script-free pages are revalidated by ETag.
@@ -84,7 +84,7 @@ const handleRequest: HandleDocumentRequestFunction = (
   }
   // As bytes: a string body would be checked character by character first (a big page: 0.3 ms).
   // Finished: the server writes them in one piece (remix-adapter.server.ts), compressed if taken.
-  return finishedResponse(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
+  return new FinishedResponse(Buffer.from(html), { status: responseStatusCode, headers: responseHeaders });
 };
 
 export default handleRequest;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { FinishedResponse, finishedBodyOf, finishedResponse } from "./finished-response.server";
+import { FinishedResponse } from "./finished-response.server";
 import { json } from "./json.server";
 
 const page = "<!DOCTYPE html><p>Zeltlager am See – Anmeldebestätigung</p>";
-const made = () => finishedResponse(Buffer.from(page), { status: 201, headers: { "Content-Type": "text/html; charset=utf-8" } });
+const made = () => new FinishedResponse(Buffer.from(page), { status: 201, headers: { "Content-Type": "text/html; charset=utf-8" } });
 
 describe("a finished Response", () => {
   it("reads as any Response with the same bytes: text, arrayBuffer, blob, the stream", async () => {
@@ -16,9 +16,9 @@ describe("a finished Response", () => {
     expect(blob.type).toBe("text/html; charset=utf-8");
     expect(await blob.text()).toBe(page);
     expect(await new Response(made().body).text()).toBe(page);
-    expect(finishedBodyOf(made())?.toString("utf8")).toBe(page);
+    expect(FinishedResponse.bytesOf(made())?.toString("utf8")).toBe(page);
     const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(page)]);
-    expect(await finishedResponse(marked, {}).text()).toBe(await new Response(marked).text());
+    expect(await new FinishedResponse(marked, {}).text()).toBe(await new Response(marked).text());
   });
 
   it("is read once, as any Response: a second reading is refused", async () => {
@@ -41,7 +41,7 @@ describe("a finished Response", () => {
     expect(copy.status).toBe(201);
     expect(copy.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
     expect(await copy.text()).toBe(page);
-    const form = await finishedResponse(Buffer.from("vorname=J%C3%BCrgen&terms=on"), {
+    const form = await new FinishedResponse(Buffer.from("vorname=J%C3%BCrgen&terms=on"), {
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
     }).formData();
     expect(form.get("vorname")).toBe("Jürgen");

@@ -100,13 +100,3 @@ function attempt<T>(make: () => T | Promise<T>): Promise<T> {
     return Promise.reject(error);
   }
 }
-
-/** A Response with a finished body. */
-export function finishedResponse(bytes: Buffer, init: ResponseInit): Response {
-  return new FinishedResponse(bytes, init);
-}
-
-/** The finished body of `response`, if it has one. */
-export function finishedBodyOf(response: Response): Buffer | undefined {
-  return FinishedResponse.bytesOf(response);
-}

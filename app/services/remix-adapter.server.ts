@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import type { AppLoadContext } from "@remix-run/node";
 import { gzippedIfTaken } from "./compress.server";
-import { finishedBodyOf } from "./finished-response.server";
+import { FinishedResponse } from "./finished-response.server";
 import { keepRenderedBody } from "./page-cache.server";
 
 /** What server.mjs knows of a request beyond node's: express's trust-aware host and protocol. */
@@ -89,7 +89,7 @@ export async function sendRemixResponse(req: IncomingMessage, res: ServerRespons
 
   const type = response.headers.get("Content-Type") ?? "";
   const compressible = COMPRESSIBLE.test(type) && !response.headers.has("Content-Encoding");
-  let body = finishedBodyOf(response);
+  let body = FinishedResponse.bytesOf(response);
   if (body === undefined && response.body && compressible && !/text\/event-stream/i.test(type)) {
     body = Buffer.from(await response.arrayBuffer());
   }

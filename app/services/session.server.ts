@@ -40,8 +40,11 @@ const checkedCookies = new Map<string, string>();
 const CHECKED_COOKIES_MAX = 10_000;
 const CHECKED_VALUE_MAX_LENGTH = 256;
 
-/** The hash of the session id in the request's cookie (what the sessions table keeps), or null. */
-async function readSessionHash(request: Request): Promise<string | null> {
+/**
+ * The hash of the session id in the request's cookie (what the sessions table keeps), or null;
+ * also to keep this session when ending the others.
+ */
+export async function currentSessionHash(request: Request): Promise<string | null> {
   const header = request.headers.get("Cookie");
   if (!header || !header.includes(COOKIE_NAME)) return null;
   const sent = parseCookieHeader(header)[COOKIE_NAME];
@@ -87,7 +90,7 @@ export function getUser(request: Request): Promise<SessionUser | null> {
 }
 
 async function lookUpUser(request: Request): Promise<SessionUser | null> {
-  const idHash = await readSessionHash(request);
+  const idHash = await currentSessionHash(request);
   if (!idHash) return null;
   const row = sessionUserQuery().get({ idHash, now: Date.now() });
   return row ?? null;
@@ -108,7 +111,7 @@ const sessionUserQuery = preparedQuery((database) =>
 async function loginRedirect(request: Request) {
   const url = new URL(request.url);
   const redirectTo = `${url.pathname}${url.search}`;
-  const expired = (await readSessionHash(request)) !== null;
+  const expired = (await currentSessionHash(request)) !== null;
   return redirectWithFlash(
     `/login?${new URLSearchParams({ redirectTo })}`,
     expired
@@ -135,15 +138,11 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
 
 /** Ends the session of this request and answers with the header that clears the cookie. */
 export async function endSession(request: Request) {
-  const idHash = await readSessionHash(request);
+  const idHash = await currentSessionHash(request);
   if (idHash) db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
   return sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure: isHttps(request) });
 }
 
-/** The hash of this request's session id, to keep that one when ending the others. */
-export function currentSessionHash(request: Request) {
-  return readSessionHash(request);
-}
 
 /** Ends every session of a user except `keepHash` (after a password change). Synchronous, so it
  * can run inside a write transaction. */

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { finishedResponse } from "~/services/finished-response.server";
+import { FinishedResponse } from "~/services/finished-response.server";
 import { json } from "~/services/json.server";
 import { loadContext, remixRequest, sendRemixResponse } from "~/services/remix-adapter.server";
 import { rawRequest } from "../support/http";
@@ -67,7 +67,7 @@ describe("the request Remix gets", () => {
 
 describe("the answer the client gets", () => {
   it("a finished page: in one piece, gzipped when taken, with its length, status and headers", async () => {
-    answerFor = () => finishedResponse(Buffer.from(page), { status: 201, headers: { "Content-Type": "text/html; charset=utf-8", Vary: "Cookie" } });
+    answerFor = () => new FinishedResponse(Buffer.from(page), { status: 201, headers: { "Content-Type": "text/html; charset=utf-8", Vary: "Cookie" } });
     const zipped = await rawRequest(`${base}/`, { headers: { "Accept-Encoding": "gzip, deflate, br" } });
     expect(zipped.status).toBe(201);
     expect(zipped.headers["content-encoding"]).toBe("gzip");
@@ -95,9 +95,9 @@ describe("the answer the client gets", () => {
     const sheet = await rawRequest(`${base}/liste.xlsx`, { headers: { "Accept-Encoding": "gzip" } });
     expect(sheet.headers["content-encoding"]).toBeUndefined();
     expect(sheet.body.equals(bytes)).toBe(true);
-    answerFor = () => finishedResponse(Buffer.from(page), { headers: { "Content-Type": "text/html", "Cache-Control": "no-transform" } });
+    answerFor = () => new FinishedResponse(Buffer.from(page), { headers: { "Content-Type": "text/html", "Cache-Control": "no-transform" } });
     expect((await rawRequest(`${base}/`, { headers: { "Accept-Encoding": "gzip" } })).headers["content-encoding"]).toBeUndefined();
-    answerFor = () => finishedResponse(Buffer.from("<p>kurz</p>"), { headers: { "Content-Type": "text/html" } });
+    answerFor = () => new FinishedResponse(Buffer.from("<p>kurz</p>"), { headers: { "Content-Type": "text/html" } });
     expect((await rawRequest(`${base}/`, { headers: { "Accept-Encoding": "gzip" } })).text()).toBe("<p>kurz</p>");
   });
 
