@@ -1,5 +1,6 @@
 // For `npm run bench` (scripts/bench.mjs): events for the enrolment burst, each with `places`
-// places and `parents` families (an account, a session, one child), written straight into the
+// places at a camp's price (the placed families' confirmation pages carry a GiroCode, as on a real
+// evening) and `parents` families (an account, a session, one child), written straight into the
 // bench's database before the server starts. Prints JSON for the bench on stdout.
 // Usage: tsx scripts/bench-fixtures.ts --bursts 2 --parents 500 --places 50
 import { parseArgs } from "node:util";
@@ -26,7 +27,7 @@ for (let b = 0; b < bursts; b++) {
   const { eventId, userIds } = writeTransaction((tx) => {
     const event = tx
       .insert(events)
-      .values({ title: `Ansturm ${b + 1}`, description: "Der Abend, an dem die Anmeldung öffnet.", location: "Plön", dateFrom: day, timeFrom: "10:00", startsAt: berlinToInstant(day, "10:00"), capacity: places })
+      .values({ title: `Ansturm ${b + 1}`, description: "Der Abend, an dem die Anmeldung öffnet.", location: "Plön", dateFrom: day, timeFrom: "10:00", startsAt: berlinToInstant(day, "10:00"), capacity: places, priceCents: 24_500 })
       .returning({ id: events.id })
       .get();
     const ids = [];

@@ -16,8 +16,26 @@ describe("qrPath", () => {
     const { size, d } = qrPath(epcPayload({ bic: "BYLADEM1001", name: "Jugendverband Müßiggang e.V.", iban: "DE02120300000000202051", amountCents: 100, text: "LF-1-A1" }));
     // Version 6 or more at level M for about 90 bytes: 41 modules and up, plus 2 × 4 margin.
     expect(size).toBeGreaterThanOrEqual(49);
-    expect(d.startsWith("M4 4h1v1h-1z")).toBe(true); // the finder pattern's first dark module
+    expect(d.startsWith("M4 4h7v1h-7z")).toBe(true); // the finder pattern's top edge, one run
     expect(qrPath("a").size).toBeLessThan(size);
+  });
+
+  it("draws each row's dark modules in runs, not one square each", () => {
+    const { size, d } = qrPath(epcPayload({ bic: "BYLADEM1001", name: "Jugendverband e.V.", iban: "DE02120300000000202051", amountCents: 24500, text: "LF-2026-00123 Max Mustermann" }));
+    const runs = [...d.matchAll(/M(\d+) (\d+)h(\d+)v1h-(\d+)z/g)];
+    expect(runs.map((r) => r[0]).join("")).toBe(d);
+    for (const [, x, y, w, back] of runs) {
+      expect(w).toBe(back);
+      expect(Number(x) + Number(w)).toBeLessThanOrEqual(size - 4);
+      expect(Number(y)).toBeLessThan(size - 4);
+    }
+    // Runs in one row never touch: a run that could grow would be two where one does.
+    const byRow = new Map<string, [number, number][]>();
+    for (const [, x, y, w] of runs) byRow.set(y, [...(byRow.get(y) ?? []), [Number(x), Number(x) + Number(w)]]);
+    for (const row of byRow.values()) for (let i = 1; i < row.length; i++) expect(row[i][0]).toBeGreaterThan(row[i - 1][1]);
+    // A phone on a weak connection loads the confirmation page: the code is about half of what
+    // one square per module took (13.5 kB for this transfer).
+    expect(d.length).toBeLessThan(9_000);
   });
 });
 

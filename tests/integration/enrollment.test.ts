@@ -155,7 +155,7 @@ describe("submitting", () => {
     const page = await confirmation(response, cookie);
     expect(page.enrolment.children.map((r) => r.firstName)).toEqual(["Mia", "Ben"]);
     expect(page.enrolment.totalCents).toBe(49800);
-    expect(page.qr?.d).toMatch(/^M4 4h1v1h-1z/);
+    expect(page.qr?.d).toMatch(/^M4 4h7v1h-7z/);
     expect(count()).toBe(2);
     expect(db.select().from(participants).where(eq(participants.userId, user.id)).all()).toHaveLength(2);
     const [mail] = outbox();
