@@ -1,9 +1,7 @@
 import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import {
-  Form,
   isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -79,34 +77,34 @@ function SiteHeader() {
   return (
     <header className="site-header">
       <div className="inner">
-        <Link to="/" className="logo" aria-label="Lagerfeuer – zur Startseite">
+        <a href="/" className="logo" aria-label="Lagerfeuer – zur Startseite">
           <CampfireIcon />
           <span>Lagerfeuer</span>
-        </Link>
+        </a>
         {showButtons ? (
           <nav className="site-nav" aria-label="Benutzerkonto">
             {user ? (
               <>
                 {user.role === "admin" ? (
-                  <Link to="/gott" className="button secondary">
+                  <a href="/gott" className="button secondary">
                     Admin Panel
-                  </Link>
+                  </a>
                 ) : null}
-                <Link to="/account" className="button secondary">
+                <a href="/account" className="button secondary">
                   Account
-                </Link>
-                <Form method="post" action="/logout">
+                </a>
+                <form method="post" action="/logout">
                   <button type="submit">Logout</button>
-                </Form>
+                </form>
               </>
             ) : (
               <>
-                <Link to="/login" className="button secondary">
+                <a href="/login" className="button secondary">
                   Login
-                </Link>
-                <Link to="/signup" className="button">
+                </a>
+                <a href="/signup" className="button">
                   SignUp
-                </Link>
+                </a>
               </>
             )}
           </nav>
@@ -235,9 +233,9 @@ function ErrorPage({ title, children }: { title: string; children: ReactNode }) 
       <h1 id="error-title">{title}</h1>
       <p>{children}</p>
       <p>
-        <Link to="/" className="button">
+        <a href="/" className="button">
           Zur Startseite
-        </Link>
+        </a>
       </p>
     </section>
   );

@@ -1,7 +1,7 @@
 // Tab 'Deine Kontaktdaten' of the account page: names, e-mail, one's own phone for the camp sheet,
 // password, deleting the account.
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "./forms";
 
@@ -138,16 +138,16 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
                 <button type="submit" className="danger" aria-describedby="delete-warning" disabled={busy}>
                   Konto endgültig löschen
                 </button>
-                <Link to="/account" className="button secondary">
+                <a href="/account" className="button secondary">
                   Abbrechen
-                </Link>
+                </a>
               </div>
             </Form>
           ) : (
             <p>
-              <Link to="/account?loeschen=1#delete-title" className="button danger">
+              <a href="/account?loeschen=1#delete-title" className="button danger">
                 Konto löschen
-              </Link>
+              </a>
             </p>
           )}
         </section>

@@ -1,4 +1,3 @@
-import { Link } from "@remix-run/react";
 
 /**
  * The two tabs of the account page, as links (they work without JavaScript). On /account they read
@@ -17,16 +16,16 @@ export function AccountTabs({
 }) {
   return (
     <nav className="tabs account-tabs" aria-label="Konto">
-      <Link to={base} className={tab === "kontakt" ? "button" : "button secondary"} aria-current={tab === "kontakt" ? "page" : undefined}>
+      <a href={base} className={tab === "kontakt" ? "button" : "button secondary"} aria-current={tab === "kontakt" ? "page" : undefined}>
         {contactLabel}
-      </Link>
-      <Link
-        to={`${base}?tab=teilnehmer`}
+      </a>
+      <a
+        href={`${base}?tab=teilnehmer`}
         className={tab === "teilnehmer" ? "button" : "button secondary"}
         aria-current={tab === "teilnehmer" ? "page" : undefined}
       >
         {participantsLabel}
-      </Link>
+      </a>
     </nav>
   );
 }

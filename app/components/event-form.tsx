@@ -1,6 +1,6 @@
 // The form of creating and editing an event (spec part 1, §2 Create event / Edit event).
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { ErrorList, Field, FormAlert, type Alert } from "./forms";
 
 type Person = { id: number; firstName: string; lastName: string };
@@ -201,9 +201,9 @@ export function EventForm(props: Props) {
         <button type="submit" disabled={navigation.state === "submitting"}>
           {props.submitLabel}
         </button>
-        <Link to={props.cancelTo} className="button secondary">
+        <a href={props.cancelTo} className="button secondary">
           Abbrechen
-        </Link>
+        </a>
       </div>
     </Form>
   );

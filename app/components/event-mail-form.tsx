@@ -3,7 +3,7 @@
 // one by one through 'Neuer Anhang', the file input hides behind 'Datei auswählen' / 'Datei
 // ändern' with the chosen name shown read-only, 'X' empties a row, and 'E-Mail senden' stays
 // disabled until subject and text are filled (docs/decisions/0013-event-mail-and-lists.md).
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useRef, useState } from "react";
 import type { EventMailAudience } from "~/lib/enums";
 import { ATTACHMENT_ROWS, AUDIENCE_LABELS, SUBJECT_MAX, TEXT_MAX, type EventMailFields } from "~/schemas/event-mail";
@@ -164,9 +164,9 @@ export function EventMailForm({ eventId, counts, data }: { eventId: number; coun
         <button type="submit" disabled={hydrated && !ready}>
           E-Mail senden
         </button>
-        <Link to={`/freizeit/${eventId}`} className="button secondary">
+        <a href={`/freizeit/${eventId}`} className="button secondary">
           Zurück zur Veranstaltung
-        </Link>
+        </a>
       </div>
     </Form>
   );

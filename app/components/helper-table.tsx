@@ -1,6 +1,6 @@
 // The helper list's tables (spec part 2 §2.6): pending and accepted helpers with group, mark,
 // state in words, check warnings and the decisions; the declined ones apart.
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { GroupSelect, type GroupOption } from "~/components/group-select";
 
 export type HelperEntry = {
@@ -49,7 +49,7 @@ export function HelperTable({ helpers, eventId, action, groups, may }: Shared & 
             return (
               <tr key={h.userId} className={accepted ? "row-green" : "row-red"} data-helper={h.userId}>
                 <th scope="row">
-                  <Link to={`/freizeit/helper/${eventId}/helper-details/${h.userId}`}>{fullName(h)}</Link>
+                  <a href={`/freizeit/helper/${eventId}/helper-details/${h.userId}`}>{fullName(h)}</a>
                   {h.warnings.length ? (
                     <ul className="check-warnings" aria-label={`Fehlende Nachweise von ${fullName(h)}`}>
                       {h.warnings.map((w) => (

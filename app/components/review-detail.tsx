@@ -1,6 +1,5 @@
 // The registration detail's read-only blocks (spec part 2 §2.4): guardian, participant, the
 // registration's own answers, payment, and the history of every change.
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDate, formatIsoDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
@@ -132,7 +131,7 @@ export function StatusBlock({ registration, reference, sepaHref }: { registratio
           ["Zahlungsart", registration.paymentMethod === "sepa" ? "SEPA-Lastschriftmandat" : "Überweisung"],
           ["Betrag", formatAmount(registration.amountCents)],
           ["Verwendungszweck", reference ?? ""],
-          ...(sepaHref ? ([["SEPA-Mandat", <Link key="s" to={sepaHref}>SEPA-Detailseite</Link>]] as [string, ReactNode][]) : []),
+          ...(sepaHref ? ([["SEPA-Mandat", <a key="s" href={sepaHref}>SEPA-Detailseite</a>]] as [string, ReactNode][]) : []),
         ]}
       />
     </section>

@@ -1,15 +1,19 @@
 // The head of the participant list: sub-navigation, the numbers a leader wants at a glance, and
 // the filter with the name search (plain GET form).
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { FILTER_LABELS, LIST_FILTERS, listSearch, type ListQuery } from "~/lib/review-filter";
 
-export function ListNavigation({ eventId }: { eventId: number }) {
+/** The two lists of an event; the one shown is marked as the current page (not by colour alone). */
+export function ListNavigation({ eventId, current }: { eventId: number; current: "participants" | "helpers" }) {
+  const mark = (list: typeof current) => (list === current ? ({ "aria-current": "page", className: "active" } as const) : {});
   return (
     <nav aria-label="Listen der Veranstaltung" className="sub-nav">
-      <NavLink to={`/freizeit/participants/${eventId}`} end>
+      <a href={`/freizeit/participants/${eventId}`} {...mark("participants")}>
         Teilnehmer*innen-Liste
-      </NavLink>
-      <NavLink to={`/freizeit/helper/${eventId}`}>Mitarbeiter*innen-Liste</NavLink>
+      </a>
+      <a href={`/freizeit/helper/${eventId}`} {...mark("helpers")}>
+        Mitarbeiter*innen-Liste
+      </a>
     </nav>
   );
 }
@@ -64,9 +68,9 @@ export function ListFilterForm({ eventId, query }: { eventId: number; query: Lis
       <div className="actions">
         <button type="submit">Filtern</button>
         {query.filter !== "alle" || query.search ? (
-          <Link to={`/freizeit/participants/${eventId}`} className="button secondary">
+          <a href={`/freizeit/participants/${eventId}`} className="button secondary">
             Filter zurücksetzen
-          </Link>
+          </a>
         ) : null}
       </div>
     </Form>
@@ -80,17 +84,17 @@ export function ListPager({ eventId, query, paging }: { eventId: number; query: 
   return (
     <nav aria-label="Seiten der Liste" className="pager actions">
       {paging.page > 1 ? (
-        <Link to={href(paging.page - 1)} className="button secondary">
+        <a href={href(paging.page - 1)} className="button secondary">
           Vorherige Seite
-        </Link>
+        </a>
       ) : null}
       <span>
         Seite {paging.page} von {paging.pageCount} ({paging.matching} Anmeldungen)
       </span>
       {paging.page < paging.pageCount ? (
-        <Link to={href(paging.page + 1)} className="button secondary">
+        <a href={href(paging.page + 1)} className="button secondary">
           Nächste Seite
-        </Link>
+        </a>
       ) : null}
     </nav>
   );

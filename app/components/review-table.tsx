@@ -1,7 +1,6 @@
 // The participant list's tables (spec part 2 §2.5): open and accepted registrations, the waiting
 // list, the rejected and cancelled ones, and the open SEPA direct debits. Every row says its
 // state in words; the spec's row colours only add to that.
-import { Link } from "@remix-run/react";
 import { formatDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
 import { applicationStatusWord, paymentStatusWord, statusMark, type StatusWord } from "~/lib/registration-status";
@@ -43,9 +42,9 @@ function detailHref(id: number) {
 
 function NameLink({ row }: { row: Row }) {
   return (
-    <Link to={detailHref(row.id)}>
+    <a href={detailHref(row.id)}>
       {row.lastName}, {row.firstName}
-    </Link>
+    </a>
   );
 }
 
@@ -177,9 +176,9 @@ export function OpenSepaList({ eventId, mandates }: { eventId: number; mandates:
       <ul className="sepa-list">
         {mandates.map((m) => (
           <li key={m.id} className="row-orange">
-            <Link to={`/freizeit/${eventId}/sepa/${m.id}`}>
+            <a href={`/freizeit/${eventId}/sepa/${m.id}`}>
               {m.firstName} {m.lastName}
-            </Link>{" "}
+            </a>{" "}
             <span>
               {m.children === 1 ? "1 Teilnehmer*in" : `${m.children} Teilnehmer*innen`}, offen: {formatAmount(m.amountCents || null)}
             </span>

@@ -1,6 +1,6 @@
 // A route's own error page: it shows the German message the loader or action threw (e.g. the
 // spec's 'Die Freizeit wurde nicht gefunden …'), inside the normal page with its header.
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 
 export function RouteError({ title = "Das hat nicht geklappt" }: { title?: string }) {
   const error = useRouteError();
@@ -13,9 +13,9 @@ export function RouteError({ title = "Das hat nicht geklappt" }: { title?: strin
       <h1 id="route-error-title">{title}</h1>
       <p role="alert">{message}</p>
       <p>
-        <Link to="/" className="button">
+        <a href="/" className="button">
           Zur Startseite
-        </Link>
+        </a>
       </p>
     </section>
   );

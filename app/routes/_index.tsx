@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { EventTile } from "~/components/event-tile";
 import { listEvents, type EventFilter } from "~/models/event.server";
 import { getUser } from "~/services/session.server";
@@ -25,28 +25,28 @@ export default function Home() {
     <>
       <h1>{filter === "mine" ? "Meine Veranstaltungen" : "Alle Veranstaltungen"}</h1>
       <nav className="tabs" aria-label="Auswahl">
-        <Link to="/" className={filter === "all" ? "button" : "button secondary"} aria-current={filter === "all" ? "page" : undefined}>
+        <a href="/" className={filter === "all" ? "button" : "button secondary"} aria-current={filter === "all" ? "page" : undefined}>
           Alle Veranstaltungen
-        </Link>
+        </a>
         {signedIn ? (
-          <Link
-            to="/?filter=mine"
+          <a
+            href="/?filter=mine"
             className={filter === "mine" ? "button" : "button secondary"}
             aria-current={filter === "mine" ? "page" : undefined}
           >
             Meine Veranstaltungen
-          </Link>
+          </a>
         ) : null}
         {admin ? (
-          <Link to="/freizeit/create" className="button secondary">
+          <a href="/freizeit/create" className="button secondary">
             Neue Veranstaltung anlegen
-          </Link>
+          </a>
         ) : null}
       </nav>
       {upcoming.length === 0 && past.length === 0 ? <p>Keine Aktivitäten gefunden</p> : null}
       {admin && filter === "all" && upcoming.length === 0 && past.length === 0 ? (
         <p className="hint">
-          So beginnen Sie: <Link to="/freizeit/create">Erste Veranstaltung anlegen</Link>. Sie erscheint danach hier
+          So beginnen Sie: <a href="/freizeit/create">Erste Veranstaltung anlegen</a>. Sie erscheint danach hier
           für alle Besucher*innen.
         </p>
       ) : null}

@@ -2,7 +2,7 @@
 // do not use it up).
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { isTokenUsable } from "~/models/user-token.server";
 import { confirmEmailChange } from "~/models/user.server";
@@ -49,9 +49,9 @@ export default function ConfirmEmailChange() {
         <>
           <p>Dieser Link ist abgelaufen oder wurde bereits verwendet.</p>
           <p>
-            <Link to="/account" className="button">
+            <a href="/account" className="button">
               Zum Konto
-            </Link>
+            </a>
           </p>
         </>
       )}

@@ -2,7 +2,7 @@
 // services/enrollment-form.server.ts; a successful enrolment leads to its confirmation page.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { Box } from "~/components/enrollment/box";
 import { ErrorSummary } from "~/components/enrollment/error-summary";
@@ -135,9 +135,9 @@ export default function Enroll() {
       <section className="panel">
         <h1>Anmeldeformular: {event.title}</h1>
         <p>Diese Veranstaltung hat schon begonnen. Eine Anmeldung ist nicht mehr möglich.</p>
-        <Link to={`/freizeit/${event.id}`} className="button">
+        <a href={`/freizeit/${event.id}`} className="button">
           Zur Veranstaltung
-        </Link>
+        </a>
       </section>
     );
   }
@@ -184,9 +184,9 @@ export default function Enroll() {
           <button type="submit" name="intent" value="submit" disabled={submitting}>
             Verbindlich Anmelden
           </button>
-          <Link to="/" className="button secondary">
+          <a href="/" className="button secondary">
             Abbrechen
-          </Link>
+          </a>
         </div>
       </Form>
     </>

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
 import { type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
 import { requestPasswordReset } from "~/models/auth.server";
 import { forgotSchema } from "~/schemas/auth";
@@ -51,9 +51,9 @@ export default function Forgot() {
             <button type="submit" disabled={navigation.state === "submitting"}>
               Bestätigen
             </button>
-            <Link to="/login" className="button secondary">
+            <a href="/login" className="button secondary">
               Abbrechen
-            </Link>
+            </a>
           </div>
         </Form>
       )}

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { EventPicture } from "~/components/event-tile";
 import { RegistrationStatus } from "~/components/registration-status";
 import { berlinToday, formatClock, formatDate, formatIsoDate } from "~/lib/dates";
@@ -193,15 +193,15 @@ export default function EventDetail() {
           )}
           {enrolments.map((e) => (
             <p key={e.id}>
-              <Link to={`/anmeldung/${e.id}`}>
+              <a href={`/anmeldung/${e.id}`}>
                 {enrolments.length === 1 ? "Anmeldebestätigung ansehen" : `Anmeldebestätigung vom ${formatDate(new Date(e.createdAt))}`}
-              </Link>
+              </a>
             </p>
           ))}
         </section>
       ) : event.requiresApplication && !event.past && !closed ? (
         <p className="flash flash-info visitor-hint">
-          <Link to={`/login?redirectTo=/freizeit/${event.id}`}>Zum Anmelden bitte einloggen</Link>
+          <a href={`/login?redirectTo=/freizeit/${event.id}`}>Zum Anmelden bitte einloggen</a>
         </p>
       ) : null}
 
@@ -213,9 +213,9 @@ export default function EventDetail() {
                 Anmelden
               </button>
             ) : (
-              <Link to={`/enroll/${event.id}`} className="button">
+              <a href={`/enroll/${event.id}`} className="button">
                 Anmelden
-              </Link>
+              </a>
             )
           ) : null}
           <HelperButton event={event} />
@@ -228,30 +228,30 @@ export default function EventDetail() {
           <div className="actions">
             {event.may.viewLists ? (
               <>
-                <Link to={`/freizeit/participants/${event.id}`} className="button secondary">
+                <a href={`/freizeit/participants/${event.id}`} className="button secondary">
                   Teilnehmer*innen-Liste
-                </Link>
-                <Link to={`/freizeit/helper/${event.id}`} className="button secondary">
+                </a>
+                <a href={`/freizeit/helper/${event.id}`} className="button secondary">
                   Mitarbeiter*innen-Liste
-                </Link>
+                </a>
               </>
             ) : null}
             {event.may.sendEventMail ? (
-              <Link to={`/freizeit/sendEmails/${event.id}`} className="button secondary">
+              <a href={`/freizeit/sendEmails/${event.id}`} className="button secondary">
                 E-Mail an alle
-              </Link>
+              </a>
             ) : null}
             {event.canManage ? (
-              <Link to={`/freizeit/edit/${event.id}`} className="button secondary">
+              <a href={`/freizeit/edit/${event.id}`} className="button secondary">
                 Bearbeiten
-              </Link>
+              </a>
             ) : null}
           </div>
           {event.canManage ? (
             <p className="event-manage-delete">
-              <Link to={`/freizeit/${event.id}?loeschen=1#loeschen`} className="button danger">
+              <a href={`/freizeit/${event.id}?loeschen=1#loeschen`} className="button danger">
                 Löschen
-              </Link>
+              </a>
             </p>
           ) : null}
         </section>
@@ -268,17 +268,17 @@ export default function EventDetail() {
             <button type="submit" className="danger">
               Löschen
             </button>
-            <Link to={`/freizeit/${event.id}`} className="button secondary">
+            <a href={`/freizeit/${event.id}`} className="button secondary">
               Abbrechen
-            </Link>
+            </a>
           </Form>
         </section>
       ) : null}
 
       <p>
-        <Link to="/" className="button secondary">
+        <a href="/" className="button secondary">
           Zurück zur Startseite
-        </Link>
+        </a>
       </p>
     </article>
   );

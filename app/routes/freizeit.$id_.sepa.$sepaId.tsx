@@ -3,7 +3,7 @@
 // who may see SEPA data (admins, lead persons); everyone else gets 404.
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { DecisionReply } from "~/components/review-decisions";
 import { Mark } from "~/components/review-table";
 import { RouteError } from "~/components/route-error";
@@ -70,9 +70,9 @@ export default function SepaDetail() {
               const payment = paymentStatusWord(c);
               return (
                 <li key={c.id}>
-                  <Link to={`/freizeit/participants/participant-details/${c.id}`}>
+                  <a href={`/freizeit/participants/participant-details/${c.id}`}>
                     {c.firstName} {c.lastName}
-                  </Link>{" "}
+                  </a>{" "}
                   {c.amountCents !== null ? <span>{formatAmount(c.amountCents)}</span> : null} <Mark word={applicationStatusWord(c)} />{" "}
                   {payment ? <Mark word={payment} /> : null}
                 </li>
@@ -100,9 +100,9 @@ export default function SepaDetail() {
       </section>
 
       <p className="actions">
-        <Link to={`/freizeit/participants/${eventId}`} className="button secondary">
+        <a href={`/freizeit/participants/${eventId}`} className="button secondary">
           Zurück zur Teilnehmer*innen-Liste
-        </Link>
+        </a>
       </p>
     </article>
   );

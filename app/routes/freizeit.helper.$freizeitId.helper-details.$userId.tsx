@@ -2,7 +2,7 @@
 // phone if known, group, state and the helper checks; staff of the event only (404 otherwise).
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { RouteError } from "~/components/route-error";
 import { formatIsoDate } from "~/lib/dates";
 import { getHelperDetail } from "~/models/helper.server";
@@ -76,9 +76,9 @@ export default function HelperDetail() {
         )}
       </section>
       <p>
-        <Link to={`/freizeit/helper/${event.id}`} className="button secondary">
+        <a href={`/freizeit/helper/${event.id}`} className="button secondary">
           Zurück zur Mitarbeiter*innen-Liste
-        </Link>
+        </a>
       </p>
     </article>
   );

@@ -3,7 +3,7 @@
 // of the lead persons and admins; the declined ones apart; the event's groups above the table.
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { GroupManager } from "~/components/group-manager";
 import { DeclinedHelpers, HelperTable } from "~/components/helper-table";
@@ -61,7 +61,7 @@ export default function HelperList() {
   const shared = { eventId: event.id, action: listUrl, groups, may };
   return (
     <article className="review helper-list">
-      <ListNavigation eventId={event.id} />
+      <ListNavigation eventId={event.id} current="helpers" />
       <h1>Mitarbeiter*innen Liste {event.title}</h1>
       <FormAlert alert={error} />
       {may.manageGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} /> : null}
@@ -69,13 +69,13 @@ export default function HelperList() {
       {active.length ? <HelperTable helpers={active} {...shared} /> : null}
       {declined.length ? <DeclinedHelpers helpers={declined} action={listUrl} may={may} /> : null}
       <p className="actions">
-        <Link to={`/freizeit/${event.id}`} className="button secondary">
+        <a href={`/freizeit/${event.id}`} className="button secondary">
           Zurück zur Veranstaltung
-        </Link>
+        </a>
         {may.viewDetails ? (
-          <Link to={`/freizeit/participants/${event.id}/notfall`} className="button secondary">
+          <a href={`/freizeit/participants/${event.id}/notfall`} className="button secondary">
             Lagerblätter drucken
-          </Link>
+          </a>
         ) : null}
       </p>
     </article>

@@ -3,7 +3,7 @@
 // the open SEPA direct debits; filter and name search as GET parameters.
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ExportMenu } from "~/components/export-menu";
 import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
 import { ListFilterForm, ListNavigation, ListNumbers, ListPager } from "~/components/review-summary";
@@ -86,7 +86,7 @@ export default function ParticipantList() {
 
   return (
     <article className="review">
-      <ListNavigation eventId={event.id} />
+      <ListNavigation eventId={event.id} current="participants" />
       <h1>Teilnehmer*innen-Liste {event.title}</h1>
       <ListNumbers counts={counts} />
 
@@ -131,13 +131,13 @@ export default function ParticipantList() {
       )}
 
       <div className="actions">
-        <Link to={`/freizeit/${event.id}`} className="button secondary">
+        <a href={`/freizeit/${event.id}`} className="button secondary">
           Zurück zur Veranstaltung
-        </Link>
+        </a>
         {may.viewDetails ? (
-          <Link to={`/freizeit/participants/${event.id}/notfall`} className="button secondary">
+          <a href={`/freizeit/participants/${event.id}/notfall`} className="button secondary">
             Lagerblätter drucken
-          </Link>
+          </a>
         ) : null}
         {may.export ? <ExportMenu eventId={event.id} /> : null}
       </div>

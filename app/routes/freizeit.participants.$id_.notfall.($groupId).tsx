@@ -3,7 +3,7 @@
 // persons, accepted helpers, admins); anyone else gets 404. A print view: no PDF library.
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { CampSheet } from "~/components/camp-sheet";
 import { useHydrated } from "~/components/forms";
 import { RouteError } from "~/components/route-error";
@@ -57,7 +57,7 @@ export default function CampSheets() {
             <ul className="link-list">
               {allGroups ? null : (
                 <li>
-                  <Link to={base}>Alle Gruppen</Link>
+                  <a href={base}>Alle Gruppen</a>
                 </li>
               )}
               {allGroups
@@ -65,7 +65,7 @@ export default function CampSheets() {
                     .filter((s) => s.id !== null)
                     .map((s) => (
                       <li key={s.id}>
-                        <Link to={`${base}/${s.id}`}>Nur Gruppe {s.name}</Link>
+                        <a href={`${base}/${s.id}`}>Nur Gruppe {s.name}</a>
                       </li>
                     ))
                 : null}
@@ -73,9 +73,9 @@ export default function CampSheets() {
           </nav>
         ) : null}
         <p>
-          <Link to={`/freizeit/participants/${event.id}`} className="button secondary">
+          <a href={`/freizeit/participants/${event.id}`} className="button secondary">
             Zurück zur Teilnehmer*innen-Liste
-          </Link>
+          </a>
         </p>
       </div>
       {sheets.map((group) => (

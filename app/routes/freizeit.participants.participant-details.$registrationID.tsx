@@ -3,7 +3,7 @@
 // history. For the event's staff only; anyone else, and any unknown id, gets 404.
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { CommentHistory, type CommentReply } from "~/components/review-comments";
 import { DecisionButtons, DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
 import { AnswersBlock, GuardianBlock, HistoryBlock, ParticipantBlock, StatusBlock } from "~/components/review-detail";
@@ -127,9 +127,9 @@ export default function RegistrationDetail() {
       <CommentHistory comments={data.comments} canWrite={may.comment} editingId={data.editingId} pageUrl={pageUrl} reply={reply?.comment} />
 
       <p className="actions">
-        <Link to={listUrl} className="button secondary">
+        <a href={listUrl} className="button secondary">
           Zurück
-        </Link>
+        </a>
       </p>
     </article>
   );

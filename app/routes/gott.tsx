@@ -4,7 +4,7 @@
 import { parseWithZod } from "~/services/parse-form.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useActionData, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { AdminEvents } from "~/components/admin-events";
 import { AdminLegal, type LegalFailure, type LegalRow } from "~/components/admin-legal";
 import { AdminProtocol } from "~/components/admin-protocol";
@@ -144,9 +144,9 @@ export default function AdminPanel() {
       <h1>Admin Panel</h1>
       <nav className="tabs" aria-label="Admin Panel">
         {TABS.map(([tab, label]) => (
-          <Link key={tab} to={panelHref({ tab })} className={query.tab === tab ? "button" : "button secondary"} aria-current={query.tab === tab ? "page" : undefined}>
+          <a key={tab} href={panelHref({ tab })} className={query.tab === tab ? "button" : "button secondary"} aria-current={query.tab === tab ? "page" : undefined}>
             {label}
-          </Link>
+          </a>
         ))}
       </nav>
       <FormAlert alert={actionData?.alert} />

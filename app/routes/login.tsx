@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Field, FormAlert, PasswordField, type Alert } from "~/components/forms";
 import { LOGIN_FAILED, loginSchema, safeRedirect } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
@@ -89,13 +89,13 @@ export default function Login() {
       ) : null}
       <ul className="link-list">
         <li>
-          <Link to="/forgot">Passwort vergessen?</Link>
+          <a href="/forgot">Passwort vergessen?</a>
         </li>
         <li>
-          <Link to="/signup">Benutzerkonto anlegen</Link>
+          <a href="/signup">Benutzerkonto anlegen</a>
         </li>
         <li>
-          <Link to="/">Abbrechen</Link>
+          <a href="/">Abbrechen</a>
         </li>
       </ul>
     </section>

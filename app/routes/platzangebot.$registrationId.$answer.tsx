@@ -2,7 +2,7 @@
 // one button (the mail's links lead here; a GET changes nothing).
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { formatDate, formatTime } from "~/lib/dates";
 import type { OfferAnswer } from "~/lib/registration-machine";
@@ -87,7 +87,7 @@ export default function OfferPage() {
         <p>Dieses Angebot wurde bereits beantwortet oder ist nicht mehr gültig.</p>
       )}
       <p>
-        <Link to={`/freizeit/${data.eventId}`}>Zur Veranstaltung</Link>
+        <a href={`/freizeit/${data.eventId}`}>Zur Veranstaltung</a>
       </p>
     </section>
   );

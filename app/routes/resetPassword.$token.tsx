@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { FormAlert, PasswordChecklist, PasswordField, useHydrated } from "~/components/forms";
 import { checkPassword, meetsPasswordRules } from "~/lib/password-rules";
@@ -61,9 +61,9 @@ export default function ResetPassword() {
         <h1 id="reset-title">Passwort zurücksetzen</h1>
         <FormAlert alert={INVALID_TOKEN} />
         <p>
-          <Link to="/forgot" className="button">
+          <a href="/forgot" className="button">
             Neuen Link anfordern
-          </Link>
+          </a>
         </p>
       </section>
     );

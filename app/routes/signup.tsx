@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
 import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
@@ -88,9 +88,9 @@ export default function Signup() {
         </p>
         <p>Keine Mail bekommen? Bitte schauen Sie auch in Ihrem Spam-Ordner nach.</p>
         <p>
-          <Link to="/login" className="button">
+          <a href="/login" className="button">
             Zur Anmeldung
-          </Link>
+          </a>
         </p>
       </section>
     );
@@ -124,9 +124,9 @@ export default function Signup() {
           <button type="submit" disabled={navigation.state === "submitting"}>
             Account erstellen
           </button>
-          <Link to="/" className="button secondary">
+          <a href="/" className="button secondary">
             Abbrechen
-          </Link>
+          </a>
         </div>
       </Form>
     </section>

@@ -1,6 +1,7 @@
 // Two helpers stand in for their framework originals on purpose (docs/decisions/0016): Remix's
 // json() costs a byte round trip before every render, conform's parseWithZod rebuilds its coercion
-// on every call. The app uses ours everywhere.
+// on every call. The app uses ours everywhere. A link is a plain <a> unless it keeps the scroll
+// position on a page with JavaScript (decision 0003): Remix's Link costs a render of hooks.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,6 +31,17 @@ describe("the code", () => {
       if (importsOf(source, "@remix-run/server-runtime").includes("json")) offenders.push(`${file}: json from @remix-run/server-runtime`);
       if (!file.endsWith(path.join("services", "parse-form.server.ts")) && importsOf(source, "@conform-to/zod").includes("parseWithZod")) {
         offenders.push(`${file}: parseWithZod from @conform-to/zod`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("links with a plain <a>, Remix's Link only where it keeps the scroll position", () => {
+    const offenders: string[] = [];
+    for (const file of sources("app")) {
+      const source = readFileSync(file, "utf8");
+      for (const link of source.matchAll(/<(Link|NavLink)\b[^>]*>/g)) {
+        if (!/\bpreventScrollReset\b/.test(link[0])) offenders.push(`${file}: ${link[0]}`);
       }
     }
     expect(offenders).toEqual([]);

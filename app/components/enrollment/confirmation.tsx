@@ -1,7 +1,6 @@
 // The confirmation of one enrolment (issue 9, item 6): each child's status in words, the one
 // total and, for a bank transfer, the account, the amount, the reference and a GiroCode.
 import type { SerializeFrom } from "@remix-run/node";
-import { Link } from "@remix-run/react";
 import { RegistrationStatus } from "~/components/registration-status";
 import { formatDate, formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
@@ -74,12 +73,12 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
       ) : null}
       <p>Wir haben dir diese Bestätigung auch per E-Mail geschickt. Die Leitung prüft die Anmeldung und meldet sich.</p>
       <p className="actions">
-        <Link to={`/freizeit/${enrolment.eventId}`} className="button">
+        <a href={`/freizeit/${enrolment.eventId}`} className="button">
           Zur Veranstaltung
-        </Link>
-        <Link to="/" className="button secondary">
+        </a>
+        <a href="/" className="button secondary">
           Zur Startseite
-        </Link>
+        </a>
       </p>
     </article>
   );
