@@ -11,7 +11,7 @@
 // - drizzle computes `$onUpdate` values (updated_at) when it builds a query: a prepared update
 //   sets updated_at itself, from a placeholder.
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
-import { enrolments, events, guardians, participants, registrationHistory, registrations, sepaMandates, users } from "../../db/schema";
+import { enrolments, events, guardians, participants, registrationHistory, registrations, sepaMandates } from "../../db/schema";
 import { bound, preparedQuery } from "~/services/db.server";
 
 const param = (name: string) => sql.placeholder(name);
@@ -186,6 +186,3 @@ export const insertCreatedHistory = preparedQuery((db) =>
     .prepare(),
 );
 
-export const accountForMail = preparedQuery((db) =>
-  db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, param("userId"))).prepare(),
-);

@@ -15,7 +15,6 @@ import { writeTransactionTogether } from "~/services/group-commit.server";
 import { queueMail } from "~/services/mail.server";
 import { confirmationMail } from "./enrollment-mail.server";
 import {
-  accountForMail,
   childrenForForm,
   childrenForRules,
   earlierEnrolmentOf,
@@ -253,8 +252,8 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
       created.push({ ...name, waitingListPosition, amountCents: amounts[index] });
     });
 
-    const account = accountForMail().get({ userId: user.id })!;
-    queueMail(tx, confirmationMail({ account, event, enrolmentId, reference: enrolmentReference(eventId, enrolmentId), created, paymentMethod }));
+    // To the address the session read with this request (the account's row, not a copy).
+    queueMail(tx, confirmationMail({ account: user, event, enrolmentId, reference: enrolmentReference(eventId, enrolmentId), created, paymentMethod }));
     return { enrolmentId, repeated: false };
   });
 }
