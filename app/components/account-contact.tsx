@@ -1,7 +1,7 @@
 // Tab 'Deine Kontaktdaten' of the account page: names, e-mail, one's own phone for the camp sheet,
 // password, deleting the account.
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "./forms";
 
@@ -138,16 +138,17 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
                 <button type="submit" className="danger" aria-describedby="delete-warning" disabled={busy}>
                   Konto endgültig löschen
                 </button>
-                <a href="/account" className="button secondary">
+                {/* Links that stay on this page keep what was typed in the other forms (JavaScript). */}
+                <Link to="/account" className="button secondary" preventScrollReset>
                   Abbrechen
-                </a>
+                </Link>
               </div>
             </Form>
           ) : (
             <p>
-              <a href="/account?loeschen=1#delete-title" className="button danger">
+              <Link to="/account?loeschen=1#delete-title" className="button danger" preventScrollReset>
                 Konto löschen
-              </a>
+              </Link>
             </p>
           )}
         </section>

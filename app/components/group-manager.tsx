@@ -1,7 +1,7 @@
 // Groups of an event above the helper list (spec part 2 §2.6, §5): an input with 'Neue Gruppe
 // anlegen', each group with its number of members, rename and delete. Deleting asks first, as a
 // section of the page (no JavaScript needed).
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 
 export type ManagedGroup = { id: number; name: string; members: number };
 
@@ -41,9 +41,10 @@ export function GroupManager({ action, groups, confirmId }: { action: string; gr
                 Ja, Gruppe löschen
               </button>
             </Form>
-            <a href={action} className="button secondary">
+            {/* Stays on the list: what was typed into the group fields is kept (JavaScript). */}
+            <Link to={action} className="button secondary" preventScrollReset>
               Abbrechen
-            </a>
+            </Link>
           </div>
         </div>
       ) : null}

@@ -152,6 +152,15 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await page.getByRole("button", { name: "Passwort ändern" }).click();
     await page.getByText("Dein Passwort wurde geändert.").waitFor();
 
+    if (javaScriptEnabled) {
+      // Asking and cancelling stays on the page: a name typed but not yet saved is kept.
+      await page.getByLabel("Vorname").fill("Unterwegs");
+      await page.getByRole("link", { name: "Konto löschen" }).click();
+      await page.getByRole("button", { name: "Konto endgültig löschen" }).waitFor();
+      await page.getByRole("link", { name: "Abbrechen" }).click();
+      await page.getByRole("button", { name: "Konto endgültig löschen" }).waitFor({ state: "detached" });
+      expect(await page.getByLabel("Vorname").inputValue()).toBe("Unterwegs");
+    }
     await page.getByRole("link", { name: "Konto löschen" }).click();
     await page.getByRole("button", { name: "Konto endgültig löschen" }).click();
     await page.waitForURL((url) => url.pathname === "/login");

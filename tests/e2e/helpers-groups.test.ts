@@ -153,6 +153,14 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     // Deleting a group asks first; its members are then without a group.
     await page.goto(listPath);
     await page.getByText("Gruppen umbenennen oder löschen (2)").click();
+    if (javaScriptEnabled) {
+      // Asking and cancelling stays on the page: a group name typed but not yet saved is kept.
+      await page.getByLabel("Name der neuen Gruppe").fill("Dachse");
+      await page.getByRole("button", { name: "Gruppe Eulen löschen" }).click();
+      await page.getByRole("alertdialog", { name: "Gruppe „Eulen“ löschen?" }).getByRole("link", { name: "Abbrechen" }).click();
+      await page.getByRole("alertdialog").waitFor({ state: "detached" });
+      expect(await page.getByLabel("Name der neuen Gruppe").inputValue()).toBe("Dachse");
+    }
     await page.getByRole("button", { name: "Gruppe Eulen löschen" }).click();
     const confirm = page.getByRole("alertdialog", { name: "Gruppe „Eulen“ löschen?" });
     await confirm.getByText("Das eine Mitglied ist danach keiner Gruppe mehr zugeordnet.").waitFor();
