@@ -143,7 +143,6 @@ export async function endSession(request: Request) {
   return sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure: isHttps(request) });
 }
 
-
 /** Ends every session of a user except `keepHash` (after a password change). Synchronous, so it
  * can run inside a write transaction. */
 export function endOtherSessions(userId: number, keepHash: string | null, database: Queryable = db) {

@@ -1,7 +1,8 @@
 // Two helpers stand in for their framework originals on purpose (docs/decisions/0016): Remix's
 // json() costs a byte round trip before every render, conform's parseWithZod rebuilds its coercion
-// on every call. The app uses ours everywhere. A link is a plain <a> unless it keeps the scroll
-// position on a page with JavaScript (decision 0003): Remix's Link costs a render of hooks.
+// on every call. The app uses ours everywhere. A link is a plain <a> unless it stays on a page with
+// JavaScript and keeps its scroll position and what was typed (decision 0003): Remix's Link costs
+// a render of hooks.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -36,7 +37,7 @@ describe("the code", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("links with a plain <a>, Remix's Link only where it keeps the scroll position", () => {
+  it("links with a plain <a>, Remix's Link only where it keeps the scroll position (preventScrollReset)", () => {
     const offenders: string[] = [];
     for (const file of sources("app")) {
       const source = readFileSync(file, "utf8");
