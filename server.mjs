@@ -77,6 +77,7 @@ const {
   CROSS_SITE_REFUSAL,
   ALLOWED_METHODS,
   isMalformedPath,
+  firstForwarded,
   isMalformedHost,
   errorPage,
   originOf,
@@ -90,6 +91,8 @@ const {
   MAIL_QUEUED,
   remixRequest,
   sendRemixResponse,
+  guardConnections,
+  SERVER_LIMITS,
   loadContext,
 } = build.entry.module;
 
@@ -167,6 +170,8 @@ function serveRequests() {
   app.use(compression());
 
   const appOrigin = originOf(config.appUrl);
+  /** Host and X-Forwarded-Host (trusted or not) name a host a URL can have, or are absent. */
+  const hostsFine = (req) => !isMalformedHost(req.headers.host) && !isMalformedHost(firstForwarded(req.headers["x-forwarded-host"]));
   let stopping = false;
 
   function sendErrorPage(res, status, headers = {}) {
@@ -208,7 +213,7 @@ function serveRequests() {
       sendErrorPage(res, 405, { Allow: ALLOWED_METHODS.join(", ") });
       return;
     }
-    if (isMalformedPath(req.url) || isMalformedHost(req.get("host")) || isMalformedHost(req.hostname)) {
+    if (!hostsFine(req) || isMalformedPath(req.url) || isMalformedHost(req.hostname)) {
       sendErrorPage(res, 400);
       return;
     }
@@ -304,9 +309,8 @@ function serveRequests() {
       ? true
       : trusted(req.socket.remoteAddress, 0) && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
   const pageCache = !development && process.env.PAGE_CACHE !== "off";
-  const hostsFine = (req) => !isMalformedHost(req.headers.host) && (req.headers["x-forwarded-host"] === undefined || !isMalformedHost(String(req.headers["x-forwarded-host"])));
 
-  const server = createServer((req, res) => {
+  const server = createServer(SERVER_LIMITS, (req, res) => {
     // One log line per request, cached answers included: method, route pattern, status, time, id.
     const started = performance.now();
     req.requestId = newRequestId();
@@ -334,6 +338,8 @@ function serveRequests() {
     await shutdown().catch(() => undefined); // the start-up's traces (pid file)
     process.exit(1);
   };
+  // Timeouts, connections per address and node's own refusals in German (connections.server.ts).
+  guardConnections(server, { isProxy: (address) => trusted(address, 0), nonce: newNonce, https: (socket) => socket.encrypted === true });
   server.once("error", cannotListen);
   const listening = () => {
     server.off("error", cannotListen); // later errors are not about the port

@@ -14,6 +14,7 @@ import { installRouteMatchCache } from "~/services/route-matching.server";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
 
 export { boot, shutdown } from "~/services/boot.server";
+export { guardConnections, SERVER_LIMITS } from "~/services/connections.server";
 export { closeDatabase } from "~/services/db.server";
 export { answerFromCache, capturePage } from "~/services/page-cache.server";
 export { maxBodyBytes } from "~/services/form.server";
@@ -24,6 +25,7 @@ export {
   ALLOWED_METHODS,
   CROSS_SITE_REFUSAL,
   errorPage,
+  firstForwarded,
   hasSessionCookie,
   isCrossSiteWrite,
   isMalformedHost,

@@ -1,7 +1,6 @@
 import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -14,7 +13,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { useNonce } from "~/components/nonce";
-import { errorText } from "~/lib/http-errors";
+import { errorPageText } from "~/components/route-error";
 import { cachedLegalLinks } from "~/models/legal.server";
 import { settings } from "~/services/env.server";
 import { takeFlash } from "~/services/flash.server";
@@ -206,20 +205,6 @@ export default function App() {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return <Outlet />;
-}
-
-/** Heading and text of the error page (and its <title>) for what a loader or action threw. */
-function errorPageText(error: unknown) {
-  if (isRouteErrorResponse(error) && error.status < 500) {
-    // Errors Remix makes itself (a POST to a page without a form, …) carry English texts: the
-    // person sees ours for the status. Our own refusals carry a German message to show.
-    const internal = (error as { internal?: boolean }).internal === true;
-    const ownMessage = !internal && typeof error.data === "string" && error.data ? error.data : null;
-    const text = errorText(error.status);
-    if (error.status === 404 || !ownMessage) return text;
-    return { title: "Das hat nicht geklappt", message: ownMessage };
-  }
-  return errorText(500);
 }
 
 export function ErrorBoundary() {

@@ -21,9 +21,18 @@ const TEXTS: Record<number, ErrorText> = {
     title: "Anfrage nicht möglich",
     message: "Diese Seite nimmt solche Anfragen nicht an. Bitte öffnen Sie die Seite neu und versuchen Sie es dort erneut.",
   },
+  408: {
+    title: "Zeit abgelaufen",
+    message: "Die Anfrage kam nicht rechtzeitig an. Bitte versuchen Sie es erneut.",
+  },
   413: {
     title: "Zu viele Daten",
     message: "Die gesendeten Daten sind zu groß. Bitte senden Sie weniger oder kleinere Dateien.",
+  },
+  // Headers too large: nearly always too many or too large cookies.
+  431: {
+    title: "Zu viele Daten",
+    message: "Die Anfrage ist zu groß. Bitte löschen Sie die Cookies dieser Seite und versuchen Sie es erneut.",
   },
 };
 

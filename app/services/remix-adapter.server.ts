@@ -13,6 +13,8 @@ import type { AppLoadContext } from "@remix-run/node";
 import { gzippedIfTaken } from "./compress.server";
 import { FinishedResponse } from "./finished-response.server";
 import { keepRenderedBody } from "./page-cache.server";
+import { errorPage } from "./security.server";
+import { errorText } from "~/lib/http-errors";
 
 /** What server.mjs knows of a request beyond node's: express's trust-aware host and protocol. */
 type RequestFacts = { protocol: string; hostname: string; originalUrl?: string };
@@ -65,7 +67,12 @@ export function remixRequest(req: IncomingMessage & RequestFacts, res: ServerRes
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  return new NodeRequest(url, init, controller);
+  try {
+    return new NodeRequest(url, init, controller);
+  } catch {
+    // An address no URL can be made of (the guard refuses the ones we know): the client's fault.
+    throw Object.assign(new Error("Ungültige Adresse"), { status: 400 });
+  }
 }
 
 /** Types worth compressing (as the compression middleware's list, for what the app sends). */
@@ -78,7 +85,8 @@ function vary(res: ServerResponse, token: string) {
 }
 
 /** Sends Remix's answer: a finished body in one piece (gzipped when taken), any other streamed. */
-export async function sendRemixResponse(req: IncomingMessage, res: ServerResponse, response: Response) {
+export async function sendRemixResponse(req: IncomingMessage, res: ServerResponse, remixResponse: Response) {
+  const response = remixResponse.headers.has("X-Remix-Error") ? inGerman(req, remixResponse) : remixResponse;
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [name, value] of response.headers) {
@@ -111,6 +119,26 @@ export async function sendRemixResponse(req: IncomingMessage, res: ServerRespons
   }
   res.setHeader("Content-Length", body.length);
   res.end(body);
+}
+
+/**
+ * An error Remix answers itself outside a page (a `?_data=` request, a file or feed address: a POST
+ * there, a route that does not match, an exception) carries English JSON ("Unexpected Server
+ * Error", "You made a POST request …"). A `?_data=` request keeps its JSON and header, which
+ * Remix's browser code reads, with our German words; anyone else gets the German error page.
+ */
+function inGerman(req: IncomingMessage, response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  if (/[?&]_data=/.test(req.url ?? "")) {
+    headers.set("Content-Type", "application/json; charset=utf-8");
+    const text = JSON.stringify({ message: errorText(response.status).message });
+    return new FinishedResponse(Buffer.from(text), { status: response.status, headers }, text);
+  }
+  const page = errorPage(response.status);
+  headers.delete("X-Remix-Error");
+  for (const [name, value] of Object.entries(page.headers)) headers.set(name, value);
+  return new FinishedResponse(Buffer.from(page.body), { status: page.status, headers }, page.body);
 }
 
 /** Load context with the client's address read only when a route asks (login limits). */

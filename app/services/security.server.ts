@@ -113,6 +113,8 @@ export const ALLOWED_METHODS = ["GET", "HEAD", "POST"];
 
 /** True when the path of `url` (as in the request line) cannot be percent-decoded. */
 export function isMalformedPath(url: string) {
+  // Only a path is a target here: a full address (`GET http://…`) or `*` names no page of ours.
+  if (!url.startsWith("/")) return true;
   const pathname = url.split("?")[0];
   try {
     decodeURIComponent(pathname);
@@ -122,14 +124,23 @@ export function isMalformedPath(url: string) {
   }
 }
 
-/** True when a Host (or trusted X-Forwarded-Host) header names no host a URL can have. */
+/**
+ * True when a Host header (or X-Forwarded-Host's first value) names no host a URL can have:
+ * nothing but a host and a port (1–65535), no user, path or query.
+ */
 export function isMalformedHost(host: string | undefined) {
   if (host === undefined) return false;
+  if (!host || /[@/\\?#,\s]/.test(host)) return true;
   try {
     return new URL(`http://${host}/`).host === "";
   } catch {
     return true;
   }
+}
+
+/** The first value of a header a chain of proxies appends to (X-Forwarded-Host), as express reads it. */
+export function firstForwarded(value: string | string[] | undefined) {
+  return value === undefined ? undefined : String(value).split(",")[0].trim();
 }
 
 const escapeHtml = (text: string) =>

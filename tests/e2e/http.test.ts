@@ -200,6 +200,22 @@ describe("requests the app does not take", () => {
     }
   });
 
+  it("a Host or X-Forwarded-Host with a user or an impossible port, or a full address as the target, gets the German 400, not a logged 500", async () => {
+    const cases: { headers?: Record<string, string>; path?: string }[] = [
+      { headers: { Host: "evil@127.0.0.1" } },
+      { headers: { Host: "127.0.0.1/x" } },
+      { headers: { "X-Forwarded-Host": "localhost:99999" } },
+      { headers: { "X-Forwarded-Host": "evil@x" } },
+      { path: "http://evil.example/" },
+      { path: "freizeit/1" },
+    ];
+    for (const { headers, path } of cases) {
+      const response = await rawRequest(`${baseUrl}/`, { headers, path });
+      expect([headers, path, response.status]).toEqual([headers, path, 400]);
+      expect(response.text()).toContain("<h1>Ungültige Anfrage</h1>");
+    }
+  });
+
   it("?_data= naming no route gets a German answer, not Remix's 'Unexpected Server Error'", async () => {
     for (const path of ["/?_data=foo", "/freizeit/1?_data=routes%2Fnonexistent", "/?_data=constructor"]) {
       const response = await rawRequest(`${baseUrl}${path}`);
@@ -233,6 +249,43 @@ describe("requests the app does not take", () => {
       // Who is signed in is not known here: no Login button for a signed-in admin.
       if (cookie) expect(html).not.toContain(">Login<");
     }
+  });
+});
+
+describe("errors Remix makes itself", () => {
+  it("a POST to a page with its own error view shows German words, not Remix's English text or route files", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    for (const path of ["/anmeldung/1", "/freizeit/participants/1/notfall", "/freizeit/helper/1/helper-details/1"]) {
+      const response = await rawRequest(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+        body: "a=b",
+      });
+      // What the person sees: the page without its scripts (Remix's handoff data for the browser).
+      const visible = response.text().replace(/<script\b[\s\S]*?<\/script>/g, "").replace(/<[^>]*>/g, " ");
+      expect([path, response.status]).toEqual([path, 405]);
+      expect(visible).not.toMatch(/You made a POST|did not provide|routes\//);
+      expect(visible).toContain("Anfrage nicht möglich");
+    }
+  });
+
+  it("a POST to a file or feed address gets the German 405 page, and a ?_data= of another page German JSON", async () => {
+    for (const path of ["/healthz", "/legal/agb", "/freizeit/1/kalender.ics"]) {
+      const response = await rawRequest(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "a=b",
+      });
+      expect([path, response.status]).toEqual([path, 405]);
+      expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(response.text()).toContain("<h1>Anfrage nicht möglich</h1>");
+      expect(response.text()).not.toContain("Unexpected Server Error");
+    }
+    const data = await rawRequest(`${baseUrl}/?_data=routes%2Fgott`);
+    expect(data.status).toBe(403);
+    expect(data.headers["x-remix-error"]).toBe("yes");
+    expect(JSON.parse(data.text())).toEqual({ message: "Diese Anfrage ist nicht erlaubt." });
   });
 });
 

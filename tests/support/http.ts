@@ -4,9 +4,14 @@ import { gunzipSync } from "node:zlib";
 
 export type RawResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; text: () => string };
 
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+/** `path` sends the request line's target as given (e.g. a full address), else it is url's path. */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; path?: string } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? "GET", headers: options.headers }, (res) => {
+    const target = options.path === undefined ? {} : { path: options.path };
+    const req = request(url, { method: options.method ?? "GET", headers: options.headers, ...target }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {

@@ -1,0 +1,73 @@
+// What one client can hold of the server, refused before a request reaches the app: how long its
+// headers and its whole request may take to arrive, and how many connections one address keeps
+// open. Without these, one client on the open internet that opens thousands of connections and
+// sends nothing (or a header a second) uses up the process's file descriptors and memory, and
+// no one else gets in. Requests node's own parser refuses (a malformed request line, headers too
+// large, two Content-Lengths, a timeout) get the small German error page instead of a bare
+// status line.
+import { STATUS_CODES, type Server } from "node:http";
+import type { Socket } from "node:net";
+import { errorPage, securityHeaders } from "./security.server";
+
+/**
+ * For createServer: headers must arrive within 20 s (a phone on a weak connection sends a few
+ * hundred bytes), a whole request within 2 minutes (an event's pictures and mail attachments, at
+ * most 20 MB, on a slow upload), checked every 5 s.
+ */
+export const SERVER_LIMITS = { headersTimeout: 20_000, requestTimeout: 120_000, connectionsCheckingInterval: 5_000 } as const;
+
+/**
+ * Connections one address may hold open in one process. A browser opens at most 6 per host; the
+ * rest is room for households and mobile networks that share one address. Connections of a trusted
+ * proxy (TRUST_PROXY) are not counted: all clients arrive through it, and it limits them.
+ */
+export const MAX_CONNECTIONS_PER_ADDRESS = 100;
+
+type Options = {
+  /** True for an address whose connections are not counted (a trusted proxy). */
+  isProxy: (address: string) => boolean;
+  maxPerAddress?: number;
+  nonce: () => string;
+  https: (socket: Socket) => boolean;
+};
+
+export function guardConnections(server: Server, { isProxy, maxPerAddress = MAX_CONNECTIONS_PER_ADDRESS, nonce, https }: Options) {
+  const open = new Map<string, number>();
+  server.on("connection", (socket: Socket) => {
+    const address = socket.remoteAddress;
+    if (address === undefined || isProxy(address)) return;
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > maxPerAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    // As node's own handler: answer only where no answer has begun on this connection.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW" ? 413 : 400;
+    const page = errorPage(status);
+    const body = Buffer.from(page.body);
+    const headers: Record<string, string | number> = {
+      ...securityHeaders({ nonce: nonce(), development: false, https: https(socket) }),
+      ...page.headers,
+      "Content-Length": body.length,
+      Connection: "close",
+    };
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n`), body]));
+    socket.once("finish", () => socket.destroy());
+  });
+}
