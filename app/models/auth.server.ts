@@ -8,7 +8,7 @@ import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 import { endAllSessions } from "~/services/session.server";
-import { consumeToken, issueToken, revokeTokens } from "./user-token.server";
+import { consumeToken, issueToken, mayMailAnotherLink, revokeTokens } from "./user-token.server";
 import { sessionUserColumns, type SessionUser } from "./user.server";
 
 function link(path: string) {
@@ -57,6 +57,7 @@ export function confirmEmail(token: string) {
     const row = consumeToken(tx, token, "confirm_email");
     if (!row) return false;
     tx.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.id, row.userId)).run();
+    revokeTokens(tx, row.userId, "confirm_email");
     return true;
   });
 }
@@ -69,7 +70,7 @@ export function resendConfirmation(email: string) {
       .from(users)
       .where(eq(users.email, normalizeEmail(email)))
       .get();
-    if (!user || user.confirmedAt || user.banned) return;
+    if (!user || user.confirmedAt || user.banned || !mayMailAnotherLink(tx, user.id, "confirm_email")) return;
     queueConfirmationMail(tx, user);
   });
 }
@@ -170,7 +171,7 @@ export function requestPasswordReset(emailInput: string) {
       .from(users)
       .where(eq(users.email, normalizeEmail(emailInput)))
       .get();
-    if (!user || user.banned) return;
+    if (!user || user.banned || !mayMailAnotherLink(tx, user.id, "reset_password")) return;
     const token = issueToken(tx, user.id, "reset_password");
     queueMail(tx, {
       to: user.email,

@@ -1,6 +1,6 @@
 // Single-use links mailed to people: e-mail confirmation, password reset, e-mail change.
 // Only a hash of the token is stored; a token works once and only until it expires.
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { userTokens, type TokenPurpose } from "../../db/schema";
 import type { Queryable } from "~/services/db.server";
 import { hashToken, randomToken } from "~/services/tokens.server";
@@ -19,10 +19,31 @@ export function revokeTokens(tx: Queryable, userId: number, purpose?: TokenPurpo
     .run();
 }
 
-/** A new token for `purpose`; earlier unused ones of the same purpose stop working. */
+/**
+ * Links of one purpose mailed to one account per hour at most (password reset, confirmation): a
+ * stranger who asks again and again fills no one's mailbox, and the links already mailed work on.
+ */
+export const LINKS_PER_HOUR = 5;
+
+/** True while the account may get another link of `purpose` this hour. */
+export function mayMailAnotherLink(tx: Queryable, userId: number, purpose: TokenPurpose, now = new Date()) {
+  const since = new Date(now.getTime() - 3600_000);
+  const recent = tx
+    .select({ n: count() })
+    .from(userTokens)
+    .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), gt(userTokens.createdAt, since)))
+    .get();
+  return (recent?.n ?? 0) < LINKS_PER_HOUR;
+}
+
+/**
+ * A new token for `purpose`. A new e-mail change ends the earlier ones (they name another
+ * address). Reset and confirmation links already mailed keep working until one is used or they
+ * expire: anyone can ask for one for any address, and asking must not end the person's own link.
+ */
 export function issueToken(tx: Queryable, userId: number, purpose: TokenPurpose, newEmail: string | null = null) {
   const now = new Date();
-  revokeTokens(tx, userId, purpose, now);
+  if (purpose === "change_email") revokeTokens(tx, userId, purpose, now);
   const token = randomToken();
   tx.insert(userTokens)
     .values({

@@ -1,38 +1,41 @@
-import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
-import { type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { Field, FormAlert } from "~/components/forms";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { EmailLinkForm } from "~/components/email-link-form";
 import { requestPasswordReset } from "~/models/auth.server";
 import { forgotSchema } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
 
 export const meta: MetaFunction = () => [{ title: "Passwort vergessen – Lagerfeuer" }];
 
+/** After a request (post/redirect/get): `?gesendet=1` shows that the mail is on its way. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return json({ sent: new URL(request.url).searchParams.has("gesendet") });
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: forgotSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), sent: false, failed: false }, { status: 400 });
+    return json({ result: submission.reply(), failed: false }, { status: 400 });
   }
   try {
     requestPasswordReset(submission.value.email);
   } catch (error) {
     console.error(error);
-    return json({ result: submission.reply(), sent: false, failed: true }, { status: 500 });
+    return json({ result: submission.reply(), failed: true }, { status: 500 });
   }
-  // The same answer whether or not the address has an account.
-  return json({ result: null, sent: true, failed: false });
+  // The same answer whether or not the address has an account (or has had its links this hour).
+  return redirect("/forgot?gesendet=1");
 }
 
 export default function Forgot() {
+  const { sent } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({ id: "forgot", lastResult: data?.result, shouldValidate: "onSubmit" });
   return (
     <section className="panel narrow" aria-labelledby="forgot-title">
       <h1 id="forgot-title">Passwort vergessen</h1>
-      {data?.sent ? (
+      {sent && !data ? (
         <div role="status" className="flash flash-success">
           <strong>E-Mail unterwegs</strong>
           <p>
@@ -41,21 +44,14 @@ export default function Forgot() {
           </p>
         </div>
       ) : (
-        <Form method="post" {...getFormProps(form)} noValidate>
-          <p>Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir schicken Ihnen einen Link, mit dem Sie ein neues Passwort festlegen.</p>
-          <FormAlert
-            alert={data?.failed ? { title: "Fehler", message: "Es ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut." } : null}
-          />
-          <Field label="E-Mail" meta={fields.email} type="email" inputProps={{ autoComplete: "email", maxLength: 254 }} />
-          <div className="actions">
-            <button type="submit" disabled={navigation.state === "submitting"}>
-              Bestätigen
-            </button>
-            <a href="/login" className="button secondary">
-              Abbrechen
-            </a>
-          </div>
-        </Form>
+        <EmailLinkForm
+          id="forgot"
+          lastResult={data?.result}
+          button="Bestätigen"
+          maxLength={254}
+          intro="Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir schicken Ihnen einen Link, mit dem Sie ein neues Passwort festlegen."
+          alert={data?.failed ? { title: "Fehler", message: "Es ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut." } : null}
+        />
       )}
     </section>
   );

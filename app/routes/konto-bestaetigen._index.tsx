@@ -1,16 +1,21 @@
-// Sending the confirmation link again (from the login page or an expired link).
+// Sending the confirmation link again (from the login page or an expired link). A refused address
+// is shown here, next to its field, in a page that works without JavaScript.
 import { parseWithZod } from "~/services/parse-form.server";
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { json } from "~/services/json.server";
+import { type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { EmailLinkForm } from "~/components/email-link-form";
 import { resendConfirmation } from "~/models/auth.server";
 import { resendSchema } from "~/schemas/auth";
 import { redirectWithFlash } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
+import { json } from "~/services/json.server";
+
+export const meta: MetaFunction = () => [{ title: "Bestätigungslink anfordern – Lagerfeuer" }];
 
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: resendSchema });
   if (submission.status !== "success") {
-    return json({ error: "Bitte geben Sie eine gültige eMail-Adresse ein" }, { status: 400 });
+    return json({ result: submission.reply() }, { status: 400 });
   }
   resendConfirmation(submission.value.email);
   // The same answer whether or not the address has an unconfirmed account.
@@ -21,6 +26,17 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+/** The form on its own page: reached with an address the server refused, or by its address. */
 export function loader() {
-  return redirect("/login");
+  return null;
+}
+
+export default function ResendConfirmation() {
+  const data = useActionData<typeof action>();
+  return (
+    <section className="panel narrow" aria-labelledby="resend-title">
+      <h1 id="resend-title">Bestätigungslink anfordern</h1>
+      <EmailLinkForm id="resend" action="/konto-bestaetigen" lastResult={data?.result} button="Neuen Link anfordern" maxLength={50} />
+    </section>
+  );
 }

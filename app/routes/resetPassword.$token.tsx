@@ -21,6 +21,8 @@ const INVALID_TOKEN = {
   message: "Beim Zurücksetzen des Passworts ist ein Fehler aufgetreten… Der Link ist abgelaufen oder wurde bereits verwendet.",
 };
 
+const PASSWORDS = ["password", "confirmPassword"];
+
 export function loader({ params }: LoaderFunctionArgs) {
   return json({ usable: isTokenUsable(db, params.token ?? "", "reset_password") });
 }
@@ -31,16 +33,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const password = String(formData.get("password") ?? "");
   const confirm = String(formData.get("confirmPassword") ?? "");
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), check: checkPassword(password, confirm), alert: null }, { status: 400 });
+    // The typed passwords are checked, never sent back (a page a shared computer may keep).
+    return json({ result: submission.reply({ hideFields: PASSWORDS }), check: checkPassword(password, confirm), alert: null }, { status: 400 });
   }
   try {
     if (!(await resetPassword(params.token ?? "", submission.value.password))) {
-      return json({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), check: null, alert: INVALID_TOKEN }, { status: 410 });
+      return json({ result: submission.reply({ hideFields: PASSWORDS }), check: null, alert: INVALID_TOKEN }, { status: 410 });
     }
   } catch (error) {
     console.error(error);
     const alert = { title: "Fehler", message: "Es gab einen Fehler beim Zurücksetzen des Passworts. Bitte versuchen Sie es später erneut." };
-    return json({ result: submission.reply(), check: null, alert }, { status: 500 });
+    return json({ result: submission.reply({ hideFields: PASSWORDS }), check: null, alert }, { status: 500 });
   }
   return redirectWithFlash("/login", { kind: "success", title: "Passwort erfolgreich zurückgesetzt!", message: "Sie können sich jetzt mit dem neuen Passwort anmelden." });
 }

@@ -42,6 +42,7 @@ describe("every page", () => {
       ["/login", undefined],
       ["/signup", undefined],
       ["/forgot", undefined],
+      ["/konto-bestaetigen", undefined],
       [`/freizeit/${camp.id}`, undefined],
       [`/freizeit/${camp.id}`, admin.id],
       [`/enroll/${camp.id}`, parent.id],
@@ -65,6 +66,7 @@ describe("error messages", () => {
     const camp = createEvent({ title: "Fehlerlager", permitsRequired: true, tshirtSizeRequired: true, swimBadgeRequired: true });
     const forms: [string, number | undefined, string][] = [
       ["/signup", undefined, "Account erstellen"],
+      ["/konto-bestaetigen", undefined, "Neuen Link anfordern"],
       [`/enroll/${camp.id}`, parent.id, "Verbindlich Anmelden"],
       ["/freizeit/create", admin.id, "Veranstalltung veröffentlichen"],
       ["/account?tab=teilnehmer", parent.id, "Kind anlegen"],

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { userTokens, users } from "../../db/schema";
-import { action as forgotAction } from "~/routes/forgot";
+import { action as forgotAction, loader as forgotLoader } from "~/routes/forgot";
 import { action as resetAction, loader as resetLoader } from "~/routes/resetPassword.$token";
 import { db } from "~/services/db.server";
 import { verifyPassword } from "~/services/password.server";
@@ -15,8 +15,8 @@ const NEW = "Neues-Passwort-2026!";
 
 async function requestLink(email = "eltern@example.org") {
   const response = await run(forgotAction, post("/forgot", { email }));
-  expect(response.status).toBe(200);
-  return linkIn(outbox()[0].text);
+  expect(response.status).toBe(302);
+  return linkIn(outbox()[0].text); // the newest
 }
 
 describe("forgot password", () => {
@@ -29,10 +29,41 @@ describe("forgot password", () => {
     expect(mails[0].subject).toBe("Passwort zurücksetzen");
     expect(linkIn(mails[0].text)).toMatch(/^\/resetPassword\/[\w-]{43}$/);
 
+    // Post/redirect/get: reloading the answer sends no second mail.
+    expect(known.status).toBe(302);
+    expect(known.headers.get("Location")).toBe("/forgot?gesendet=1");
     const unknown = await run(forgotAction, post("/forgot", { email: "niemand@example.org" }));
     expect(unknown.status).toBe(known.status);
-    expect(await body(unknown)).toEqual(await body(known));
+    expect(unknown.headers.get("Location")).toBe(known.headers.get("Location"));
     expect(outbox()).toHaveLength(1);
+    expect(await body(await run(forgotLoader, get("/forgot?gesendet=1")))).toEqual({ sent: true });
+    expect(await body(await run(forgotLoader, get("/forgot")))).toEqual({ sent: false });
+  });
+
+  it("keeps an earlier link working when another is asked for: no one ends a person's link by asking again", async () => {
+    await createUser({ email: "eltern@example.org" });
+    const first = await requestLink();
+    const second = await requestLink();
+    expect(second).not.toBe(first);
+    const params = { token: first.split("/").pop()! };
+    expect((await run(resetAction, post(first, { password: NEW, confirmPassword: NEW }, { params }))).status).toBe(302);
+    // The reset ends the other one.
+    const other = { token: second.split("/").pop()! };
+    expect((await run(resetAction, post(second, { password: NEW, confirmPassword: NEW }, { params: other }))).status).toBe(410);
+  });
+
+  it("mails at most five links an hour to one account; a sixth request mails nothing and answers the same", async () => {
+    await createUser({ email: "eltern@example.org" });
+    for (let i = 0; i < 5; i++) await requestLink();
+    expect(outbox()).toHaveLength(5);
+    const sixth = await run(forgotAction, post("/forgot", { email: "eltern@example.org" }));
+    expect(sixth.status).toBe(302);
+    expect(sixth.headers.get("Location")).toBe("/forgot?gesendet=1");
+    expect(outbox()).toHaveLength(5);
+    // An hour later there are links again.
+    db.update(userTokens).set({ createdAt: new Date(Date.now() - 3600_000 - 1000) }).run();
+    await requestLink();
+    expect(outbox()).toHaveLength(6);
   });
 
   it("refuses an invalid address with the spec's message", async () => {
@@ -107,10 +138,15 @@ describe("reset password", () => {
     const params = { token: link.split("/").pop()! };
     const weak = await run(resetAction, post(link, { password: "kurz1!", confirmPassword: "kurz1!" }, { params }));
     expect(weak.status).toBe(400);
-    expect((await body<{ check: { minLength: boolean } }>(weak)).check.minLength).toBe(false);
+    const weakAnswer = await body<{ check: { minLength: boolean } }>(weak);
+    expect(weakAnswer.check.minLength).toBe(false);
     const mismatch = await run(resetAction, post(link, { password: NEW, confirmPassword: `${NEW}x` }, { params }));
     expect(mismatch.status).toBe(400);
-    expect((await body<{ result: { error: Record<string, string[]> } }>(mismatch)).result.error.confirmPassword).toEqual([
+    // The typed passwords do not travel back in the answer (a page a shared computer keeps).
+    expect(JSON.stringify(weakAnswer)).not.toContain("kurz1!");
+    const mismatchAnswer = await body<{ result: { error: Record<string, string[]> } }>(mismatch);
+    expect(JSON.stringify(mismatchAnswer)).not.toContain(NEW);
+    expect(mismatchAnswer.result.error.confirmPassword).toEqual([
       "Die Passwörter stimmen nicht überein!",
     ]);
     // The link still works after refused tries.

@@ -134,13 +134,34 @@ describe("confirming the address", () => {
     expect(newest.subject).toBe("Bitte bestätige deine E-Mail-Adresse");
     const newLink = linkIn(newest.text);
     expect(newLink).not.toBe(oldLink);
-    // The older link stops working once a newer one is out.
-    expect((await run(confirmAction, post(oldLink, {}, { params: { token: oldLink.split("/").pop()! } }))).status).toBe(410);
+    // The older link keeps working (no one ends a person's link by asking for another); once one
+    // is used, the other is ended.
+    expect((await run(confirmAction, post(oldLink, {}, { params: { token: oldLink.split("/").pop()! } }))).status).toBe(302);
+    expect((await run(confirmAction, post(newLink, {}, { params: { token: newLink.split("/").pop()! } }))).status).toBe(410);
 
     const mails = outbox().length;
     const unknown = await run(resendAction, post("/konto-bestaetigen", { email: "niemand@example.org" }));
     expect(unknown.status).toBe(302);
     expect(unknown.headers.get("Location")).toBe(again.headers.get("Location"));
     expect(outbox()).toHaveLength(mails);
+  });
+
+  it("mails at most five confirmation links an hour to one account", async () => {
+    await signUpAndGetLink();
+    for (let i = 0; i < 6; i++) {
+      const again = await run(resendAction, post("/konto-bestaetigen", { email: "erika.mustermann@example.org" }));
+      expect(again.status).toBe(302);
+    }
+    // The sign-up's mail and four more.
+    expect(outbox()).toHaveLength(5);
+  });
+
+  it("refuses an invalid address next to its field, in a page (not JSON) for a form without JavaScript", async () => {
+    const response = await run(resendAction, post("/konto-bestaetigen", { email: "erika@example" }));
+    expect(response.status).toBe(400);
+    expect((await body<{ result: { error: Record<string, string[]> } }>(response)).result.error.email).toEqual([
+      "Bitte geben Sie eine gültige eMail-Adresse ein",
+    ]);
+    expect(outbox()).toHaveLength(0);
   });
 });
