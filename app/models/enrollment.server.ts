@@ -64,14 +64,27 @@ export type EnrolmentResult = { enrolmentId: number; repeated: boolean };
  * The event, when this person may see it and it takes enrolments. Visibility asks more only for
  * an event shown to the team alone (visibleTo); the usual one is read by a prepared query.
  */
-function findEvent(eventId: number, user: SessionUser) {
+/** The event if `user` may see it (a staff-only event: its staff and admins). */
+function visibleEvent(eventId: number, user: SessionUser) {
   const event = eventById().get({ eventId });
-  if (!event || !event.requiresApplication) return null;
+  if (!event) return null;
   if (event.onlyStaffVisible && user.role !== "admin") {
     const visible = db.select({ id: events.id }).from(events).where(and(eq(events.id, eventId), visibleTo(user))).get();
     if (!visible) return null;
   }
   return event;
+}
+
+/** The event if `user` may see it and it takes enrolments. */
+function findEvent(eventId: number, user: SessionUser) {
+  const event = visibleEvent(eventId, user);
+  return event?.requiresApplication ? event : null;
+}
+
+/** True for an event `user` may see that needs no registration (its enrolment form has nothing to do). */
+export function takesNoEnrolment(eventId: number, user: SessionUser) {
+  const event = visibleEvent(eventId, user);
+  return !!event && !event.requiresApplication;
 }
 type EnrolEvent = NonNullable<ReturnType<typeof findEvent>>;
 

@@ -13,10 +13,11 @@ import { useHydrated } from "~/components/forms";
 import { formatIsoDate } from "~/lib/dates";
 import { childAnswers, defaultGuardian, typedGuardians, valueAt, type Payload } from "~/lib/enrollment-payload";
 import { formatEuro } from "~/lib/event-rules";
-import { getEnrolmentContext, NOT_FOUND } from "~/models/enrollment.server";
+import { getEnrolmentContext, NOT_FOUND, takesNoEnrolment } from "~/models/enrollment.server";
 import { cachedLegalLinks } from "~/models/legal.server";
 import { answerEnrolmentForm, type FormState } from "~/services/enrollment-form.server";
 import { settings } from "~/services/env.server";
+import { redirectWithFlash } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
@@ -34,6 +35,13 @@ async function contextFor(request: Request, param: string | undefined) {
   const user = await requireUser(request);
   const id = eventIdOf(param);
   const context = id ? getEnrolmentContext(id, user) : null;
+  if (id && !context && takesNoEnrolment(id, user)) {
+    throw await redirectWithFlash(`/freizeit/${id}`, {
+      kind: "info",
+      title: "Keine Anmeldung nötig",
+      message: "Für diese Veranstaltung braucht es keine Anmeldung. Alles Weitere steht in der Beschreibung.",
+    });
+  }
   if (!id || !context) throw new Response(NOT_FOUND, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return { user, id, context };
 }

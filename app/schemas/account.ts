@@ -1,7 +1,7 @@
 // The forms of the account page (tab 'Deine Kontaktdaten').
 import { z } from "zod";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
-import { isIsoDate } from "~/lib/dates";
+import { berlinToday, isIsoDate } from "~/lib/dates";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
 import { NAME_MAX } from "./auth";
@@ -66,7 +66,11 @@ export const participantSchema = z.object({
   street: required(200),
   postalCode: optionalText(20).transform((v) => v || null),
   city: required(150),
-  birthDate: z.string({ required_error: REQUIRED_FIELDS }).refine(isIsoDate, "Bitte gib ein gültiges Datum an."),
+  birthDate: z.string({ required_error: REQUIRED_FIELDS }).superRefine((value, ctx) => {
+    if (!isIsoDate(value)) ctx.addIssue({ code: "custom", message: "Bitte gib ein gültiges Datum an." });
+    // DECISIONS: birth dates are never in the future (the enrolment would refuse the child).
+    else if (value > berlinToday()) ctx.addIssue({ code: "custom", message: "Das Geburtsdatum darf nicht in der Zukunft liegen." });
+  }),
   municipality: optionalText(100),
   amtsverwaltung: optionalText(200),
   tshirtSize: z.enum(TSHIRT_SIZES).optional().transform((v) => v ?? null),

@@ -9,8 +9,8 @@ const { baseUrl } = inject("e2e")!;
 const browser = fileBrowser();
 
 
-async function audit(path: string, cookieFor?: number) {
-  const { page, context } = await openTab(browser(), { javaScriptEnabled: true, baseURL: baseUrl });
+async function audit(path: string, cookieFor: number | undefined, javaScriptEnabled: boolean) {
+  const { page, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
   await page.setViewportSize({ width: 320, height: 640 });
   if (cookieFor) await context.addCookies([await browserSessionCookie(cookieFor, baseUrl)]);
   const response = await page.goto(path);
@@ -51,10 +51,17 @@ describe("every page", () => {
       [`/account/${parent.id}`, admin.id],
       ["/freizeit/create", admin.id],
       [`/freizeit/edit/${camp.id}`, admin.id],
+      [`/freizeit/participants/${camp.id}`, admin.id],
+      [`/freizeit/helper/${camp.id}`, admin.id],
+      [`/freizeit/sendEmails/${camp.id}`, admin.id],
+      ["/gott", admin.id],
     ];
-    for (const [path, user] of pages) {
-      const report = await audit(path, user);
-      expect({ path, ...report }).toEqual({ path, h1: 1, first: 1, skipped: [], unlabelled: [], width: 320, lang: "de" });
+    // With JavaScript and without: a page without it has other controls (native file inputs).
+    for (const javaScriptEnabled of [true, false]) {
+      for (const [path, user] of pages) {
+        const report = await audit(path, user, javaScriptEnabled);
+        expect({ path, javaScriptEnabled, ...report }).toEqual({ path, javaScriptEnabled, h1: 1, first: 1, skipped: [], unlabelled: [], width: 320, lang: "de" });
+      }
     }
   });
 });

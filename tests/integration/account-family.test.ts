@@ -51,6 +51,25 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     expect(page.family.guardians.map((g) => g.firstName)).toEqual(["Eva"]);
   });
 
+  it("refuses a birth date in the future next to its field (DECISIONS: never in the future), for a new and an edited child", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const future = await run(accountAction, post("/account", { ...child, birthDate: "2099-01-01" }, { cookie }));
+    expect(future.status).toBe(400);
+    const answer = await body<{ errors: Record<string, string[]> }>(future);
+    expect(answer.errors.birthDate).toEqual(["Das Geburtsdatum darf nicht in der Zukunft liegen."]);
+    expect(db.select().from(participants).all()).toHaveLength(0);
+
+    expect((await run(accountAction, post("/account", child, { cookie }))).status).toBe(302);
+    const mia = db.select().from(participants).get()!;
+    const edited = await run(accountAction, post("/account", { ...child, formId: `child-${mia.id}`, id: String(mia.id), birthDate: "2099-01-01" }, { cookie }));
+    expect(edited.status).toBe(400);
+    expect(db.select().from(participants).get()!.birthDate).toBe("2015-05-01");
+    // Today is fine: a baby's enrolment is for the event's rules to judge.
+    const { berlinToday } = await import("~/lib/dates");
+    expect((await run(accountAction, post("/account", { ...child, formId: `child-${mia.id}`, id: String(mia.id), birthDate: berlinToday() }, { cookie }))).status).toBe(302);
+  });
+
   it("creates one child for a repeated submission of the same form", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);

@@ -73,7 +73,14 @@ describe("the enrolment form", () => {
     const missing = await run(enrollLoader, get("/enroll/999", { cookie, params: { eventId: "999" } }));
     expect(missing.status).toBe(404);
     expect(await missing.text()).toBe("Die Freizeit wurde nicht gefunden oder konnte nicht geladen werden");
-    expect((await run(enrollLoader, get(`/enroll/${open.id}`, { cookie, params: { eventId: String(open.id) } }))).status).toBe(404);
+    // An event without registration: back to its page with a word why, not 'not found'.
+    const noForm = await run(enrollLoader, get(`/enroll/${open.id}`, { cookie, params: { eventId: String(open.id) } }));
+    expect(noForm.status).toBe(302);
+    expect(noForm.headers.get("Location")).toBe(`/freizeit/${open.id}`);
+    expect(noForm.headers.get("Set-Cookie")).toContain("lf_flash");
+    // A staff-only one stays unknown to a parent.
+    const hidden = createEvent({ requiresApplication: false, onlyStaffVisible: true });
+    expect((await run(enrollLoader, get(`/enroll/${hidden.id}`, { cookie, params: { eventId: String(hidden.id) } }))).status).toBe(404);
   });
 
   it("adds and removes boxes without losing what was typed", async () => {
