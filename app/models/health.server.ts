@@ -13,7 +13,9 @@ export function healthReport(now = new Date()) {
     .select({
       backlog: sql<number>`count(*) filter (where ${mailOutbox.status} in ('pending', 'sending'))`,
       failed: sql<number>`count(*) filter (where ${mailOutbox.status} = 'failed')`,
-      oldest: sql<number | null>`min(case when ${mailOutbox.status} in ('pending', 'sending') then ${mailOutbox.createdAt} end)`,
+      // Undelivered since it was due: a mail meant for later (a payment's confirmation waits ten
+      // minutes) from its start; one that failed and waits for its next try from when it was made.
+      oldest: sql<number | null>`min(case when ${mailOutbox.status} in ('pending', 'sending') then (case when ${mailOutbox.attempts} = 0 then max(${mailOutbox.createdAt}, ${mailOutbox.nextAttemptAt}) else ${mailOutbox.createdAt} end) end)`,
     })
     .from(mailOutbox)
     .where(inArray(mailOutbox.status, ["pending", "sending", "failed"]))

@@ -164,11 +164,16 @@ export function paymentLines(row: ChangeRow, amountCents: number | null) {
   ];
 }
 
+/** The subject of a mail to the parent about one child's registration. */
+export function parentMailSubject(row: ChangeRow, subject: string) {
+  return `${subject}: ${row.childFirstName} ${row.childLastName} – ${row.eventTitle}`;
+}
+
 /** A mail to the account that enrolled the child, in the form of the enrolment boxes ('du'). */
-export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: string[]) {
+export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: string[], when: { notBefore?: Date } = {}) {
   queueMail(tx, {
     to: row.parentEmail,
-    subject: `${subject}: ${row.childFirstName} ${row.childLastName} – ${row.eventTitle}`,
+    subject: parentMailSubject(row, subject),
     text: [
       `Hallo ${row.parentFirstName},`,
       "",
@@ -180,5 +185,5 @@ export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: strin
       "Viele Grüße",
       "dein Lagerfeuer-Team",
     ].join("\n"),
-  });
+  }, when);
 }

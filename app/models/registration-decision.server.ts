@@ -15,12 +15,14 @@ import {
   type Decision,
 } from "~/lib/registration-machine";
 import { writeTransaction, type Tx } from "~/services/db.server";
+import { withdrawWaitingMail } from "~/services/mail.server";
 import { recordAudit, type AuditAction } from "./audit.server";
 import {
   amountOnGettingPlace,
   placesTaken,
   loadForChange,
   loadManyForChange,
+  parentMailSubject,
   paymentLines,
   tellParent,
   writeHistory,
@@ -30,6 +32,11 @@ import type { SessionUser } from "./user.server";
 import { offerFreePlaces } from "./waiting-list.server";
 
 export const REASON_MISSING = "Begründung ist erforderlich";
+const PAYMENT_RECEIVED = "Zahlung eingegangen";
+/** How long the parent's mail about a confirmed payment waits, so that a mistake can be undone. */
+export const PAYMENT_MAIL_DELAY_MS = 10 * 60_000;
+
+const withBlankLine = (lines: string[]) => (lines.length ? ["", ...lines] : []);
 export const REASON_MAX = 1000;
 
 export type DecisionOutcome =
@@ -42,7 +49,7 @@ const DONE: Record<Decision, string> = {
   cancel: "Die Anmeldung ist storniert.",
   "revoke-rejection": "Die Ablehnung ist aufgehoben.",
   "move-up": "Die Anmeldung ist von der Warteliste nachgerückt.",
-  "confirm-payment": "Die Bezahlung ist bestätigt.",
+  "confirm-payment": "Die Bezahlung ist bestätigt. Die Eltern bekommen in 10 Minuten eine E-Mail; wer bis dahin widerruft, hält sie zurück.",
   "revoke-payment": "Die Bezahlung ist widerrufen.",
 };
 
@@ -126,16 +133,28 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       tellParent(tx, row, "Nachgerückt", [
         `${row.childFirstName} ist von der Warteliste nachgerückt und hat jetzt einen Platz. Die Leitung bestätigt die Anmeldung noch.`,
         ...because,
-        ...(paymentLines(row, amountCents).length ? ["", ...paymentLines(row, amountCents)] : []),
+        ...withBlankLine(paymentLines(row, amountCents)),
       ]);
       break;
     }
     case "confirm-payment":
       set({ paid: true });
-      tellParent(tx, row, "Zahlung eingegangen", [`die Zahlung für ${row.childFirstName} ist bei uns eingegangen. Vielen Dank!`]);
+      // Sent after PAYMENT_MAIL_DELAY_MS: a confirmation made by mistake and revoked meanwhile
+      // never reaches the parent.
+      tellParent(tx, row, PAYMENT_RECEIVED, [`die Zahlung für ${row.childFirstName} ist bei uns eingegangen. Vielen Dank!`], {
+        notBefore: new Date(now.getTime() + PAYMENT_MAIL_DELAY_MS),
+      });
       break;
     case "revoke-payment":
       set({ paid: false });
+      // The parent was told it arrived: they are told it has not (after all).
+      if (withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED)) === 0) {
+        tellParent(tx, row, "Zahlung noch offen", [
+          `die Zahlung für ${row.childFirstName} ist bei uns doch noch nicht verbucht; die Bestätigung ist zurückgenommen. Bitte entschuldige das Hin und Her.`,
+          ...because,
+          ...withBlankLine(paymentLines({ ...row, paid: false }, row.amountCents)),
+        ]);
+      }
       break;
   }
   writeHistory(tx, row.id, actor.id, HISTORY[decision], reason);
@@ -200,6 +219,7 @@ export function confirmMandatePayments(eventId: number, sepaMandateId: number, a
       apply(tx, row, "confirm-payment", actor, "", now);
       confirmed++;
     }
-    return { ok: true, changed: confirmed > 0, message: `Bezahlung für ${confirmed} ${confirmed === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.` };
+    const mailNote = confirmed > 0 ? " Die Eltern bekommen in 10 Minuten eine E-Mail." : "";
+    return { ok: true, changed: confirmed > 0, message: `Bezahlung für ${confirmed} ${confirmed === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.${mailNote}` };
   });
 }

@@ -1,6 +1,7 @@
 // The mail outbox. A mail is written to mail_outbox inside the transaction of the change that
 // causes it (queueMail), so it is sent exactly when the change is committed. The mail worker
 // delivers it (mail-delivery.server.ts).
+import { and, eq } from "drizzle-orm";
 import { mailOutbox } from "../../db/schema";
 import { bound, preparedQuery, rawSqlite, type Queryable } from "./db.server";
 import { kickMailWorker } from "./mail-delivery.server";
@@ -57,13 +58,24 @@ function storedMail(message: MailMessage) {
  * Writes a mail to the outbox; call it inside the transaction of the change it reports (named by
  * `_tx`; the app's transactions are all on its one connection, where the kept insert runs).
  */
-export function queueMail(_tx: Queryable, message: MailMessage) {
+export function queueMail(_tx: Queryable, message: MailMessage, { notBefore }: { notBefore?: Date } = {}) {
   const fields = storedMail(message);
   if (!rawSqlite().inTransaction) throw new Error("queueMail: only inside the transaction of the change");
-  const row = insertMail().get({ ...fields, nextAttemptAt: Date.now() })!;
+  // A later start is a date in the outbox, which the mail worker's polls meet (no timer to lose).
+  const row = insertMail().get({ ...fields, nextAttemptAt: notBefore?.getTime() ?? Date.now() })!;
   // Deliver soon after the surrounding transaction commits, not at the next poll.
   setTimeout(() => kickMailWorker(), 0);
   return row.id;
+}
+
+/**
+ * Takes back mails to `to` with `subject` that are still waiting for their first delivery (a
+ * confirmation made by mistake and undone); returns how many. One already tried or sent stays.
+ */
+export function withdrawWaitingMail(tx: Queryable, to: string, subject: string) {
+  const { recipients } = storedMail({ to, subject, text: "" });
+  const waiting = and(eq(mailOutbox.recipients, recipients), eq(mailOutbox.subject, subject), eq(mailOutbox.status, "pending"), eq(mailOutbox.attempts, 0));
+  return tx.delete(mailOutbox).where(waiting).run().changes;
 }
 
 /**

@@ -2,7 +2,7 @@
 // transitions, a repeat changes nothing, a refused action writes nothing.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, registrations } from "../../db/schema";
+import { auditLog, mailOutbox, registrations } from "../../db/schema";
 import { acceptMany, confirmMandatePayments, decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
 import { db } from "~/services/db.server";
@@ -87,15 +87,33 @@ describe("a single decision", () => {
     expect(registration(r.id).applicationStatus).toBe("open");
   });
 
-  it("payments: confirmed with a mail, revoked without one", () => {
+  it("payments: the parent's mail waits ten minutes; a confirmation revoked meanwhile is never sent", () => {
     const r = createRegistration(eventId, parent.id, { status: "accepted" });
-    expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true, changed: true });
+    const now = new Date();
+    expect(decide(eventId, r.id, "confirm-payment", lead, "", now)).toMatchObject({ ok: true, changed: true });
     expect(registration(r.id).paid).toBe(true);
-    expect(outbox()[0].subject).toMatch(/^Zahlung eingegangen/);
+    const [mail] = outbox();
+    expect(mail.subject).toMatch(/^Zahlung eingegangen/);
+    expect(mail.status).toBe("pending");
+    expect(mail.nextAttemptAt.getTime()).toBe(now.getTime() + 10 * 60_000);
+    // A mistake, undone within the ten minutes: the mail is withdrawn, nothing else goes out.
     expect(decide(eventId, r.id, "revoke-payment", lead)).toMatchObject({ ok: true, changed: true });
     expect(registration(r.id).paid).toBe(false);
-    expect(outbox()).toHaveLength(1);
+    expect(outbox()).toHaveLength(0);
     expect(historyOf(r.id).map((h) => h.action)).toEqual(["payment_confirmed", "payment_revoked"]);
+  });
+
+  it("payments: a confirmation already mailed and then revoked tells the parent that the payment is still open", () => {
+    const r = createRegistration(eventId, parent.id, { status: "accepted" });
+    expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
+    db.update(mailOutbox).set({ status: "sent", sentAt: new Date() }).run();
+    expect(decide(eventId, r.id, "revoke-payment", lead)).toMatchObject({ ok: true, changed: true });
+    const [correction, sent] = outbox();
+    expect(sent.subject).toMatch(/^Zahlung eingegangen/);
+    expect(correction.subject).toMatch(/^Zahlung noch offen/);
+    expect(correction.status).toBe("pending");
+    expect(correction.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(correction.text).toContain("noch nicht verbucht");
   });
 });
 
@@ -117,7 +135,7 @@ describe("several at once", () => {
     const mine = [createRegistration(eventId, parent.id, { sepaMandateId: mandate.id }), createRegistration(eventId, parent.id, { sepaMandateId: mandate.id, status: "accepted" })];
     const waiting = createRegistration(eventId, parent.id, { sepaMandateId: mandate.id, waiting: 1 });
     const theirs = createRegistration(eventId, other.id, { sepaMandateId: otherMandate.id });
-    expect(confirmMandatePayments(eventId, mandate.id, lead)).toMatchObject({ ok: true, message: "Bezahlung für 2 Anmeldungen bestätigt." });
+    expect(confirmMandatePayments(eventId, mandate.id, lead)).toMatchObject({ ok: true, message: "Bezahlung für 2 Anmeldungen bestätigt. Die Eltern bekommen in 10 Minuten eine E-Mail." });
     expect(mine.map((r) => registration(r.id).paid)).toEqual([true, true]);
     expect(registration(waiting.id).paid).toBe(false);
     expect(registration(theirs.id).paid).toBe(false);

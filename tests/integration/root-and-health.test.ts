@@ -19,7 +19,7 @@ describe("/healthz", () => {
 
   it("reports outbox backlog, the oldest undelivered mail and the scheduler as JSON, without personal data", async () => {
     const now = Date.now();
-    db.insert(mailOutbox).values({ recipients: JSON.stringify(["eltern@example.org"]), subject: "Geheim", text: "x", nextAttemptAt: new Date(now), createdAt: new Date(now - 90_000) }).run();
+    db.insert(mailOutbox).values({ recipients: JSON.stringify(["eltern@example.org"]), subject: "Geheim", text: "x", nextAttemptAt: new Date(now - 90_000), createdAt: new Date(now - 90_000) }).run();
     db.insert(mailOutbox).values({ recipients: JSON.stringify(["b@example.org"]), subject: "y", text: "x", nextAttemptAt: new Date(now), status: "failed" }).run();
     db.insert(jobRuns).values({ name: "platzangebote", lastRunAt: new Date(now - 30_000) }).run();
     const response = await healthLoader(args(new Request("http://localhost/healthz", { headers: { Accept: "application/json" } })));
@@ -33,6 +33,16 @@ describe("/healthz", () => {
     });
     expect(report.outbox.oldestUndeliveredSeconds).toBeGreaterThanOrEqual(89);
     expect(JSON.stringify(report)).not.toMatch(/example\.org|Geheim/);
+
+    // A mail meant for later (a payment's confirmation waits ten minutes) is waiting, not late.
+    db.delete(mailOutbox).run();
+    db.insert(mailOutbox).values({ recipients: JSON.stringify(["c@example.org"]), subject: "z", text: "x", nextAttemptAt: new Date(now + 600_000), createdAt: new Date(now - 60_000) }).run();
+    const waiting = await (await healthLoader(args(new Request("http://localhost/healthz?format=json")))).json();
+    expect(waiting.outbox).toMatchObject({ backlog: 1, oldestUndeliveredSeconds: 0 });
+    // A mail that failed once and waits for its next try counts from when it was made.
+    db.update(mailOutbox).set({ attempts: 1 }).run();
+    const retried = await (await healthLoader(args(new Request("http://localhost/healthz?format=json")))).json();
+    expect(retried.outbox.oldestUndeliveredSeconds).toBeGreaterThanOrEqual(59);
 
     db.update(jobRuns).set({ lastRunAt: new Date(now - 6 * 60_000) }).run();
     const stale = await (await healthLoader(args(new Request("http://localhost/healthz?format=json")))).json();
