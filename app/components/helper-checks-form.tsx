@@ -1,6 +1,7 @@
-// Nachweise für die Mitarbeit (DECISIONS.md 'Helper checks'): an admin records on the account
-// when and by whom the extended police certificate was inspected (never a copy), the Juleica
-// with its expiry, and a phone for the camp sheet.
+// Nachweise für die Mitarbeit (DECISIONS.md 'Helper checks'): an admin on the account, or a lead
+// person on the helper details of their event, records when and by whom the extended police
+// certificate was inspected (never a copy), the Juleica with its expiry, and a phone for the
+// camp sheet.
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 

@@ -1,11 +1,14 @@
 // Mitarbeiter*innen-Details (spec part 2 §2.7; issue 11 item 3): name, e-mail as a mailto link,
 // phone if known, group, state and the helper checks; staff of the event only (404 otherwise).
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+// Lead persons and admins record an accepted helper's checks here, where the warning shows.
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { HelperChecksForm } from "~/components/helper-checks-form";
 import { RouteError } from "~/components/route-error";
 import { formatIsoDate } from "~/lib/dates";
 import { getHelperDetail } from "~/models/helper.server";
+import { handleHelperChecksForm, type HelperChecksActionData } from "~/services/helper-check-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -14,15 +17,27 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 const STATUS_WORDS = { pending: "Bewerbung offen", accepted: "Angenommen", declined: "Abgelehnt" } as const;
 
+const NOT_FOUND = "Nutzer*in nicht gefunden";
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { event } = await requireEventCapability(request, params.freizeitId, "viewDetails", "not-found");
+  const { event, may } = await requireEventCapability(request, params.freizeitId, "viewDetails", "not-found");
   const helper = getHelperDetail(event.id, Number(params.userId));
-  if (!helper) throw new Response("Nutzer*in nicht gefunden", { status: 404 });
-  return json({ event: { id: event.id, title: event.title }, helper }, { headers: { "Cache-Control": "private, no-store" } });
+  if (!helper) throw new Response(NOT_FOUND, { status: 404 });
+  const mayRecordChecks = may.recordHelperChecks && helper.status === "accepted";
+  return json({ event: { id: event.id, title: event.title }, helper, mayRecordChecks }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** The checks of an accepted helper of this event, by its lead persons and admins. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { event } = await requireEventCapability(request, params.freizeitId, "recordHelperChecks", "not-found");
+  const helper = getHelperDetail(event.id, Number(params.userId));
+  if (!helper || helper.status !== "accepted") throw new Response(NOT_FOUND, { status: 404 });
+  return handleHelperChecksForm(request, helper.userId, `/freizeit/helper/${event.id}/helper-details/${helper.userId}`);
 }
 
 export default function HelperDetail() {
-  const { event, helper } = useLoaderData<typeof loader>();
+  const { event, helper, mayRecordChecks } = useLoaderData<typeof loader>();
+  const checksReply = (useActionData() as HelperChecksActionData | undefined)?.helperChecks;
   return (
     <article className="review helper-detail">
       <h1>Mitarbeiter*innen-Details "{event.title}"</h1>
@@ -75,6 +90,13 @@ export default function HelperDetail() {
           <p className="status status-ok">Alle Nachweise sind für diese Freizeit gültig.</p>
         )}
       </section>
+      {mayRecordChecks ? (
+        <HelperChecksForm
+          action={`/freizeit/helper/${event.id}/helper-details/${helper.userId}`}
+          values={checksReply?.values ?? helper}
+          errors={checksReply?.errors}
+        />
+      ) : null}
       <p>
         <a href={`/freizeit/helper/${event.id}`} className="button secondary">
           Zurück zur Mitarbeiter*innen-Liste

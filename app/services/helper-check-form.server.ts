@@ -1,5 +1,6 @@
-// The helper-check form of an admin on /account/{id} (issue 11, item 6). The caller has made sure
-// the person is an admin (requireAdmin) and the account exists.
+// The helper-check form (issue 11, item 6): an admin's on /account/{id}, and a lead person's on the
+// helper details of their event. The caller has made sure the person may (requireAdmin, or the
+// event's 'recordHelperChecks') and that the account exists (there: as an accepted helper).
 import { json } from "~/services/json.server";
 import { berlinToday } from "~/lib/dates";
 import { parseHelperChecks, saveHelperChecks, type CheckErrors, type HelperChecks } from "~/models/helper-check.server";

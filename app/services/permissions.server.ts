@@ -29,6 +29,8 @@ export const CAPABILITIES = [
   "confirmPayments",
   "viewSepa",
   "decideHelpers",
+  /** Record a helper's police certificate inspection, Juleica and phone (on the person's account). */
+  "recordHelperChecks",
   "sendEventMail",
   "editEvent",
 ] as const;

@@ -261,4 +261,37 @@ describe("helper detail", () => {
     expect(await response.text()).toBe("Nutzer*in nicht gefunden");
     expect((await detail(lead, "x")).status).toBe(404);
   });
+
+  async function recordChecks(actor: Person, userId: number, values: Record<string, string>) {
+    const { action: detailAction } = await import("~/routes/freizeit.helper.$freizeitId.helper-details.$userId");
+    const path = `/freizeit/helper/${eventId}/helper-details/${userId}`;
+    return run(detailAction, post(path, values, { cookie: await sessionCookieFor(actor.id), params: { freizeitId: String(eventId), userId: String(userId) } }));
+  }
+
+  it("lead persons and admins record a helper's checks there (the warning is not a dead end); the team and others may not", async () => {
+    const checks = { policeCertificateCheckedOn: "2026-10-01", policeCertificateCheckedBy: "Lena Leitung", juleicaNumber: "", juleicaExpiresOn: "", phone: "0151 2" };
+    const saved = await recordChecks(lead, team.id, checks);
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe(`/freizeit/helper/${eventId}/helper-details/${team.id}`);
+    expect(db.select().from(users).where(eq(users.id, team.id)).get()).toMatchObject({ policeCertificateCheckedOn: "2026-10-01", policeCertificateCheckedBy: "Lena Leitung", phone: "0151 2" });
+    const shown = await body<{ helper: { warnings: unknown[] }; mayRecordChecks: boolean }>(await detail(lead, team.id));
+    expect(shown.mayRecordChecks).toBe(true);
+    expect(shown.helper.warnings).toEqual([]);
+    expect((await body<{ mayRecordChecks: boolean }>(await detail(team, team.id))).mayRecordChecks).toBe(false);
+
+    // Refused values: the messages next to their fields, nothing saved.
+    const refused = await recordChecks(admin, team.id, { ...checks, policeCertificateCheckedOn: "2099-01-01" });
+    expect(refused.status).toBe(400);
+    expect((await body<{ helperChecks: { errors: Record<string, string> } }>(refused)).helperChecks.errors.policeCertificateCheckedOn).toBe(
+      "Das Datum der Einsicht darf nicht in der Zukunft liegen.",
+    );
+    // The camp team, a parent and an applicant: not found, nothing changed.
+    const pending = await createUser();
+    addHelperEntry(eventId, pending.id, "pending");
+    for (const who of [team, parent, pending]) expect((await recordChecks(who, team.id, { ...checks, policeCertificateCheckedBy: "X" })).status).toBe(404);
+    // Only for accepted helpers of this event.
+    expect((await recordChecks(lead, pending.id, checks)).status).toBe(404);
+    expect((await recordChecks(lead, parent.id, checks)).status).toBe(404);
+    expect(db.select().from(users).where(eq(users.id, team.id)).get()!.policeCertificateCheckedBy).toBe("Lena Leitung");
+  });
 });
