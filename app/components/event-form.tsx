@@ -131,7 +131,7 @@ export function EventForm(props: Props) {
       <Field label="Mögliche Teilnehmer*innen" meta={fields.memberRules} inputProps={{ maxLength: 200 }} />
 
       <fieldset className="choices">
-        <legend>Leitung*</legend>
+        <legend>{props.canChangeOwners ? "Leitung*" : "Leitung"}</legend>
         {props.canChangeOwners ? (
           <>
             <input type="hidden" name="ownersShown" value="1" />
@@ -143,12 +143,16 @@ export function EventForm(props: Props) {
             ))}
           </>
         ) : (
-          <p className="hint">Die Leitung kann nur ein Admin ändern.</p>
+          <>
+            <p>{leadNames(props.leadCandidates, chosen("ownerIds")) || "Noch niemand eingetragen."}</p>
+            <p className="hint">Die Leitung kann nur ein Admin ändern.</p>
+          </>
         )}
       </fieldset>
 
       <fieldset className="choices">
         <legend>Mitarbeiter*innen</legend>
+        <p className="hint">Hier lassen sich Admins eintragen. Wer sich als Helfer*in beworben hat, wird in der Mitarbeiter*innen-Liste angenommen und bleibt beim Speichern dabei.</p>
         {props.admins.map((person) => (
           <label key={person.id} className="checkbox">
             <input type="checkbox" name="helperIds" value={person.id} defaultChecked={chosen("helperIds").has(String(person.id))} />{" "}
@@ -207,4 +211,12 @@ export function EventForm(props: Props) {
       </div>
     </Form>
   );
+}
+
+/** The names of the chosen lead persons, for someone who may not change them. */
+function leadNames(people: Person[], chosenIds: Set<string>) {
+  return people
+    .filter((person) => chosenIds.has(String(person.id)))
+    .map((person) => `${person.firstName} ${person.lastName}`)
+    .join(", ");
 }

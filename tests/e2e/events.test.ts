@@ -20,6 +20,21 @@ beforeAll(async () => {
 });
 
 describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
+  it("a lead person who is no admin sees on the edit form who leads, and that applied helpers stay", async () => {
+    const lead = await createUser({ firstName: "Lea", lastName: "Leiterin" });
+    const colead = await createUser({ firstName: "Kai", lastName: "Koleiter" });
+    const camp = createEvent({ title: "Leitungslager", ownerIds: [lead.id, colead.id] });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
+    await page.goto(`/freizeit/edit/${camp.id}`);
+    const leads = page.getByRole("group", { name: "Leitung", exact: true });
+    expect(await leads.textContent()).toContain("Kai Koleiter, Lea Leiterin");
+    expect(await leads.textContent()).toContain("Die Leitung kann nur ein Admin ändern.");
+    expect(await page.getByRole("group", { name: "Mitarbeiter*innen" }).textContent()).toContain("bleibt beim Speichern dabei");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("an admin creates an event with a picture and two attachments, edits it and deletes it", async () => {
     const admin = await createUser({ role: "admin", firstName: "Lena", lastName: "Leitung" });
     const title = `Zeltlager ${javaScriptEnabled ? "A" : "B"} ${Date.now()}`;
