@@ -70,7 +70,7 @@ function SearchableGroup({ action, groups, groupId, target, name }: Props) {
     const wanted = value.trim().toLocaleLowerCase("de");
     const group = wanted ? groups.find((g) => g.name.toLocaleLowerCase("de") === wanted) : null;
     if (wanted && !group) {
-      setError("Diese Gruppe gibt es nicht. Bitte wähle eine aus der Liste.");
+      setError("Diese Gruppe gibt es nicht. Bitte wähle eine aus der Liste. Neue Gruppen legt die Leitung über der Mitarbeiter*innen-Liste an.");
       return;
     }
     setError(null);

@@ -98,7 +98,7 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
       await page.evaluate(() => Object.assign(window, { __samePage: true }));
       await field.fill("Wölfe");
       await field.press("Enter");
-      await row("Hanna").getByText("Diese Gruppe gibt es nicht. Bitte wähle eine aus der Liste.").waitFor();
+      await row("Hanna").getByText("Diese Gruppe gibt es nicht. Bitte wähle eine aus der Liste. Neue Gruppen legt die Leitung über der Mitarbeiter*innen-Liste an.").waitFor();
       await field.fill("füchse");
       await field.press("Enter");
     } else {
