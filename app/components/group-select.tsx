@@ -29,8 +29,10 @@ function targetField(target: Props["target"]) {
 
 function PlainGroupSelect({ action, groups, groupId, target, name }: Props) {
   const [field, value] = targetField(target);
+  // The answer opens at this row, not at the top of the list (see rowAnchor).
+  const anchor = field === "registrationId" ? `anmeldung-${value}` : `helfer-${value}`;
   return (
-    <form method="post" action={action} className="group-select">
+    <form method="post" action={`${action}#${anchor}`} className="group-select">
       <input type="hidden" name="intent" value="assign-group" />
       <input type="hidden" name={field} value={value} />
       <select name="groupId" aria-label={`Gruppe von ${name}`} defaultValue={groupId === null ? "" : String(groupId)}>

@@ -17,7 +17,7 @@ type Shared = { eventId: number; action: string; groups: GroupOption[]; may: { d
 
 function DecisionButton({ action, intent, userId, label, kind = "secondary" }: { action: string; intent: string; userId: number; label: string; kind?: string }) {
   return (
-    <Form method="post" action={action} className="inline-form" preventScrollReset>
+    <Form method="post" action={`${action}#helfer-${userId}`} className="inline-form" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="helperUserId" value={userId} />
       <button type="submit" className={`small ${kind}`}>
@@ -47,7 +47,7 @@ export function HelperTable({ helpers, eventId, action, groups, may }: Shared & 
           {helpers.map((h) => {
             const accepted = h.status === "accepted";
             return (
-              <tr key={h.userId} className={accepted ? "row-green" : "row-red"} data-helper={h.userId}>
+              <tr key={h.userId} id={`helfer-${h.userId}`} className={accepted ? "row-green" : "row-red"} data-helper={h.userId}>
                 <th scope="row">
                   <a href={`/freizeit/helper/${eventId}/helper-details/${h.userId}`}>{fullName(h)}</a>
                   {h.warnings.length ? (
@@ -100,7 +100,7 @@ export function DeclinedHelpers({ helpers, action, may }: { helpers: HelperEntry
       <h2 id="declined-title">Abgelehnte Mitarbeiter*innen</h2>
       <ul className="rejected-list">
         {helpers.map((h) => (
-          <li key={h.userId} data-helper={h.userId}>
+          <li key={h.userId} id={`helfer-${h.userId}`} data-helper={h.userId}>
             <strong>{h.firstName || h.lastName ? fullName(h) : "Unbekannter Nutzer"}</strong>
             {" – "}
             <span className={h.groupName ? undefined : "muted"}>{h.groupName ?? "Keine Gruppe"}</span>

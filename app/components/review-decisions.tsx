@@ -83,6 +83,15 @@ function buttonKind(decision: Decision, waiting: boolean) {
   return "secondary";
 }
 
+/**
+ * The id of a registration's row on the list. A row's forms post to the list with it as their
+ * fragment: without JavaScript the answer (the list again, or its error) opens at that row, not
+ * at the top of a long list on a phone; a redirect keeps a fragment its Location has none of.
+ */
+export function rowAnchor(registrationId: number) {
+  return `anmeldung-${registrationId}`;
+}
+
 export function DecisionButtons({ registration, may, actionUrl, pageSearch, error }: Props) {
   const decisions = [...visibleDecisions(registration, may)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
   if (decisions.length === 0 && !error) return null;
@@ -102,7 +111,7 @@ export function DecisionButtons({ registration, may, actionUrl, pageSearch, erro
             {DECISION_LABELS[decision]}
           </Link>
         ) : (
-          <Form key={decision} method="post" action={actionUrl} className="inline-form" preventScrollReset>
+          <Form key={decision} method="post" action={`${actionUrl}#${rowAnchor(registration.id)}`} className="inline-form" preventScrollReset>
             <input type="hidden" name="intent" value={decision} />
             <input type="hidden" name="registrationId" value={registration.id} />
             <button type="submit" className={`small ${buttonKind(decision, waiting)}`} aria-label={`${DECISION_LABELS[decision]}: ${name}`}>

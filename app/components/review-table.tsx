@@ -5,7 +5,7 @@ import { formatDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
 import { applicationStatusWord, paymentStatusWord, statusMark, type StatusWord } from "~/lib/registration-status";
 import { GroupSelect, type GroupOption } from "./group-select";
-import { DecisionButtons, type DecisionRights } from "./review-decisions";
+import { DecisionButtons, rowAnchor, type DecisionRights } from "./review-decisions";
 
 export type Row = {
   id: number;
@@ -90,7 +90,7 @@ export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared 
             const payment = paymentStatusWord(row);
             const name = `${row.firstName} ${row.lastName}`;
             return (
-              <tr key={row.id} className={rowColour(row)} data-registration={row.id}>
+              <tr key={row.id} id={rowAnchor(row.id)} className={rowColour(row)} data-registration={row.id}>
                 {bulk ? (
                   <td className="pick-cell">
                     {row.applicationStatus === "open" ? (
@@ -138,7 +138,7 @@ export function WaitingList({ rows, ...shared }: Shared & { rows: Row[] }) {
       <h2 id="warteliste-titel">Warteliste</h2>
       <ol className="waiting-list">
         {rows.map((row) => (
-          <li key={row.id} className={row.offerExpiresAt ? "offered" : undefined}>
+          <li key={row.id} id={rowAnchor(row.id)} className={row.offerExpiresAt ? "offered" : undefined}>
             {/* The position once, first; the section's heading already says 'Warteliste'. */}
             <span className="position">Platz {row.waitingListPosition}</span> <NameLink row={row} />{" "}
             {row.offerExpiresAt ? <span className="status status-pending">{offerText(row.offerExpiresAt)}</span> : null}
@@ -156,7 +156,7 @@ export function RejectedList({ rows, ...shared }: Shared & { rows: Row[] }) {
       <h2 id="abgelehnt-titel">Abgelehnte Teilnehmer*innen</h2>
       <ul className="rejected-list">
         {rows.map((row) => (
-          <li key={row.id} className="row-grey">
+          <li key={row.id} id={rowAnchor(row.id)} className="row-grey">
             <NameLink row={row} /> <Mark word={applicationStatusWord(row)} />{" "}
             <span className="muted">{row.groupName ?? "Keine Gruppe"}</span>
             <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />

@@ -124,4 +124,27 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     expect(await page.title()).toBe("Seite nicht gefunden – Lagerfeuer");
     await context.close();
   });
+
+  it("a row's action on a long list comes back at that row, not at the top (a phone without JavaScript)", async () => {
+    const lead = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const camp = createEvent({ title: `Langes Lager ${javaScriptEnabled ? "J" : "N"}${Date.now()}`, ownerIds: [lead.id] });
+    const rows = Array.from({ length: 25 }, (_, i) => createRegistration(camp.id, parent.id, { status: "accepted", firstName: `Kind${String(i).padStart(2, "0")}` }));
+    const last = rows[rows.length - 1];
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 780 });
+    await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
+    await page.goto(`/freizeit/participants/${camp.id}`);
+    const row = page.locator(`#anmeldung-${last.id}`);
+    await row.getByRole("button", { name: /^Bezahlung bestätigen/ }).click();
+    await row.getByText("Bezahlt").waitFor();
+    const inView = await row.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight;
+    });
+    expect(inView).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
