@@ -29,8 +29,9 @@ export function GroupManager({ action, groups, confirmId }: { action: string; gr
         <div role="alertdialog" aria-labelledby="confirm-delete-title" className="panel confirm-delete" id="gruppe-loeschen">
           <h3 id="confirm-delete-title">Gruppe „{confirm.name}“ löschen?</h3>
           <p>
-            {confirm.members === 1 ? "Das eine Mitglied ist" : `Die ${confirm.members} Mitglieder sind`} danach keiner Gruppe mehr
-            zugeordnet.
+            {confirm.members === 0
+              ? "Die Gruppe hat keine Mitglieder."
+              : `${confirm.members === 1 ? "Das eine Mitglied ist" : `Die ${confirm.members} Mitglieder sind`} danach keiner Gruppe mehr zugeordnet.`}
           </p>
           <div className="actions">
             <Form method="post" action={action} className="inline-form">
