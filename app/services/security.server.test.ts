@@ -85,7 +85,7 @@ describe("requests the app does not take", () => {
     expect(page.headers["Content-Type"]).toBe("text/html; charset=utf-8");
     expect(page.body).toContain('<html lang="de">');
     expect(page.body).toContain("<h1>Ungültige Anfrage</h1>");
-    expect(page.body).toContain('<a href="/">Zur Startseite</a>');
+    expect(page.body).toContain('<a href="/" class="button">Zur Startseite</a>');
     expect(errorPage(405).body).toContain("Anfrage nicht möglich");
     expect(errorPage(500).body).toContain("Da hat etwas nicht geklappt");
     expect(errorPage(418).body).toContain("Das hat nicht geklappt");

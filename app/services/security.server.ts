@@ -3,6 +3,7 @@
 // All applied by the server (server.mjs) before Remix sees the request.
 import { randomFillSync } from "node:crypto";
 import { errorText } from "~/lib/http-errors";
+import styles from "~/styles/app.css";
 
 export const CROSS_SITE_REFUSAL =
   "Anfrage abgelehnt: Formulare dürfen nur von dieser Website aus gesendet werden.";
@@ -152,14 +153,18 @@ const escapeHtml = (text: string) =>
  */
 export function errorPage(status: number) {
   const { title, message } = errorText(status);
+  // With the app's stylesheet and header, as the error pages Remix draws (a same-site file the
+  // CSP allows); without scripts.
   const body =
     "<!DOCTYPE html>" +
     '<html lang="de"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>${escapeHtml(title)} – Lagerfeuer</title>` +
+    `<link rel="stylesheet" href="${styles}">` +
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>' +
-    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>` +
-    '<p><a href="/">Zur Startseite</a></p></main></body></html>';
+    '<body><header class="site-header"><div class="inner"><a href="/" class="logo"><span>Lagerfeuer</span></a></div></header>' +
+    `<main id="inhalt"><section class="error-page"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>` +
+    '<p><a href="/" class="button">Zur Startseite</a></p></section></main></body></html>';
   return {
     status,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },

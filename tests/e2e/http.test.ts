@@ -231,6 +231,12 @@ describe("requests the app does not take", () => {
       expect(response.headers.allow).toBe("GET, HEAD, POST");
       expect(response.text()).toContain("Anfrage nicht möglich");
     }
+    // Drawn like the app's pages: its stylesheet (which loads) and its header.
+    const page = (await rawRequest(`${baseUrl}/`, { method: "PUT" })).text();
+    expect(page).toContain('<header class="site-header">');
+    const css = /<link rel="stylesheet" href="(\/build\/_assets\/app-[A-Z0-9]+\.css)">/.exec(page)?.[1];
+    expect(css).toBeDefined();
+    expect((await rawRequest(`${baseUrl}${css}`)).status).toBe(200);
   });
 
   it("a POST to a page without a form shows German words, never Remix's English text", async () => {
