@@ -209,9 +209,14 @@ export default function EventDetail() {
         <div className="actions event-actions">
           {event.requiresApplication ? (
             event.past || closed ? (
-              <button type="button" disabled>
-                Anmelden
-              </button>
+              <>
+                <button type="button" disabled aria-describedby="enrol-closed">
+                  Anmelden
+                </button>
+                <p id="enrol-closed" className="hint">
+                  {event.past ? "Die Veranstaltung hat schon begonnen." : "Der Anmeldeschluss ist vorbei und alle Plätze sind vergeben."}
+                </p>
+              </>
             ) : (
               <a href={`/enroll/${event.id}`} className="button">
                 Anmelden

@@ -20,6 +20,20 @@ beforeAll(async () => {
 });
 
 describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
+  it("a parent sees why 'Anmelden' cannot be pressed on an event that has begun", async () => {
+    const parent = await createUser();
+    const camp = createEvent({ title: "Schon los", inDays: -2 });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    await page.goto(`/freizeit/${camp.id}`);
+    const button = page.getByRole("button", { name: "Anmelden" });
+    expect(await button.isDisabled()).toBe(true);
+    const hint = await page.locator(`#${await button.getAttribute("aria-describedby")}`).textContent();
+    expect(hint).toBe("Die Veranstaltung hat schon begonnen.");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("a lead person who is no admin sees on the edit form who leads, and that applied helpers stay", async () => {
     const lead = await createUser({ firstName: "Lea", lastName: "Leiterin" });
     const colead = await createUser({ firstName: "Kai", lastName: "Koleiter" });
