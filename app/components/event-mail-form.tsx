@@ -161,13 +161,18 @@ export function EventMailForm({ eventId, counts, data }: { eventId: number; coun
         <button type="reset" className="secondary" onClick={() => setFilled({ subject: false, text: false })}>
           Abbrechen
         </button>
-        <button type="submit" disabled={hydrated && !ready}>
+        <button type="submit" disabled={hydrated && !ready} aria-describedby={hydrated && !ready ? "mail-send-hint" : undefined}>
           E-Mail senden
         </button>
         <a href={`/freizeit/${eventId}`} className="button secondary">
           Zurück zur Veranstaltung
         </a>
       </div>
+      {hydrated && !ready ? (
+        <p id="mail-send-hint" className="hint">
+          Zum Senden bitte Betreff und Text ausfüllen.
+        </p>
+      ) : null}
     </Form>
   );
 }

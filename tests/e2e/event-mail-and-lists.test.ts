@@ -46,9 +46,17 @@ describe.each(JS_MODES)("event e-mail and Excel lists $name", ({ javaScriptEnabl
       // Hydrated once the script-only button is there.
       await page.getByRole("button", { name: "Neuer Anhang" }).waitFor();
       expect(await sendButton.isDisabled()).toBe(true);
+      // It says why it waits, and 'Neuer Anhang' is as wide as its words.
+      expect(await page.locator(`#${await sendButton.getAttribute("aria-describedby")}`).textContent()).toBe("Zum Senden bitte Betreff und Text ausfüllen.");
+      const widths = await page.evaluate(() => ({
+        button: document.evaluate("//button[.='Neuer Anhang']", document, null, 9, null).singleNodeValue!.getBoundingClientRect().width,
+        form: document.querySelector(".event-mail-form")!.getBoundingClientRect().width,
+      }));
+      expect(widths.button).toBeLessThan(widths.form / 2);
     }
     await page.getByLabel("Betreff*").fill("Packliste und Lageplan");
     await page.getByLabel("Text*").fill("Liebe Familien,\nanbei Elternbrief und Lageplan.");
+    if (javaScriptEnabled) expect(await sendButton.getAttribute("aria-describedby")).toBeNull();
     await page.getByLabel(/^Teilnehmende \(2 Adressen\)$/).check();
     expect(await page.getByLabel(/^Teilnehmende und Mitarbeitende \(3 Adressen\)$/).count()).toBe(1);
     if (javaScriptEnabled) {
