@@ -177,9 +177,11 @@ export function decide(eventId: number, registrationId: number, decision: Decisi
   return writeTransaction((tx) => {
     const row = loadForChange(tx, eventId, registrationId);
     if (!row) return { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
-    if (isAlreadyDone(decision, row)) return { ok: true, changed: false, message: DONE[decision] };
+    // The child's name first: on a long list the flash says whose row it was.
+    const done = `${row.childFirstName} ${row.childLastName}: ${DONE[decision]}`;
+    if (isAlreadyDone(decision, row)) return { ok: true, changed: false, message: done };
     if (!isAllowed(decision, row)) return { ok: false, status: 409, message: refusalText(decision, row) };
-    return apply(tx, row, decision, actor, reason, now) ?? { ok: true, changed: true, message: DONE[decision] };
+    return apply(tx, row, decision, actor, reason, now) ?? { ok: true, changed: true, message: done };
   });
 }
 

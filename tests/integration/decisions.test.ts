@@ -2,7 +2,7 @@
 // transitions, a repeat changes nothing, a refused action writes nothing.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, mailOutbox, registrations } from "../../db/schema";
+import { auditLog, mailOutbox, participants, registrations } from "../../db/schema";
 import { acceptMany, confirmMandatePayments, decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
 import { db } from "~/services/db.server";
@@ -27,7 +27,8 @@ beforeEach(async () => {
 describe("a single decision", () => {
   it("accept: state, history with the person, one mail, an audit entry; a repeat changes nothing", () => {
     const r = createRegistration(eventId, parent.id, { firstName: "Mia" });
-    expect(decide(eventId, r.id, "accept", lead, "Willkommen!")).toEqual({ ok: true, changed: true, message: "Die Anmeldung ist bestätigt." });
+    const name = `${db.select().from(participants).where(eq(participants.id, r.participantId)).get()!.firstName} Muster`;
+    expect(decide(eventId, r.id, "accept", lead, "Willkommen!")).toEqual({ ok: true, changed: true, message: `${name}: Die Anmeldung ist bestätigt.` });
     expect(registration(r.id).applicationStatus).toBe("accepted");
     expect(historyOf(r.id)).toEqual([expect.objectContaining({ action: "accepted", actorId: lead.id, reason: "Willkommen!" })]);
     const mails = outbox();
