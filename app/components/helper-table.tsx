@@ -1,6 +1,7 @@
 // The helper list's tables (spec part 2 §2.6): pending and accepted helpers with group, mark,
 // state in words, check warnings and the decisions; the declined ones apart.
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { ConfirmDialog, STEP_ANCHOR } from "~/components/confirm-dialog";
 import { GroupSelect, type GroupOption } from "~/components/group-select";
 
 export type HelperEntry = {
@@ -24,6 +25,57 @@ function DecisionButton({ action, intent, userId, label, kind = "secondary" }: {
         {label}
       </button>
     </Form>
+  );
+}
+
+/** Decisions that send the helper a mail they cannot undo by themselves: asked first. */
+export const HELPER_STEPS = {
+  decline: {
+    title: "Bewerbung ablehnen",
+    text: (name: string) => `Die Bewerbung von ${name} wird abgelehnt. ${name} bekommt dazu eine E-Mail.`,
+    label: "Ablehnen",
+  },
+  cancel: {
+    title: "Anmeldung stornieren",
+    text: (name: string) => `${name} ist danach nicht mehr im Team: ohne die Listen und ohne Gruppe, die Bewerbung wieder offen. ${name} bekommt dazu eine E-Mail.`,
+    label: "Anmeldung stornieren",
+  },
+} as const;
+export type HelperStep = { intent: keyof typeof HELPER_STEPS; userId: number; name: string };
+
+/** The step's address: the list with the decision and the person, opened at the step. */
+function stepLink(intent: HelperStep["intent"], userId: number) {
+  return `?entscheiden=${intent}&helfer=${userId}#${STEP_ANCHOR}`;
+}
+
+function StepLink({ intent, userId, name }: { intent: HelperStep["intent"]; userId: number; name: string }) {
+  return (
+    <Link to={stepLink(intent, userId)} preventScrollReset className="button small danger" aria-label={`${HELPER_STEPS[intent].label}: ${name}`}>
+      {HELPER_STEPS[intent].label}
+    </Link>
+  );
+}
+
+/** 'Really?' before a helper's decline or cancellation: a section without JavaScript, a dialog with it. */
+export function HelperDecisionStep({ step, action }: { step: HelperStep; action: string }) {
+  const texts = HELPER_STEPS[step.intent];
+  const back = `${action}#helfer-${step.userId}`;
+  return (
+    <ConfirmDialog title={texts.title} cancelUrl={back} stepKey={`${step.intent}-${step.userId}`}>
+      <p>{texts.text(step.name)}</p>
+      <Form method="post" action={back} preventScrollReset>
+        <input type="hidden" name="intent" value={step.intent} />
+        <input type="hidden" name="helperUserId" value={step.userId} />
+        <div className="actions">
+          <button type="submit" className="danger">
+            {texts.label}
+          </button>
+          <Link to={back} className="button secondary" preventScrollReset>
+            Abbrechen
+          </Link>
+        </div>
+      </Form>
+    </ConfirmDialog>
   );
 }
 
@@ -75,11 +127,11 @@ export function HelperTable({ helpers, eventId, action, groups, may }: Shared & 
                   {may.decideHelpers ? (
                     <div className="decisions">
                       {accepted ? (
-                        <DecisionButton action={action} intent="cancel" userId={h.userId} label="Anmeldung stornieren" kind="danger" />
+                        <StepLink intent="cancel" userId={h.userId} name={fullName(h)} />
                       ) : (
                         <>
                           <DecisionButton action={action} intent="accept" userId={h.userId} label="Annehmen" kind="" />
-                          <DecisionButton action={action} intent="decline" userId={h.userId} label="Ablehnen" kind="danger" />
+                          <StepLink intent="decline" userId={h.userId} name={fullName(h)} />
                         </>
                       )}
                     </div>

@@ -2,9 +2,9 @@
 // §4, issue 10 item 3). Plain forms that post to the page's own action; a decision that needs a
 // reason or a confirmation first leads (GET) to a step with the form, which JavaScript turns into
 // a modal <dialog>.
-import { Form, Link, useNavigate } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Form, Link } from "@remix-run/react";
 import { allowedDecisions, isAllowed, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
+import { ConfirmDialog, STEP_ANCHOR } from "./confirm-dialog";
 import { ErrorList } from "./forms";
 
 export const DECISION_LABELS: Record<Decision, string> = {
@@ -59,7 +59,7 @@ export function stepHref(pageSearch: string, intent: StepDecision, registrationI
   const params = new URLSearchParams(pageSearch);
   params.set("entscheiden", intent);
   params.set("anmeldung", String(registrationId));
-  return `?${params.toString()}#entscheidung`;
+  return `?${params.toString()}#${STEP_ANCHOR}`;
 }
 
 type Props = {
@@ -150,32 +150,12 @@ type StepProps = {
 
 /** The reason or confirmation step: a section without JavaScript, a modal dialog with it. */
 export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const navigate = useNavigate();
-  useEffect(() => {
-    const d = dialog.current;
-    if (d?.open && typeof d.showModal === "function" && !d.matches(":modal")) {
-      d.close();
-      d.showModal();
-    }
-  }, [step.intent, step.registrationId]);
   const texts = STEP_TEXT[step.intent];
   const reasonId = `reason-${step.registrationId}`;
   const errorId = `${reasonId}-error`;
   const reasonErrors = error?.reason ?? [];
   return (
-    <dialog
-      open
-      ref={dialog}
-      id="entscheidung"
-      className="panel decision-step"
-      aria-labelledby="entscheidung-titel"
-      onCancel={(event) => {
-        event.preventDefault();
-        navigate(cancelUrl, { preventScrollReset: true });
-      }}
-    >
-      <h2 id="entscheidung-titel">{texts.title}</h2>
+    <ConfirmDialog title={texts.title} cancelUrl={cancelUrl} stepKey={`${step.intent}-${step.registrationId}`}>
       <p>{texts.text(step.name)}</p>
       <Form method="post" action={actionUrl} preventScrollReset>
         <input type="hidden" name="intent" value={step.intent} />
@@ -210,6 +190,6 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
           </Link>
         </div>
       </Form>
-    </dialog>
+    </ConfirmDialog>
   );
 }

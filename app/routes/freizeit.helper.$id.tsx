@@ -6,7 +6,7 @@ import { json } from "~/services/json.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { GroupManager } from "~/components/group-manager";
-import { DeclinedHelpers, HelperTable } from "~/components/helper-table";
+import { DeclinedHelpers, HelperDecisionStep, HelperTable, type HelperStep } from "~/components/helper-table";
 import { ListNavigation } from "~/components/review-summary";
 import { RouteError } from "~/components/route-error";
 import { listGroupsWithCounts } from "~/models/group.server";
@@ -26,10 +26,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const helpers = listHelpers(event.id);
   if (!helpers) throw new Response("Nicht gefunden", { status: 404 });
   const groups = listGroupsWithCounts(event.id);
-  const asked = Number(new URL(request.url).searchParams.get(CONFIRM_DELETE_PARAM));
+  const search = new URL(request.url).searchParams;
+  const asked = Number(search.get(CONFIRM_DELETE_PARAM));
   return json(
     {
       event: { id: event.id, title: event.title },
+      step: may.decideHelpers ? helperStep(search, helpers.active) : null,
       may: { decideHelpers: may.decideHelpers, assignGroups: may.assignGroups, manageGroups: may.manageGroups, viewDetails: may.viewDetails },
       groups,
       confirmId: may.manageGroups && groups.some((g) => g.id === asked) ? asked : null,
@@ -37,6 +39,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
+}
+
+/** The decline or cancellation asked about (`?entscheiden=…&helfer=…`), if it can be made now. */
+function helperStep(search: URLSearchParams, active: { userId: number; firstName: string; lastName: string; status: string }[]): HelperStep | null {
+  const intent = search.get("entscheiden");
+  if (intent !== "decline" && intent !== "cancel") return null;
+  const helper = active.find((h) => String(h.userId) === search.get("helfer"));
+  if (!helper || helper.status !== (intent === "decline" ? "pending" : "accepted")) return null;
+  return { intent, userId: helper.userId, name: `${helper.firstName} ${helper.lastName}` };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -55,7 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function HelperList() {
-  const { event, may, groups, confirmId, active, declined } = useLoaderData<typeof loader>();
+  const { event, may, groups, confirmId, active, declined, step } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.error;
   const listUrl = `/freizeit/helper/${event.id}`;
   const shared = { eventId: event.id, action: listUrl, groups, may };
@@ -64,6 +75,7 @@ export default function HelperList() {
       <ListNavigation eventId={event.id} current="helpers" />
       <h1>Mitarbeiter*innen Liste {event.title}</h1>
       <FormAlert alert={error} />
+      {step ? <HelperDecisionStep step={step} action={listUrl} /> : null}
       {may.manageGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} /> : null}
       {active.length + declined.length === 0 ? <p className="empty">Noch keine Mitarbeiter vorhanden</p> : null}
       {active.length ? <HelperTable helpers={active} {...shared} /> : null}

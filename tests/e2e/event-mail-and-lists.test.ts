@@ -49,7 +49,7 @@ describe.each(JS_MODES)("event e-mail and Excel lists $name", ({ javaScriptEnabl
       // It says why it waits, and 'Neuer Anhang' is as wide as its words.
       expect(await page.locator(`#${await sendButton.getAttribute("aria-describedby")}`).textContent()).toBe("Zum Senden bitte Betreff und Text ausfüllen.");
       const widths = await page.evaluate(() => ({
-        button: document.evaluate("//button[.='Neuer Anhang']", document, null, 9, null).singleNodeValue!.getBoundingClientRect().width,
+        button: (document.evaluate("//button[.='Neuer Anhang']", document, null, 9, null).singleNodeValue as Element).getBoundingClientRect().width,
         form: document.querySelector(".event-mail-form")!.getBoundingClientRect().width,
       }));
       expect(widths.button).toBeLessThan(widths.form / 2);

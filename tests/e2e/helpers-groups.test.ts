@@ -59,8 +59,16 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     expect(await row("Hanna").getAttribute("class")).toContain("row-green");
     expect(await row("Jonas").getAttribute("class")).toContain("row-red");
 
-    // Decline Jonas, who then sees 'Kein*e Helfer*in'; revoke the decline.
-    await row("Jonas").getByRole("button", { name: "Ablehnen" }).click();
+    // Decline Jonas (asked first: he gets a mail), who then sees 'Kein*e Helfer*in'; revoke the decline.
+    await row("Jonas").getByRole("link", { name: /^Ablehnen: Jonas/ }).click();
+    const step = page.getByRole("dialog", { name: "Bewerbung ablehnen" });
+    expect(await step.textContent()).toContain("bekommt dazu eine E-Mail");
+    // 'Abbrechen' changes nothing; asked again, the decline goes through.
+    await step.getByRole("link", { name: "Abbrechen" }).click();
+    await step.waitFor({ state: "detached" });
+    await row("Jonas").getByText("Offen").waitFor();
+    await row("Jonas").getByRole("link", { name: /^Ablehnen: Jonas/ }).click();
+    await page.getByRole("dialog", { name: "Bewerbung ablehnen" }).getByRole("button", { name: "Ablehnen" }).click();
     const declined = page.getByRole("region", { name: "Abgelehnte Mitarbeiter*innen" });
     await declined.getByText(`Jonas Zweifel${suffix}`).waitFor();
     expect(await declined.textContent()).toContain("Keine Gruppe");

@@ -234,6 +234,26 @@ describe("the list", () => {
   });
 });
 
+describe("the step before a decline or a cancellation", () => {
+  async function stepFor(actor: Person, query: string) {
+    const response = await run(loader, get(`/freizeit/helper/${eventId}?${query}`, { cookie: await sessionCookieFor(actor.id), params: { id: String(eventId) } }));
+    return (await body<{ step: unknown }>(response)).step;
+  }
+
+  it("is shown to those who decide, for a decision the helper's state allows, and to no one else", async () => {
+    const applicant = await createUser({ firstName: "Paula", lastName: "Probe" });
+    addHelperEntry(eventId, applicant.id, "pending");
+    expect(await stepFor(lead, `entscheiden=decline&helfer=${applicant.id}`)).toEqual({ intent: "decline", userId: applicant.id, name: "Paula Probe" });
+    expect(await stepFor(admin, `entscheiden=cancel&helfer=${team.id}`)).toMatchObject({ intent: "cancel", userId: team.id });
+    // The camp team decides nothing; a pending helper cannot be cancelled, an accepted one not declined.
+    expect(await stepFor(team, `entscheiden=decline&helfer=${applicant.id}`)).toBeNull();
+    expect(await stepFor(lead, `entscheiden=cancel&helfer=${applicant.id}`)).toBeNull();
+    expect(await stepFor(lead, `entscheiden=decline&helfer=${team.id}`)).toBeNull();
+    expect(await stepFor(lead, `entscheiden=accept&helfer=${applicant.id}`)).toBeNull();
+    expect(await stepFor(lead, `entscheiden=decline&helfer=${parent.id}`)).toBeNull();
+  });
+});
+
 describe("helper detail", () => {
   async function detail(actor: Person, userId: number | string) {
     const { loader: detailLoader } = await import("~/routes/freizeit.helper.$freizeitId.helper-details.$userId");
