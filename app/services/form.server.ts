@@ -107,7 +107,9 @@ async function readBody(request: Request, maxBytes: number) {
     if (step.done) break;
     size += step.value.byteLength;
     if (size > maxBytes) {
-      reader.cancel().catch(() => undefined);
+      // Not cancelled: that would cut the connection before the refusal is sent. The server
+      // drops the rest while it answers, then closes (sendRemixResponse).
+      reader.releaseLock();
       throw refusal(413, FORM_TOO_LARGE);
     }
     chunks.push(step.value);
@@ -126,7 +128,7 @@ function limitedNodeStream(body: ReadableStream<Uint8Array>, maxBytes: number) {
         if (step.done) return void this.push(null);
         size += step.value.byteLength;
         if (size > maxBytes) {
-          reader.cancel().catch(() => undefined);
+          reader.releaseLock(); // not cancelled: see readBody
           return void this.destroy(Object.assign(new Error("too large"), { status: 413 }));
         }
         this.push(step.value);

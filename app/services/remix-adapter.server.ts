@@ -87,6 +87,12 @@ function vary(res: ServerResponse, token: string) {
 /** Sends Remix's answer: a finished body in one piece (gzipped when taken), any other streamed. */
 export async function sendRemixResponse(req: IncomingMessage, res: ServerResponse, remixResponse: Response) {
   const response = remixResponse.headers.has("X-Remix-Error") ? inGerman(req, remixResponse) : remixResponse;
+  // A body not read to its end (refused over the limit): the answer closes the connection, and
+  // the rest is read and dropped meanwhile, so the client gets the answer, not a reset.
+  if (req.method !== "GET" && req.method !== "HEAD" && !req.complete) {
+    res.setHeader("Connection", "close");
+    dropTheRest(req);
+  }
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [name, value] of response.headers) {
@@ -119,6 +125,19 @@ export async function sendRemixResponse(req: IncomingMessage, res: ServerRespons
   }
   res.setHeader("Content-Length", body.length);
   res.end(body);
+}
+
+/** How long a refused body's rest is read and dropped at most before the connection is cut. */
+const DROP_REST_MS = 5_000;
+
+function dropTheRest(req: IncomingMessage) {
+  req.removeAllListeners("data"); // the web stream's: nothing reads it any more
+  const cut = setTimeout(() => req.destroy(), DROP_REST_MS);
+  cut.unref();
+  req.on("data", () => undefined);
+  req.once("end", () => clearTimeout(cut));
+  req.once("close", () => clearTimeout(cut));
+  req.resume();
 }
 
 /**

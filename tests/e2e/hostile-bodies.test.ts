@@ -77,6 +77,18 @@ describe("a 25 MB hostile POST", () => {
   });
 });
 
+describe("a body without a length over the limit", () => {
+  it("gets the German 413 (the rest is read and dropped while it is sent), not a reset connection", async () => {
+    for (const path of ["/login", "/signup"]) {
+      const answer = await slowHostilePost(path, 2 * 1024 * 1024, { declareLength: false });
+      expect([path, "status" in answer ? answer.status : answer.error]).toEqual([path, 413]);
+      if ("status" in answer) expect(answer.body).toContain("Das Formular ist zu groß");
+    }
+    // The server goes on answering.
+    expect((await rawRequest(`${baseUrl}/healthz`)).status).toBe(200);
+  });
+});
+
 describe("small hostile bodies", () => {
   const post = (path: string, contentType: string, body: string) =>
     rawRequest(`${baseUrl}${path}`, { method: "POST", headers: { "Content-Type": contentType, Origin: baseUrl }, body });
