@@ -1,22 +1,78 @@
 // Benutzerverwaltung: search, the lists 'Admin' and 'Nutzende' (sorted by surname), a user bar
 // per person with role and activity buttons; plain forms, so they work without JavaScript.
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { ConfirmDialog, STEP_ANCHOR } from "~/components/confirm-dialog";
 import type { AdminUserRow } from "~/models/admin.server";
 import { panelHref, SEARCH_MAX } from "~/schemas/admin";
 import { AdminPager } from "./admin-pager";
 
 export type AdminUsersData = { admins: AdminUserRow[]; users: AdminUserRow[]; total: number; page: number; pages: number };
 
+/** Changes that take something from a person at once (their admin rights, their sign-in): asked first. */
+export const ADMIN_STEPS = {
+  "revoke-admin": {
+    title: "Adminrechte entziehen",
+    text: (name: string) => `${name} verliert die Adminrechte und sieht danach nur noch, was Nutzende sehen.`,
+    label: "Adminrechte entziehen",
+  },
+  deactivate: {
+    title: "Konto deaktivieren",
+    text: (name: string) => `${name} wird sofort abgemeldet und kann sich nicht mehr anmelden. Anmeldungen und Daten bleiben erhalten; reaktivieren geht jederzeit.`,
+    label: "Deaktivieren",
+  },
+} as const;
+export type AdminStep = { intent: keyof typeof ADMIN_STEPS; userId: number; name: string };
+
 function ActionButton({ row, intent, label, q, page }: { row: AdminUserRow; intent: string; label: string; q: string; page: number }) {
   return (
     <Form method="post" action={panelHref({ tab: "benutzer", q, page })} className="admin-user-action">
-      <input type="hidden" name="userId" value={row.id} />
-      <input type="hidden" name="q" value={q} />
-      <input type="hidden" name="seite" value={page} />
+      <UserFields userId={row.id} q={q} page={page} />
       <button type="submit" name="intent" value={intent} className="secondary">
         {label}
       </button>
     </Form>
+  );
+}
+
+function UserFields({ userId, q, page }: { userId: number; q: string; page: number }) {
+  return (
+    <>
+      <input type="hidden" name="userId" value={userId} />
+      <input type="hidden" name="q" value={q} />
+      <input type="hidden" name="seite" value={page} />
+    </>
+  );
+}
+
+/** A link to the step of `intent` for `row`, on the same page of the list. */
+function StepLink({ row, intent, q, page }: { row: AdminUserRow; intent: AdminStep["intent"]; q: string; page: number }) {
+  const list = panelHref({ tab: "benutzer", q, page });
+  const href = `${list}${list.includes("?") ? "&" : "?"}frage=${intent}&nutzer=${row.id}#${STEP_ANCHOR}`;
+  return (
+    <Link to={href} preventScrollReset className="button secondary" aria-label={`${ADMIN_STEPS[intent].label}: ${row.firstName} ${row.lastName}`}>
+      {ADMIN_STEPS[intent].label}
+    </Link>
+  );
+}
+
+function AdminUserStep({ step, q, page }: { step: AdminStep; q: string; page: number }) {
+  const texts = ADMIN_STEPS[step.intent];
+  const list = panelHref({ tab: "benutzer", q, page });
+  return (
+    <ConfirmDialog title={texts.title} cancelUrl={list} stepKey={`${step.intent}-${step.userId}`}>
+      <p>{texts.text(step.name)}</p>
+      <Form method="post" action={list}>
+        <UserFields userId={step.userId} q={q} page={page} />
+        <div className="actions">
+          <button type="submit" name="intent" value={step.intent} className="danger">
+            {texts.label}
+          </button>
+          <Link to={list} className="button secondary" preventScrollReset>
+            Abbrechen
+          </Link>
+        </div>
+      </Form>
+    </ConfirmDialog>
   );
 }
 
@@ -34,7 +90,7 @@ function UserBar({ row, me, q, page }: { row: AdminUserRow; me: number; q: strin
       <div className="actions">
         {row.role === "admin" ? (
           self ? null : (
-            <ActionButton row={row} intent="revoke-admin" label="Adminrechte entziehen" q={q} page={page} />
+            <StepLink row={row} intent="revoke-admin" q={q} page={page} />
           )
         ) : (
           <ActionButton row={row} intent="grant-admin" label="Adminrechte geben" q={q} page={page} />
@@ -42,7 +98,7 @@ function UserBar({ row, me, q, page }: { row: AdminUserRow; me: number; q: strin
         {row.banned ? (
           <ActionButton row={row} intent="reactivate" label="Reaktivieren" q={q} page={page} />
         ) : self ? null : (
-          <ActionButton row={row} intent="deactivate" label="Deaktivieren" q={q} page={page} />
+          <StepLink row={row} intent="deactivate" q={q} page={page} />
         )}
         {self ? (
           <a href="/account" className="button secondary">
@@ -58,9 +114,10 @@ function UserBar({ row, me, q, page }: { row: AdminUserRow; me: number; q: strin
   );
 }
 
-export function AdminUsers({ data, me, q }: { data: AdminUsersData; me: number; q: string }) {
+export function AdminUsers({ data, me, q, step }: { data: AdminUsersData; me: number; q: string; step: AdminStep | null }) {
   return (
     <>
+      {step ? <AdminUserStep step={step} q={q} page={data.page} /> : null}
       <form method="get" action="/gott" className="admin-search" role="search">
         <input type="hidden" name="tab" value="benutzer" />
         <label htmlFor="admin-search-q">Name oder E-Mail</label>

@@ -9,7 +9,7 @@ import { AdminEvents } from "~/components/admin-events";
 import { AdminLegal, type LegalFailure, type LegalRow } from "~/components/admin-legal";
 import { AdminProtocol } from "~/components/admin-protocol";
 import { AdminRetention } from "~/components/admin-retention";
-import { AdminUsers } from "~/components/admin-users";
+import { AdminUsers, type AdminStep } from "~/components/admin-users";
 import { FormAlert, type Alert } from "~/components/forms";
 import { errorText } from "~/lib/http-errors";
 import { listAdminEvents, listAdminUsers, listProtocol, setAdminRole, setUserActive, type AdminChange } from "~/models/admin.server";
@@ -28,7 +28,9 @@ export const meta: MetaFunction = () => [{ title: "Admin Panel – Lagerfeuer" }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  const query = readPanelQuery(new URL(request.url).searchParams);
+  const search = new URL(request.url).searchParams;
+  const query = readPanelQuery(search);
+  const users = query.tab === "benutzer" ? listAdminUsers({ query: query.q, page: query.page }) : null;
   const current = currentLegalVersions();
   const documents: LegalRow[] = LEGAL_TYPES.map((type) => {
     const version = current[type];
@@ -44,10 +46,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     query,
     documents,
     events: query.tab === "veranstaltungen" ? listAdminEvents() : null,
-    users: query.tab === "benutzer" ? listAdminUsers({ query: query.q, page: query.page }) : null,
+    users,
+    step: users ? userStep(search, [...users.admins, ...users.users], admin.id) : null,
     protocol: query.tab === "protokoll" ? listProtocol({ kind: query.kind, page: query.page }) : null,
     retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention } : null,
   });
+}
+
+/** The change asked about (`?frage=…&nutzer=…`) for a person on this page of the list, if it can be made. */
+function userStep(search: URLSearchParams, rows: { id: number; firstName: string; lastName: string; role: string; banned: boolean }[], me: number): AdminStep | null {
+  const intent = search.get("frage");
+  const row = rows.find((r) => String(r.id) === search.get("nutzer"));
+  if (!row || row.id === me) return null;
+  if (intent === "revoke-admin" && row.role === "admin") return { intent, userId: row.id, name: `${row.firstName} ${row.lastName}` };
+  if (intent === "deactivate" && !row.banned) return { intent, userId: row.id, name: `${row.firstName} ${row.lastName}` };
+  return null;
 }
 
 type ActionData = { alert?: Alert; legal?: LegalFailure };
@@ -152,7 +165,7 @@ export default function AdminPanel() {
       <FormAlert alert={actionData?.alert} />
       <section aria-label={TABS.find(([tab]) => tab === query.tab)![1]} className="admin-tab">
         {data.events ? <AdminEvents cards={data.events} /> : null}
-        {data.users ? <AdminUsers data={data.users} me={data.me} q={query.q} /> : null}
+        {data.users ? <AdminUsers data={data.users} me={data.me} q={query.q} step={data.step} /> : null}
         {data.protocol ? <AdminProtocol data={data.protocol} kind={query.kind} /> : null}
         {data.retention ? <AdminRetention preview={data.retention.preview} settings={data.retention.settings} /> : null}
       </section>

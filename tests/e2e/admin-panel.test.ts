@@ -74,13 +74,22 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     const admins = page.getByRole("region", { name: "Admin", exact: true });
     await admins.getByRole("listitem", { name: `Greta Gruen${stamp}` }).waitFor();
     expect(await page.getByText("Es gibt keine Nutzenden").isVisible()).toBe(true);
-    expect(await userBar(page, `Greta Gruen${stamp}`).getByRole("button", { name: "Adminrechte entziehen" }).isVisible()).toBe(true);
+    expect(await userBar(page, `Greta Gruen${stamp}`).getByRole("link", { name: `Adminrechte entziehen: Greta Gruen${stamp}` }).isVisible()).toBe(true);
 
     // Deactivate and reactivate.
     await search(page, `Dunkel${stamp}`);
     const bar = userBar(page, `Dora Dunkel${stamp}`);
     expect(await bar.getByText("Aktiv", { exact: true }).isVisible()).toBe(true);
-    await bar.getByRole("button", { name: "Deaktivieren" }).click();
+    // Asked first (the person is signed out at once); 'Abbrechen' changes nothing.
+    await bar.getByRole("link", { name: /^Deaktivieren: Dora/ }).click();
+    let step = page.getByRole("dialog", { name: "Konto deaktivieren" });
+    expect(await step.textContent()).toContain("wird sofort abgemeldet");
+    await step.getByRole("link", { name: "Abbrechen" }).click();
+    await step.waitFor({ state: "detached" });
+    expect(await bar.getByText("Aktiv", { exact: true }).isVisible()).toBe(true);
+    await bar.getByRole("link", { name: /^Deaktivieren: Dora/ }).click();
+    step = page.getByRole("dialog", { name: "Konto deaktivieren" });
+    await step.getByRole("button", { name: "Deaktivieren" }).click();
     await page.getByText("Konto deaktiviert").waitFor();
     await bar.getByText("Inaktiv", { exact: true }).waitFor();
     await bar.getByRole("button", { name: "Reaktivieren" }).click();

@@ -284,3 +284,20 @@ describe("Protokoll", () => {
     expect((await page())[2]).toMatchObject({ person: null, event: "Pfingstlager" });
   });
 });
+
+describe("the step before taking admin rights or deactivating", () => {
+  it("is shown for a person on the list whose state allows it, never for oneself", async () => {
+    const admin = await createUser({ role: "admin", firstName: "Anna", lastName: "Admin" });
+    const other = await createUser({ role: "admin", firstName: "Otto", lastName: "Oberst" });
+    const parent = await createUser({ firstName: "Paula", lastName: "Parent" });
+    const cookie = await sessionCookieFor(admin.id);
+    const stepOf = async (query: string) => (await body<{ step: unknown }>(await run(loader, get(`/gott?tab=benutzer&${query}`, { cookie })))).step;
+    expect(await stepOf(`frage=revoke-admin&nutzer=${other.id}`)).toEqual({ intent: "revoke-admin", userId: other.id, name: "Otto Oberst" });
+    expect(await stepOf(`frage=deactivate&nutzer=${parent.id}`)).toEqual({ intent: "deactivate", userId: parent.id, name: "Paula Parent" });
+    expect(await stepOf(`frage=revoke-admin&nutzer=${parent.id}`)).toBeNull();
+    expect(await stepOf(`frage=deactivate&nutzer=${admin.id}`)).toBeNull();
+    expect(await stepOf(`frage=grant-admin&nutzer=${parent.id}`)).toBeNull();
+    setUserActive(admin, parent.id, false);
+    expect(await stepOf(`frage=deactivate&nutzer=${parent.id}`)).toBeNull();
+  });
+});
