@@ -52,8 +52,9 @@ export type FormOptions = {
 };
 
 /** Throws the refusal when a field name is longer, deeper or indexed higher than any real form. */
-function checkName(name: string, maxIndex: number) {
-  if (name.length > MAX_NAME_LENGTH) throw refusal(400, FORM_UNREADABLE);
+function checkName(name: string | undefined, maxIndex: number) {
+  // A multipart part without a name (busboy gives none) names no field of any form.
+  if (!name || name.length > MAX_NAME_LENGTH) throw refusal(400, FORM_UNREADABLE);
   let depth = 0;
   for (const match of name.matchAll(/\[(\d*)\]|\./g)) {
     depth++;
@@ -170,7 +171,7 @@ function parseMultipart(request: Request, contentType: string, limits: Multipart
     const fail = (response: Response) => {
       refused ??= response;
     };
-    const accepts = (name: string) => {
+    const accepts = (name: string | undefined): name is string => {
       try {
         checkName(name, limits.maxIndex);
         return true;
@@ -185,7 +186,7 @@ function parseMultipart(request: Request, contentType: string, limits: Multipart
     });
     parser.on("file", (name, stream, info) => {
       stream.on("error", () => undefined); // a body that breaks off ends the file with an error; the parser reports it
-      if (refused || !limits.onFile || !info.filename || !accepts(name)) return void stream.resume();
+      if (refused || !accepts(name) || !limits.onFile || !info.filename) return void stream.resume();
       const handled = limits.onFile({ name, filename: info.filename, stream }).then(
         (value) => {
           if (value !== undefined) formData.append(name, value);

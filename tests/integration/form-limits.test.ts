@@ -49,6 +49,14 @@ const HOSTILE: Record<string, Body> = {
     contentType: `multipart/form-data; boundary=${BOUNDARY}`,
     body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data; name="boxes[99999].x"\n\nneu\n--${BOUNDARY}--\n`),
   },
+  "multipart part without a name": {
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data\n\nabc\n--${BOUNDARY}--\n`),
+  },
+  "multipart file without a name": {
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data; filename="a.png"\nContent-Type: image/png\n\nabc\n--${BOUNDARY}--\n`),
+  },
 };
 
 function request(url: string, { contentType, body }: Body, cookie?: string) {
