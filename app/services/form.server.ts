@@ -21,7 +21,7 @@ const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
 
 export const FORM_UNREADABLE = "Das Formular konnte nicht gelesen werden. Bitte versuchen Sie es erneut.";
 export const FORM_TOO_LARGE = "Das Formular ist zu groß. Bitte kürzen Sie Ihre Eingaben und versuchen Sie es erneut.";
-const FORM_TOO_MANY_FIELDS = "Das Formular enthält zu viele Felder.";
+export const FORM_TOO_MANY_FIELDS = "Das Formular enthält zu viele Felder.";
 
 /**
  * The most any route takes in one body of this type; the server refuses a larger declared

@@ -9,7 +9,7 @@ import type { Readable } from "node:stream";
 import { fileTypeFromFile } from "file-type";
 import sharp from "sharp";
 import { settings } from "./env.server";
-import { FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
+import { FORM_TOO_MANY_FIELDS, FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
 import { nameWithExtension } from "~/lib/file-names";
 import { randomToken } from "./tokens.server";
 
@@ -109,6 +109,9 @@ async function writeTemp(stream: Readable, tempPath: string, limit: number, budg
   return { size, overLimit, failed };
 }
 
+/** Files one upload form takes at once (event pictures and attachments, mail attachments, PDFs). */
+const MAX_FILES_AT_ONCE = 20;
+
 /**
  * Reads a multipart form through the one form reader. File fields (`fileFields`: field name →
  * kind) stream to temporary files; a file over its limit, or one the disk would not take, is
@@ -151,11 +154,13 @@ export async function readUploadForm(request: Request, fileFields: Record<string
   // Only a multipart body may carry files, and only it may be larger than a plain form.
   const multipart = /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "");
   try {
-    const formData = await readForm(request, multipart ? { maxBytes, onFile, maxFiles: 20 } : {});
+    const formData = await readForm(request, multipart ? { maxBytes, onFile, maxFiles: MAX_FILES_AT_ONCE } : {});
     return { formData, uploads: slots.filter(Boolean), problems };
   } catch (error) {
     await discardUploads(slots.filter(Boolean));
     if (error instanceof Response && error.status === 413 && multipart) {
+      // More parts than a form takes: nearly always too many files chosen, not too many bytes.
+      if ((await error.text()) === FORM_TOO_MANY_FIELDS) throw new UploadError("", `Zu viele Dateien auf einmal: höchstens ${MAX_FILES_AT_ONCE}.`, 413);
       throw new UploadError("", `Die Dateien sind zusammen zu groß. Erlaubt sind höchstens ${Math.round(maxBytes / MB)} MB auf einmal.`, 413);
     }
     if (error instanceof Response) throw new UploadError("", FORM_UNREADABLE, error.status);

@@ -126,6 +126,17 @@ describe("creating an event", () => {
     expect(eventCount()).toBe(0);
   });
 
+  it("says 'too many files' for more than 20 at once, not 'too large'", async () => {
+    const { cookie } = await person("admin");
+    const many = Array.from({ length: 21 }, (_, i) => ({ name: `Liste${i}.txt`, bytes: Buffer.from(`Zeile ${i}\n`), type: "text/plain" }));
+    const response = await run(createAction, multipartPost("/freizeit/create", validEventFields(), { attachments: many }, cookie));
+    expect(response.status).toBe(413);
+    const text = JSON.stringify(await response.json());
+    expect(text).toContain("Zu viele Dateien auf einmal: höchstens 20.");
+    expect(text).not.toContain("zu groß");
+    expect(eventCount()).toBe(0);
+  });
+
   it("creates the event with owners, accepted helpers, a picture in small sizes and attachments", async () => {
     const { user: admin, cookie } = await person("admin");
     const { user: colleague } = await person("admin");
