@@ -72,10 +72,19 @@ export function eventSpan(e: { dateFrom: string; timeFrom: string; dateTo: strin
   return { start: berlin(start), end: berlin(end) };
 }
 
+/**
+ * A TEXT value as RFC 5545 writes it (backslash, semicolon, comma and line breaks escaped).
+ * ical-generator escapes an event's summary, description and location, but writes the calendar's
+ * name as given: an event title with a line break would add lines of its own to the file.
+ */
+function icsText(value: string) {
+  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, "\\n");
+}
+
 function calendar(name: string, list: CalendarEvent[]): ICalCalendar {
   const appUrl = settings().appUrl;
   const cal = ical({
-    name,
+    name: icsText(name),
     prodId: { company: "Lagerfeuer", product: "Veranstaltungen", language: "DE" },
     timezone: { name: TIME_ZONE, generator: () => BERLIN_VTIMEZONE },
     ttl: 3600,

@@ -9,6 +9,8 @@ export const SIBLING_AMOUNT_MISSING =
   "Bitte gib den Rabatt in € je weiteres Kind an – nur dieser Betrag wird abgezogen. Oder lass das Feld „Geschwisterrabatt“ leer.";
 
 const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
+/** One line (a title, a place): line breaks a browser's text field cannot send become spaces. */
+const line = (max: number, required: string) => requiredText(max, required).transform((v) => v.replace(/\s*[\r\n]+\s*/g, " "));
 
 const optionalDate = (message: string) =>
   z
@@ -43,14 +45,14 @@ const flag = z.boolean().default(false);
 
 export const eventSchema = z
   .object({
-    title: text(100, "Bitte gib einen Titel an."),
+    title: line(100, "Bitte gib einen Titel an."),
     description: text(1500, "Bitte gib eine Beschreibung an."),
     dateFrom: z.string({ required_error: "Bitte gib ein Startdatum an." }).refine(isIsoDate, "Bitte gib ein gültiges Datum an."),
     timeFrom: z.string({ required_error: "Bitte gib eine Startzeit an." }).refine(isTime, "Bitte gib eine Uhrzeit wie 09:30 an."),
     dateTo: optionalDate("Bitte gib ein gültiges Datum an."),
     timeTo: optionalTime,
     registrationDeadline: optionalDate("Bitte gib ein gültiges Datum an."),
-    location: text(100, "Bitte gib einen Ort an."),
+    location: line(100, "Bitte gib einen Ort an."),
     price: euroAmount("Bitte gib einen Betrag wie 149 oder 149,50 an."),
     siblingDiscount: text(50),
     /** The amount taken off for each further child of the same account (DECISIONS.md). */

@@ -73,6 +73,15 @@ describe("the event's calendar file", () => {
     expect(winter).toContain("DTEND;TZID=Europe/Berlin:20270115T190000");
   });
 
+  it("a title with line breaks or ICS separators cannot add lines to the file (its name is escaped)", async () => {
+    const hostile = createEvent({ title: "Lager\r\nATTACH:http://evil.test/x; a,b\\", dateFrom: "2027-08-01" });
+    const text = await (await ics(hostile.id)).text();
+    const lines = text.split("\r\n");
+    expect(lines.filter((line) => /^ATTACH/i.test(line))).toEqual([]);
+    expect(text).toContain("X-WR-CALNAME:Lager\\nATTACH:http://evil.test/x\\; a\\,b\\\\");
+    expect(text).toContain("SUMMARY:Lager\\nATTACH:http://evil.test/x\\; a\\,b\\\\");
+  });
+
   it("a staff-only event: only for its staff; 404 for visitors, parents and others", async () => {
     expect((await ics(ids.staff, cookies.lead)).status).toBe(200);
     expect((await ics(ids.staff, cookies.team)).status).toBe(200);

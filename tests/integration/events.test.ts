@@ -126,6 +126,13 @@ describe("creating an event", () => {
     expect(eventCount()).toBe(0);
   });
 
+  it("keeps a title and a place on one line, whatever is posted", async () => {
+    const { cookie } = await person("admin");
+    const response = await run(createAction, multipartPost("/freizeit/create", validEventFields({ title: "Lager\r\nATTACH:x", location: "Plön\nSee" }), {}, cookie));
+    expect(response.status).toBe(302);
+    expect(db.select({ title: events.title, location: events.location }).from(events).get()).toEqual({ title: "Lager ATTACH:x", location: "Plön See" });
+  });
+
   it("says 'too many files' for more than 20 at once, not 'too large'", async () => {
     const { cookie } = await person("admin");
     const many = Array.from({ length: 21 }, (_, i) => ({ name: `Liste${i}.txt`, bytes: Buffer.from(`Zeile ${i}\n`), type: "text/plain" }));
