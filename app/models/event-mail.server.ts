@@ -14,7 +14,7 @@ import {
   users,
   type EventMailAudience,
 } from "../../db/schema";
-import { normalizeEmail } from "~/lib/email";
+import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMails, type MailAttachment } from "~/services/mail.server";
@@ -62,8 +62,9 @@ export function mailAddresses(eventId: number, audience: EventMailAudience, data
   ];
   const unique = new Set<string>();
   for (const address of addresses) {
+    // One address each: a stored text that is a list or a group would reach others.
     const clean = normalizeEmail(address ?? "");
-    if (clean && clean.includes("@")) unique.add(clean);
+    if (isValidEmail(clean)) unique.add(clean);
   }
   return [...unique].sort();
 }

@@ -5,7 +5,7 @@ import { berlinToday, isIsoDate } from "~/lib/dates";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
 import { NAME_MAX } from "./auth";
-import { optionalText, requiredText } from "./fields";
+import { optionalEmail, optionalText, requiredText } from "./fields";
 
 /** Names and the e-mail address; passwords allow PASSWORD_MAX (72) everywhere. */
 export const ACCOUNT_INPUT_MAX = 50;
@@ -86,7 +86,7 @@ export const guardianSchema = z.object({
   street: optionalText(100),
   postalCode: optionalText(20),
   city: optionalText(150),
-  email: optionalText(150),
+  email: optionalEmail(150),
   mobilePhone: optionalText(50),
   phone: optionalText(50),
 });

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isIsoDate } from "~/lib/dates";
 import { checkIban } from "~/lib/iban";
-import { optionalText, requiredText } from "./fields";
+import { optionalEmail, optionalText, requiredText } from "./fields";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 
 const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
@@ -30,7 +30,7 @@ export const guardianFields = {
   street: text(100),
   postalCode: text(20),
   city: text(150),
-  email: text(150),
+  email: optionalEmail(150),
   mobilePhone: text(50),
   phone: text(50),
 };

@@ -1,6 +1,7 @@
 // Building blocks of the form schemas. conform hands an empty field over as undefined, so a
 // required text says its message as `required_error` too.
 import { z, ZodIssueCode, type ZodErrorMap } from "zod";
+import { EMAIL_PATTERN } from "~/lib/email";
 
 /**
  * German defaults for every message a schema does not set itself, so that no English text
@@ -43,3 +44,10 @@ export const optionalText = (max: number) =>
     .max(max, tooLong(max))
     .optional()
     .transform((v) => v ?? "");
+
+/**
+ * An e-mail address that may be empty (then ""): one address of the app's pattern, never a list
+ * or a group that a mail library would send to several people.
+ */
+export const optionalEmail = (max: number) =>
+  optionalText(max).refine((v) => v === "" || EMAIL_PATTERN.test(v), "Bitte gib eine gültige E-Mail-Adresse an.");

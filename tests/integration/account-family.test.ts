@@ -70,6 +70,18 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     expect((await run(accountAction, post("/account", { ...child, formId: `child-${mia.id}`, id: String(mia.id), birthDate: berlinToday() }, { cookie }))).status).toBe(302);
   });
 
+  it("refuses a guardian's e-mail that is not one address, next to its field", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    for (const email of ["a@evil.test, b@evil.test", "@x.test", "eva@example"]) {
+      const response = await run(accountAction, post("/account", { intent: "guardian", formId: "guardian-new", firstName: "Eva", lastName: "Muster", email }, { cookie }));
+      expect([email, response.status]).toEqual([email, 400]);
+      expect((await body<{ errors: Record<string, string[]> }>(response)).errors.email).toEqual(["Bitte gib eine gültige E-Mail-Adresse an."]);
+    }
+    expect(db.select().from(guardians).all()).toHaveLength(0);
+    expect((await run(accountAction, post("/account", { intent: "guardian", formId: "guardian-new", firstName: "Eva", lastName: "Muster", email: "eva@example.org" }, { cookie }))).status).toBe(302);
+  });
+
   it("creates one child for a repeated submission of the same form", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);

@@ -183,6 +183,11 @@ describe("submitting", () => {
     ["a valid mandate for SEPA", { paymentMethod: "sepa", ...SEPA, "sepa.iban": "DE89370400440532013001" }, "sepa.iban"],
     ["both consents for SEPA", { paymentMethod: "sepa", ...SEPA, "sepa.consentPrivacy": "" }, "sepa.consentPrivacy"],
     ["a referral text of at most 300 characters", { referral: "x".repeat(301) }, "referral"],
+    [
+      "a new guardian's e-mail that is one address",
+      { "boxes[0].guardian": "neu", "boxes[0].newGuardian.firstName": "Eva", "boxes[0].newGuardian.lastName": "M", "boxes[0].newGuardian.email": "a@evil.test, b@evil.test" },
+      "boxes[0].newGuardian.email",
+    ],
   ])("refuses a submission without %s and writes nothing", async (_label, overrides, path) => {
     const camp = createEvent();
     const { user, cookie } = await parent();

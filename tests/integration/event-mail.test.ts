@@ -69,6 +69,13 @@ describe("who gets the event e-mail", () => {
     expect(mailAddresses(eventId, "unpaid")).toEqual(["unbezahlt@example.org"]);
   });
 
+  it("a stored guardian address that is not one address (a list, a group, a bcc) reaches no one", () => {
+    const camp = createEvent({ title: "Listenlager" }).id;
+    register(camp, { userId: quickUser({ email: "familie@example.org" }).id, paid: true, guardian: { email: "a@evil.test, vereinsleitung bcc:d@evil.test;" } });
+    register(camp, { userId: quickUser({ email: "zweite@example.org" }).id, paid: true, guardian: { email: "@x.test" } });
+    expect(mailAddresses(camp, "both")).toEqual(["familie@example.org", "zweite@example.org"]);
+  });
+
   it("the form shows how many addresses each choice reaches", async () => {
     const response = await run(loader, get(`/freizeit/sendEmails/${eventId}`, { cookie: cookies.lead, params: { id: String(eventId) } }));
     const data = (await response.json()) as { counts: Record<string, number> };
