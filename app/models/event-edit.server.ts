@@ -4,6 +4,7 @@ import { eventHelpers, eventOwners, events, files, users } from "../../db/schema
 import { berlinToInstant } from "~/lib/dates";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
+import { setEventFormHelpers } from "./helper.server";
 import { recordAudit } from "./audit.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { PersonName } from "./event.server";
@@ -124,10 +125,7 @@ export function createEvent(input: EventInput, actor: SessionUser, stored: NewFi
       .get();
     const ownerIds = adminIdsAmong(tx, input.ownerIds);
     if (ownerIds.length) tx.insert(eventOwners).values(ownerIds.map((userId) => ({ eventId: event.id, userId }))).run();
-    const helperIds = adminIdsAmong(tx, input.helperIds);
-    if (helperIds.length) {
-      tx.insert(eventHelpers).values(helperIds.map((userId) => ({ eventId: event.id, userId, status: "accepted" as const }))).run();
-    }
+    setEventFormHelpers(tx, event.id, adminIdsAmong(tx, input.helperIds), actor);
     insertFiles(tx, event.id, stored, 0);
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${event.id}`);
     return { id: event.id, repeated: false };
@@ -190,21 +188,7 @@ export function updateEvent(
 
     if (actor.role === "admin" && input.ownersChosen) replaceOwners(tx, eventId, input.ownerIds);
 
-    const chosen = adminIdsAmong(tx, input.helperIds);
-    const adminHelpers = tx
-      .select({ userId: eventHelpers.userId, status: eventHelpers.status })
-      .from(eventHelpers)
-      .innerJoin(users, eq(users.id, eventHelpers.userId))
-      .where(and(eq(eventHelpers.eventId, eventId), eq(users.role, "admin")))
-      .all();
-    const dropped = adminHelpers.filter((h) => h.status === "accepted" && !chosen.includes(h.userId)).map((h) => h.userId);
-    if (dropped.length) tx.delete(eventHelpers).where(and(eq(eventHelpers.eventId, eventId), inArray(eventHelpers.userId, dropped))).run();
-    for (const userId of chosen) {
-      tx.insert(eventHelpers)
-        .values({ eventId, userId, status: "accepted" })
-        .onConflictDoUpdate({ target: [eventHelpers.eventId, eventHelpers.userId], set: { status: "accepted", updatedAt: new Date() } })
-        .run();
-    }
+    setEventFormHelpers(tx, eventId, adminIdsAmong(tx, input.helperIds), actor);
 
     const own = (ids: number[]) =>
       ids.length ? and(eq(files.eventId, eventId), inArray(files.id, ids)) : sql`0`;

@@ -1,7 +1,7 @@
 // Helpers of an event (spec part 2 §2.6, §2.7, §4; part 1 §4): the list in the spec's order, the
 // decisions of the lead persons and admins (each in one transaction with its audit entry and a
 // mail to the helper), and the detail of one helper.
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { eventGroups, eventHelpers, events, groupMembers, users, type HelperStatus } from "../../db/schema";
 import { checkWarnings, eventLastDay, type CheckWarning, type HelperCheckRecord } from "~/lib/helper-checks";
 import { berlinToday } from "~/lib/dates";
@@ -184,6 +184,59 @@ export function decideHelper(eventId: number, helperUserId: number, decision: He
     queueMail(tx, { to: row.email, ...decisionMail(decision, row, { id: eventId, title: row.title }) });
     return { ok: true, title: "Erfolgreich", message: DONE[decision](`${row.firstName} ${row.lastName}`) };
   });
+}
+
+/**
+ * The admins ticked as helpers on the event form (spec part 1 §5), inside the form's transaction:
+ * each one newly accepted, and each accepted one no longer ticked, is a helper decision like the
+ * list's (DECISIONS: written to the protocol, the person told by mail). Helpers who applied and
+ * are not admins are left as they are. `chosenAdminIds` holds active admins only.
+ */
+export function setEventFormHelpers(tx: Queryable, eventId: number, chosenAdminIds: number[], actor: { id: number }) {
+  const event = tx.select({ title: events.title }).from(events).where(eq(events.id, eventId)).get();
+  if (!event) return;
+  const current = new Map(
+    tx
+      .select({ userId: eventHelpers.userId, status: eventHelpers.status })
+      .from(eventHelpers)
+      .innerJoin(users, eq(users.id, eventHelpers.userId))
+      .where(and(eq(eventHelpers.eventId, eventId), eq(users.role, "admin")))
+      .all()
+      .map((h) => [h.userId, h.status]),
+  );
+  const added = chosenAdminIds.filter((id) => current.get(id) !== "accepted");
+  const dropped = [...current].filter(([id, status]) => status === "accepted" && !chosenAdminIds.includes(id)).map(([id]) => id);
+  if (!added.length && !dropped.length) return;
+  const people = new Map(
+    tx
+      .select({ id: users.id, firstName: users.firstName, email: users.email })
+      .from(users)
+      .where(inArray(users.id, [...added, ...dropped]))
+      .all()
+      .map((u) => [u.id, u]),
+  );
+  const tell = (userId: number, action: AuditAction, from: string, to: string, mail: { subject: string; text: string }) => {
+    recordAudit(tx, { actorId: actor.id, action, entityType: "helper", entityId: userId, details: { eventId, event: event.title, from, to } });
+    queueMail(tx, { to: people.get(userId)!.email, ...mail });
+  };
+  for (const userId of added) {
+    tx.insert(eventHelpers)
+      .values({ eventId, userId, status: "accepted" })
+      .onConflictDoUpdate({ target: [eventHelpers.eventId, eventHelpers.userId], set: { status: "accepted", updatedAt: new Date() } })
+      .run();
+    tell(userId, "helper.accepted", current.get(userId) ?? "none", "accepted", decisionMail("accept", people.get(userId)!, { id: eventId, title: event.title }));
+  }
+  if (dropped.length) {
+    tx.delete(groupMembers).where(and(eq(groupMembers.eventId, eventId), inArray(groupMembers.helperUserId, dropped))).run();
+    tx.delete(eventHelpers).where(and(eq(eventHelpers.eventId, eventId), inArray(eventHelpers.userId, dropped))).run();
+  }
+  for (const userId of dropped) {
+    const link = `${settings().appUrl}/freizeit/${eventId}`;
+    tell(userId, "helper.reset", "accepted", "none", {
+      subject: `Du bist nicht mehr als Helfer*in eingetragen: „${event.title}“`,
+      text: `Hallo ${people.get(userId)!.firstName},\n\ndu bist bei „${event.title}“ nicht mehr als Helfer*in eingetragen; die Listen der Veranstaltung siehst du nicht mehr.\n\nZur Veranstaltung: ${link}\n\nViele Grüße\nDein Lagerfeuer-Team`,
+    });
+  }
 }
 
 /** Counts for tests and the admin badge: helpers of the event by status (one query). */

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { eventHelpers, eventOwners, events, files, participants, registrations } from "../../db/schema";
+import { auditLog, eventHelpers, eventOwners, events, files, participants, registrations } from "../../db/schema";
 import { getEventPage, listEvents } from "~/models/event.server";
 import { action as createAction, loader as createLoader } from "~/routes/freizeit.create";
 import { action as editAction, loader as editLoader } from "~/routes/freizeit.edit.$freizeitId";
@@ -13,7 +13,7 @@ import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent, executableBytes, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
-import { body, get, post, run } from "../support/remix";
+import { body, get, outbox, post, run } from "../support/remix";
 
 beforeEach(() => {
   resetDatabase();
@@ -323,6 +323,35 @@ describe("editing and deleting", () => {
     // The admin helper not picked again is gone; the parent helper stays.
     expect(db.select().from(eventHelpers).where(eq(eventHelpers.eventId, id)).all().map((h) => h.userId)).toEqual([parentHelper.id]);
     expect(db.select().from(events).where(eq(events.id, id)).get()!.title).toBe("Neuer Titel");
+  });
+
+  it("an admin ticked or unticked as helper on the event form is a helper decision: written to the protocol and mailed", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const { user: applicant } = await person("admin");
+    const { user: fresh } = await person("admin");
+    const camp = createEvent({ ownerIds: [owner.id], helpers: [[applicant.id, "pending"]] });
+    const save = async (helperIds: number[]) => {
+      const edit = multipartPost(`/freizeit/edit/${camp.id}`, validEventFields({ ownerIds: [String(owner.id)], helperIds: helperIds.map(String) }), {}, cookie);
+      edit.params = { freizeitId: String(camp.id) };
+      expect((await run(editAction, edit)).status).toBe(302);
+    };
+    const statusOf = (userId: number) => db.select().from(eventHelpers).where(and(eq(eventHelpers.eventId, camp.id), eq(eventHelpers.userId, userId))).get()?.status;
+    const audits = () => db.select().from(auditLog).where(eq(auditLog.entityType, "helper")).all().map((a) => [a.action, a.entityId]);
+
+    await save([applicant.id, fresh.id]);
+    expect([statusOf(applicant.id), statusOf(fresh.id)]).toEqual(["accepted", "accepted"]);
+    expect(audits()).toEqual([["helper.accepted", applicant.id], ["helper.accepted", fresh.id]]);
+    expect(outbox().map((m) => m.to[0]).sort()).toEqual([applicant.email, fresh.email].sort());
+    expect(outbox()[0].subject).toMatch(/^Du bist Helfer\*in bei/);
+
+    // Saved again unchanged: nothing new. Unticked: removed, protocol and mail say so.
+    await save([applicant.id, fresh.id]);
+    expect(outbox()).toHaveLength(2);
+    await save([applicant.id]);
+    expect(statusOf(fresh.id)).toBeUndefined();
+    expect(audits().at(-1)).toEqual(["helper.reset", fresh.id]);
+    expect(outbox()).toHaveLength(3);
+    expect(outbox()[0]).toMatchObject({ to: [fresh.email], subject: expect.stringMatching(/nicht mehr als Helfer\*in eingetragen/) });
   });
 
   it("adds new attachments once when the same edit form is sent twice", async () => {
