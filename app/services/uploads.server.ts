@@ -215,6 +215,13 @@ export function folderFor(kind: UploadKind) {
   return kind === "picture" ? "pictures" : kind === "legal" ? "legal" : "attachments";
 }
 
+/**
+ * Pixels a picture may have (a phone's photo has 12 to 50 million). sharp decodes the whole
+ * picture: its header alone decides how much memory that takes, so a few KB could ask for
+ * gigabytes. Checked from the header, before decoding.
+ */
+const MAX_PICTURE_PIXELS = 50_000_000;
+
 /** Checks and moves an upload to its place; pictures also get their small WebP versions. */
 export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
   const { mimeType, extension } = await detectType(upload);
@@ -224,7 +231,7 @@ export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
     try {
       await mkdir(path.dirname(target), { recursive: true });
       for (const width of PICTURE_WIDTHS) {
-        await sharp(upload.tempPath, { animated: false })
+        await sharp(upload.tempPath, { animated: false, limitInputPixels: MAX_PICTURE_PIXELS })
           .rotate()
           .resize({ width, withoutEnlargement: true })
           .webp({ quality: 75 })
@@ -233,6 +240,9 @@ export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
     } catch (error) {
       await removeStoredFile("picture", key).catch(() => undefined);
       const unreadable = !(error as NodeJS.ErrnoException).code; // sharp's own errors carry no code
+      if (unreadable && /pixel limit/i.test(String((error as Error).message))) {
+        throw new UploadError(upload.field, `Das Bild hat zu viele Pixel. Erlaubt sind höchstens ${MAX_PICTURE_PIXELS / 1_000_000} Megapixel.`);
+      }
       if (unreadable) throw new UploadError(upload.field, "Das Bild konnte nicht gelesen werden. Bitte versuchen Sie ein anderes.");
       throw new UploadError(upload.field, SAVE_FAILED, 503);
     }

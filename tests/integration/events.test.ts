@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { crc32 } from "node:zlib";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { auditLog, eventHelpers, eventOwners, events, files, participants, registrations } from "../../db/schema";
@@ -242,6 +243,19 @@ describe("creating an event", () => {
     const tooLarge = await run(createAction, multipartPost("/freizeit/create", validEventFields(), { picture: [{ name: "gross.png", bytes: big }] }, cookie));
     expect(tooLarge.status).toBe(413);
     expect((await body<{ fileErrors: Record<string, string> }>(tooLarge)).fileErrors.picture).toBe("Das Bild ist zu groß. Erlaubt sind höchstens 5 MB.");
+    expect(eventCount()).toBe(0);
+  });
+
+  it("refuses a picture of more than 50 megapixels before decoding it (a few KB can ask for gigabytes)", async () => {
+    const { cookie } = await person("admin");
+    // A small PNG whose header claims 10,000 × 10,000 pixels (sharp alone takes up to 268 million).
+    const png = pngBytes();
+    png.writeUInt32BE(10_000, 16);
+    png.writeUInt32BE(10_000, 20);
+    png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+    const response = await run(createAction, multipartPost("/freizeit/create", validEventFields(), { picture: [{ name: "riesig.png", bytes: png }] }, cookie));
+    expect(response.status).toBe(400);
+    expect((await body<{ fileErrors: Record<string, string> }>(response)).fileErrors.picture).toBe("Das Bild hat zu viele Pixel. Erlaubt sind höchstens 50 Megapixel.");
     expect(eventCount()).toBe(0);
   });
 
