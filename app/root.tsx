@@ -12,6 +12,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
+import { useHydrated } from "~/components/forms";
 import { useNonce } from "~/components/nonce";
 import { errorPageText } from "~/components/route-error";
 import { cachedLegalLinks } from "~/models/legal.server";
@@ -171,6 +172,9 @@ function FlashRegion() {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const hydrate = useHydrate();
+  // Once its scripts run, the app stays a running app on pages that would have none: keeping
+  // ScrollRestoration is what opens such a page at its top (the confirmation after the long form).
+  const running = useHydrated();
   return (
     <html lang="de">
       <head>
@@ -187,7 +191,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <FlashRegion />
         <main id="inhalt">{children}</main>
         <SiteFooter />
-        {hydrate ? (
+        {hydrate || running ? (
           <>
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />

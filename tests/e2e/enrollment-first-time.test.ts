@@ -97,6 +97,8 @@ describe.each(JS_MODES)("a first-time parent enrols two children $name", ({ java
     const title = page.getByRole("heading", { level: 1, name: `Anmeldebestätigung: ${camp.title}` });
     await title.waitFor();
     expect(new URL(page.url()).pathname).toMatch(/^\/anmeldung\/\d+$/);
+    // It opens at its top (the heading, the total), not where the long form was scrolled to.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
     const check = async () => {
       const text = (await page.getByRole("main").textContent()) ?? "";
       expect(text).toMatch(/Gesamtbetrag: 380,00\s€/);
