@@ -1,7 +1,7 @@
 // Benutzerverwaltung: search, the lists 'Admin' and 'Nutzende' (sorted by surname), a user bar
 // per person with role and activity buttons; plain forms, so they work without JavaScript.
 import { Form, Link } from "@remix-run/react";
-import { ConfirmDialog, STEP_ANCHOR } from "~/components/confirm-dialog";
+import { ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
 import type { AdminUserRow } from "~/models/admin.server";
 import { panelHref, SEARCH_MAX } from "~/schemas/admin";
 import { AdminPager } from "./admin-pager";
@@ -49,7 +49,7 @@ function StepLink({ row, intent, q, page }: { row: AdminUserRow; intent: AdminSt
   const list = panelHref({ tab: "benutzer", q, page });
   const href = `${list}${list.includes("?") ? "&" : "?"}frage=${intent}&nutzer=${row.id}#${STEP_ANCHOR}`;
   return (
-    <Link to={href} preventScrollReset className="button secondary" aria-label={`${ADMIN_STEPS[intent].label}: ${row.firstName} ${row.lastName}`}>
+    <Link {...useStepLink(href)} preventScrollReset className="button secondary" aria-label={`${ADMIN_STEPS[intent].label}: ${row.firstName} ${row.lastName}`}>
       {ADMIN_STEPS[intent].label}
     </Link>
   );

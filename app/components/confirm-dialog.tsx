@@ -2,10 +2,35 @@
 // the step in the address, a section of the page without JavaScript (the link's fragment scrolls
 // to it), a modal <dialog> with it; Escape and 'Abbrechen' go back to the list.
 import { useNavigate } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, type MouseEvent, type ReactNode } from "react";
+import { useHydrated } from "./forms";
 
 /** The id of the step on its page: the fragment of the links that lead to it. */
 export const STEP_ANCHOR = "entscheidung";
+
+/**
+ * A link to a step: with its fragment without JavaScript (the new page opens at the step), without
+ * it once the app runs (the dialog is modal wherever the page is; a fragment would scroll the
+ * list to the step's place at its top, and closing would leave the person there).
+ */
+export function useStepHref(href: string) {
+  return useHydrated() ? href.replace(`#${STEP_ANCHOR}`, "") : href;
+}
+
+/** The link that opened the step now shown: the focus goes back to it when the step closes. */
+let opener: HTMLElement | null = null;
+
+/** The props of a link to a step: its address (useStepHref) and the focus's way back. */
+export function useStepLink(href: string) {
+  return { to: useStepHref(href), onClick: (event: MouseEvent<HTMLElement>) => void (opener = event.currentTarget) };
+}
+
+/** Runs `cleanup` as the component leaves, before its elements are removed (client only). */
+function useBeforeRemoval(cleanup: () => void) {
+  const useIt = typeof document === "undefined" ? useEffect : useLayoutEffect;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on leaving
+  useIt(() => cleanup, []);
+}
 
 type Props = {
   title: string;
@@ -19,6 +44,13 @@ type Props = {
 export function ConfirmDialog({ title, cancelUrl, stepKey, children }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
+  // The focus goes back to the row's link that opened the step (the dialog took it).
+  useBeforeRemoval(() => {
+    const back = opener;
+    opener = null;
+    dialog.current?.close();
+    if (back?.isConnected) back.focus({ preventScroll: true });
+  });
   useEffect(() => {
     const d = dialog.current;
     if (d?.open && typeof d.showModal === "function" && !d.matches(":modal")) {

@@ -1,7 +1,7 @@
 // The helper list's tables (spec part 2 §2.6): pending and accepted helpers with group, mark,
 // state in words, check warnings and the decisions; the declined ones apart.
 import { Form, Link } from "@remix-run/react";
-import { ConfirmDialog, STEP_ANCHOR } from "~/components/confirm-dialog";
+import { ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
 import { GroupSelect, type GroupOption } from "~/components/group-select";
 
 export type HelperEntry = {
@@ -50,7 +50,7 @@ function stepLink(intent: HelperStep["intent"], userId: number) {
 
 function StepLink({ intent, userId, name }: { intent: HelperStep["intent"]; userId: number; name: string }) {
   return (
-    <Link to={stepLink(intent, userId)} preventScrollReset className="button small danger" aria-label={`${HELPER_STEPS[intent].label}: ${name}`}>
+    <Link {...useStepLink(stepLink(intent, userId))} preventScrollReset className="button small danger" aria-label={`${HELPER_STEPS[intent].label}: ${name}`}>
       {HELPER_STEPS[intent].label}
     </Link>
   );

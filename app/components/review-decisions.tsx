@@ -4,7 +4,7 @@
 // a modal <dialog>.
 import { Form, Link } from "@remix-run/react";
 import { allowedDecisions, isAllowed, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
-import { ConfirmDialog, STEP_ANCHOR } from "./confirm-dialog";
+import { ConfirmDialog, STEP_ANCHOR, useStepLink } from "./confirm-dialog";
 import { ErrorList } from "./forms";
 
 export const DECISION_LABELS: Record<Decision, string> = {
@@ -92,6 +92,11 @@ export function rowAnchor(registrationId: number) {
   return `anmeldung-${registrationId}`;
 }
 
+/** A row's link to its decision step (useStepHref). */
+function StepLink({ href, ...props }: Omit<Parameters<typeof Link>[0], "to" | "onClick"> & { href: string }) {
+  return <Link {...useStepLink(href)} {...props} />;
+}
+
 export function DecisionButtons({ registration, may, actionUrl, pageSearch, error }: Props) {
   const decisions = [...visibleDecisions(registration, may)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
   if (decisions.length === 0 && !error) return null;
@@ -101,15 +106,15 @@ export function DecisionButtons({ registration, may, actionUrl, pageSearch, erro
     <div className="decisions">
       {decisions.map((decision) =>
         (STEP_DECISIONS as readonly string[]).includes(decision) ? (
-          <Link
+          <StepLink
             key={decision}
-            to={stepHref(pageSearch, decision as StepDecision, registration.id)}
+            href={stepHref(pageSearch, decision as StepDecision, registration.id)}
             preventScrollReset
             className={`button small ${buttonKind(decision, waiting)}`}
             aria-label={`${DECISION_LABELS[decision]}: ${name}`}
           >
             {DECISION_LABELS[decision]}
-          </Link>
+          </StepLink>
         ) : (
           <Form key={decision} method="post" action={`${actionUrl}#${rowAnchor(registration.id)}`} className="inline-form" preventScrollReset>
             <input type="hidden" name="intent" value={decision} />
@@ -157,7 +162,8 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
   return (
     <ConfirmDialog title={texts.title} cancelUrl={cancelUrl} stepKey={`${step.intent}-${step.registrationId}`}>
       <p>{texts.text(step.name)}</p>
-      <Form method="post" action={actionUrl} preventScrollReset>
+      {/* No browser check: the spec's 'Begründung ist erforderlich' comes from the server. */}
+      <Form method="post" action={actionUrl} preventScrollReset noValidate>
         <input type="hidden" name="intent" value={step.intent} />
         <input type="hidden" name="registrationId" value={step.registrationId} />
         {texts.reason ? (

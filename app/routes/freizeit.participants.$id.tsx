@@ -94,7 +94,7 @@ export default function ParticipantList() {
         <DecisionStep
           step={step}
           actionUrl={`${listUrl}${search ? "&" : "?"}entscheiden=${step.intent}&anmeldung=${step.registrationId}#${rowAnchor(step.registrationId)}`}
-          cancelUrl={listUrl}
+          cancelUrl={`${listUrl}#${rowAnchor(step.registrationId)}`}
           error={stepError}
         />
       ) : null}

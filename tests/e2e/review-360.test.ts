@@ -147,4 +147,31 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("a decision's step opens where the row is and, closed, leaves the list there with the focus on the row's button", async () => {
+    const lead = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const camp = createEvent({ title: `Schrittlager ${javaScriptEnabled ? "J" : "N"}${Date.now()}`, ownerIds: [lead.id] });
+    const rows = Array.from({ length: 25 }, (_, i) => createRegistration(camp.id, parent.id, { firstName: `Kind${String(i).padStart(2, "0")}` }));
+    const last = rows[rows.length - 1];
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 780 });
+    await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
+    await page.goto(`/freizeit/participants/${camp.id}`);
+    const reject = page.locator(`#anmeldung-${last.id}`).getByRole("link", { name: /^Ablehnen:/ });
+    await reject.click();
+    const step = page.getByRole("dialog", { name: "Anmeldung ablehnen" });
+    await step.waitFor();
+    // Without a reason: the spec's message from the server, not the browser's bubble.
+    await step.getByRole("button", { name: "Ablehnen" }).click();
+    await page.getByRole("dialog", { name: "Anmeldung ablehnen" }).getByText("Begründung ist erforderlich").waitFor();
+    await page.getByRole("dialog", { name: "Anmeldung ablehnen" }).getByRole("link", { name: "Abbrechen" }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    // Back at the row, not at the top of the list.
+    const row = page.locator(`#anmeldung-${last.id}`);
+    expect(await row.evaluate((el) => el.getBoundingClientRect().bottom > 0 && el.getBoundingClientRect().top < window.innerHeight)).toBe(true);
+    if (javaScriptEnabled) expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? "")).toMatch(/^Ablehnen: Kind24/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
