@@ -1,7 +1,7 @@
 // Tab 'Deine Teilnehmer*innen' of the account page: children and guardians, each child's
 // registrations and the leaders' comments (read-only here).
 import type { SerializeFrom } from "@remix-run/node";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { formatDate, formatIsoDate } from "~/lib/dates";
 import type { getFamily } from "~/models/family.server";
@@ -39,17 +39,27 @@ function EditForm({
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
+  const { pathname, search } = useLocation();
   const ref = useRef<HTMLFormElement>(null);
+  const alertBox = useRef<HTMLDivElement>(null);
   const initial = useRef("");
   const [dirty, setDirty] = useState(false);
   const mine = actionData?.formId === formId;
   useEffect(() => {
     if (ref.current) initial.current = serialize(ref.current);
   }, []);
+  // A refused save: its message is where the person looks (with JavaScript the page stays put).
+  useEffect(() => {
+    if (mine && actionData?.alert) alertBox.current?.focus();
+  }, [mine, actionData]);
   const onChange = () => setDirty(ref.current ? serialize(ref.current) !== initial.current : true);
+  // Without JavaScript the answer opens at this form (its heading), not at the top of the page.
+  const anchor = formId.endsWith("-new") ? `new-${formId.slice(0, -4)}` : formId;
   return (
-    <Form method="post" ref={ref} onInput={onChange} onChange={onChange} noValidate className="family-form">
-      {mine ? <FormAlert alert={actionData?.alert} /> : null}
+    <Form method="post" action={`${pathname}${search}#${anchor}`} ref={ref} onInput={onChange} onChange={onChange} noValidate className="family-form">
+      <div ref={alertBox} tabIndex={-1}>
+        {mine ? <FormAlert alert={actionData?.alert} /> : null}
+      </div>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="formId" value={formId} />
       {id !== undefined ? <input type="hidden" name="id" value={id} /> : null}

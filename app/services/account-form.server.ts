@@ -119,7 +119,11 @@ export async function handleAccountForm(request: Request, target: SessionUser, s
     const title = isNew ? "Fehler beim Erstellen" : "Fehler beim Updaten";
     const values = Object.fromEntries([...formData].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v).slice(0, 500)]));
     if (submission.status !== "success") {
-      return json({ intent, formId, alert: { title, message: REQUIRED_FIELDS }, errors: submission.error ?? {}, values, result: null }, { status: 400 });
+      // The spec's 'fill in all required fields' only when one is missing; otherwise say to look.
+      const errors = submission.error ?? {};
+      const missing = Object.values(errors).some((list) => list?.includes(REQUIRED_FIELDS));
+      const message = missing ? REQUIRED_FIELDS : "Bitte prüfe die markierten Felder.";
+      return json({ intent, formId, alert: { title, message }, errors, values, result: null }, { status: 400 });
     }
     const { intent: _intent, id, ...input } = submission.value;
     const saved =

@@ -174,4 +174,28 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("a refused child in the account: the answer shows the box's message and the field's, not the top of the page", async () => {
+    const parent = await createUser();
+    for (let i = 0; i < 3; i++) createRegistration(createEvent({ title: `Kontolager ${i}` }).id, parent.id);
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 320, height: 640 });
+    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    await page.goto("/account?tab=teilnehmer");
+    const box = page.getByRole("region", { name: "Neues Kind anlegen" });
+    await box.getByLabel("Vorname").fill("Zora");
+    await box.getByLabel("Nachname").fill("Zukunft");
+    await box.getByLabel("Straße und Hausnummer").fill("Weg 1");
+    await box.getByLabel("Ort").fill("Kiel");
+    await box.getByLabel("Geburtsdatum").fill("2099-01-01");
+    await box.getByRole("button", { name: "Kind anlegen" }).click();
+    const alert = page.getByRole("region", { name: "Neues Kind anlegen" }).getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("Bitte prüfe die markierten Felder.");
+    const inView = await alert.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().top < window.innerHeight);
+    expect(inView).toBe(true);
+    expect(await page.getByText("Das Geburtsdatum darf nicht in der Zukunft liegen.").count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -56,8 +56,10 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     const cookie = await sessionCookieFor(user.id);
     const future = await run(accountAction, post("/account", { ...child, birthDate: "2099-01-01" }, { cookie }));
     expect(future.status).toBe(400);
-    const answer = await body<{ errors: Record<string, string[]> }>(future);
+    const answer = await body<{ errors: Record<string, string[]>; alert: { message: string } }>(future);
     expect(answer.errors.birthDate).toEqual(["Das Geburtsdatum darf nicht in der Zukunft liegen."]);
+    // Every required field is there: the box's message does not say one is missing.
+    expect(answer.alert.message).toBe("Bitte prüfe die markierten Felder.");
     expect(db.select().from(participants).all()).toHaveLength(0);
 
     expect((await run(accountAction, post("/account", child, { cookie }))).status).toBe(302);
