@@ -19,15 +19,16 @@ function queueConfirmationMail(tx: Parameters<typeof queueMail>[0], user: { id: 
   const token = issueToken(tx, user.id, "confirm_email");
   queueMail(tx, {
     to: user.email,
-    subject: "Bitte bestätige deine E-Mail-Adresse",
+    // 'Sie', as the sign-up and password pages that cause it (DECISIONS: form of address).
+    subject: "Bitte bestätigen Sie Ihre E-Mail-Adresse",
     text: [
       `Hallo ${user.firstName},`,
       "",
-      "vielen Dank für deine Registrierung bei Lagerfeuer. Bitte bestätige deine E-Mail-Adresse mit diesem Link:",
+      "vielen Dank für Ihre Registrierung bei Lagerfeuer. Bitte bestätigen Sie Ihre E-Mail-Adresse mit diesem Link:",
       "",
       link(`/konto-bestaetigen/${token}`),
       "",
-      "Der Link ist 24 Stunden gültig. Wenn du dich nicht registriert hast, kannst du diese E-Mail ignorieren.",
+      "Der Link ist 24 Stunden gültig. Wenn Sie sich nicht registriert haben, können Sie diese E-Mail ignorieren.",
     ].join("\n"),
   });
 }
@@ -179,11 +180,11 @@ export function requestPasswordReset(emailInput: string) {
       text: [
         `Hallo ${user.firstName},`,
         "",
-        "du hast ein neues Passwort für dein Lagerfeuer-Konto angefordert. Mit diesem Link kannst du es festlegen:",
+        "Sie haben ein neues Passwort für Ihr Lagerfeuer-Konto angefordert. Mit diesem Link können Sie es festlegen:",
         "",
         link(`/resetPassword/${token}`),
         "",
-        "Der Link ist eine Stunde gültig und funktioniert nur einmal. Wenn du kein neues Passwort angefordert hast, kannst du diese E-Mail ignorieren; dein Passwort bleibt dann unverändert.",
+        "Der Link ist eine Stunde gültig und funktioniert nur einmal. Wenn Sie kein neues Passwort angefordert haben, können Sie diese E-Mail ignorieren; Ihr Passwort bleibt dann unverändert.",
       ].join("\n"),
     });
   });

@@ -46,7 +46,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await page.getByText("E-Mail-Adresse noch nicht bestätigt").waitFor();
     expect(await page.getByRole("button", { name: "Bestätigungsmail erneut senden" }).isVisible()).toBe(true);
 
-    const mail = await waitForMail(mailDir, email, "Bitte bestätige deine E-Mail-Adresse");
+    const mail = await waitForMail(mailDir, email, "Bitte bestätigen Sie Ihre E-Mail-Adresse");
     await page.goto(appPath(mail, baseUrl));
     await page.getByRole("button", { name: "E-Mail-Adresse bestätigen" }).click();
     await page.waitForURL((url) => url.pathname === "/login");

@@ -40,9 +40,11 @@ describe("sign-up", () => {
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     const [mail] = outbox();
     expect(mail.to).toEqual(["erika.mustermann@example.org"]);
-    expect(mail.subject).toBe("Bitte bestätige deine E-Mail-Adresse");
+    expect(mail.subject).toBe("Bitte bestätigen Sie Ihre E-Mail-Adresse");
     expect(linkIn(mail.text)).toMatch(/^\/konto-bestaetigen\/[\w-]{43}$/);
     expect(mail.text).toContain("24 Stunden");
+    // 'Sie', as the sign-up page that sends it (DECISIONS: form of address).
+    expect(mail.text).not.toMatch(/\b(du|dich|dein|deine)\b/i);
   });
 
   it("refuses an address already in use, in any letter case, with the 409 text and creates nothing", async () => {
@@ -131,7 +133,7 @@ describe("confirming the address", () => {
     const again = await run(resendAction, post("/konto-bestaetigen", { email: "ERIKA.mustermann@example.org" }));
     expect(again.status).toBe(302);
     const [newest] = outbox();
-    expect(newest.subject).toBe("Bitte bestätige deine E-Mail-Adresse");
+    expect(newest.subject).toBe("Bitte bestätigen Sie Ihre E-Mail-Adresse");
     const newLink = linkIn(newest.text);
     expect(newLink).not.toBe(oldLink);
     // The older link keeps working (no one ends a person's link by asking for another); once one
