@@ -8,6 +8,9 @@ import { AdminPager } from "./admin-pager";
 type Entry = Omit<ProtocolEntry, "createdAt"> & { createdAt: string | Date };
 export type ProtocolData = { entries: Entry[]; total: number; page: number; pages: number };
 
+/** What the app does by itself (no one's account): a place offered to the waiting list, an offer run out. */
+const AUTOMATIC = ["registration.offered", "registration.offer_expired"];
+
 const ACTIONS: Record<string, string> = {
   "registration.accepted": "Anmeldung angenommen",
   "registration.rejected": "Anmeldung abgelehnt",
@@ -113,7 +116,7 @@ export function AdminProtocol({ data, kind }: { data: ProtocolData; kind: Protoc
                     <td data-label="Wann">
                       {formatDate(at)} {formatTime(at)}
                     </td>
-                    <td data-label="Wer">{entry.actor ?? (entry.kind === "system" ? "System" : "Gelöschtes Konto")}</td>
+                    <td data-label="Wer">{entry.actor ?? (entry.kind === "system" || AUTOMATIC.includes(entry.action) ? "System" : "Gelöschtes Konto")}</td>
                     <td data-label="Was">
                       {ACTIONS[entry.action] ?? "Änderung"}
                       {subject ? <span className="admin-protocol-subject">: {subject}</span> : null}

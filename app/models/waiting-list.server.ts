@@ -71,7 +71,9 @@ function releasePlace(tx: Tx, row: ChangeRow, now: Date, action: "offer_declined
     .where(eq(registrations.id, row.id))
     .run();
   writeHistory(tx, row.id, action === "offer_declined" ? row.userId : null, action, OFFER_NOT_TAKEN);
-  recordAudit(tx, { actorId: null, action: `registration.${action}`, entityType: "registration", entityId: row.id, details: { eventId: row.eventId } });
+  // Declined: the parent did it; run out: the app (shown as 'System' in the protocol).
+  const actorId = action === "offer_declined" ? row.userId : null;
+  recordAudit(tx, { actorId, action: `registration.${action}`, entityType: "registration", entityId: row.id, details: { eventId: row.eventId } });
   offerFreePlaces(tx, row.eventId, now);
 }
 

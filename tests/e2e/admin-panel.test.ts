@@ -6,6 +6,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { participants, registrations } from "../../db/schema";
+import { recordAudit } from "~/models/audit.server";
 import { db } from "~/services/db.server";
 import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
@@ -150,6 +151,12 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     expect(await rows.filter({ hasText: "Dokument hochgeladen" }).count()).toBe(0);
     expect(await rows.filter({ hasText: `Konto deaktiviert: Dora Dunkel${stamp}` }).count()).toBe(1);
     await noSidewaysScroll(page);
+    // What the app does by itself (a place offered to the waiting list) is by 'System', not by a deleted account.
+    recordAudit(db, { actorId: null, action: "registration.offered", entityType: "registration", entityId: 999_999, details: { eventId: 1 } });
+    await page.getByLabel("Art", { exact: true }).selectOption({ label: "Anmeldungen" });
+    await page.getByRole("button", { name: "Anzeigen" }).click();
+    await page.waitForURL((url) => url.searchParams.get("art") === "registration");
+    expect(await rows.first().locator("td:nth-child(2)").textContent()).toBe("System");
     expect(problems).toEqual([]);
     await context.close();
     expect(greta.id).toBeGreaterThan(0);

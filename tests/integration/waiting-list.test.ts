@@ -1,8 +1,8 @@
 // The waiting list moves by itself: a freed place is offered to the first in line, held for the
 // offer time, taken or passed on; deadlines live in the database (a clock set by the test).
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { events, registrations } from "../../db/schema";
+import { auditLog, events, registrations } from "../../db/schema";
 import { placesTaken, updateEvent, type EventInput } from "~/models/event.server";
 import { deleteAccount } from "~/models/user.server";
 import { decide } from "~/models/registration-decision.server";
@@ -89,6 +89,9 @@ describe("a freed place", () => {
     expect(answerOffer(waiting[0].id, parents[1], "decline")).toMatchObject({ ok: true });
     expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
     expect(historyOf(waiting[0].id).at(-1)).toMatchObject({ action: "offer_declined", reason: OFFER_NOT_TAKEN });
+    // The protocol names the parent who declined, not 'Gelöschtes Konto'.
+    const audit = db.select().from(auditLog).where(and(eq(auditLog.action, "registration.offer_declined"), eq(auditLog.entityId, waiting[0].id))).get()!;
+    expect(audit.actorId).toBe(parents[1].id);
     expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
   });
 
