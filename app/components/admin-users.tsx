@@ -140,7 +140,7 @@ export function AdminUsers({ data, me, q, step }: { data: AdminUsersData; me: nu
             ))}
           </ul>
         ) : (
-          <p>Es gibt keine Admins</p>
+          <p>{q ? `Kein Admin zu „${q}“` : "Es gibt keine Admins"}</p>
         )}
       </section>
       <section aria-labelledby="admin-list-users">
@@ -158,7 +158,7 @@ export function AdminUsers({ data, me, q, step }: { data: AdminUsersData; me: nu
             </ul>
           </>
         ) : (
-          <p>Es gibt keine Nutzenden</p>
+          <p>{q ? `Keine Nutzenden zu „${q}“` : "Es gibt keine Nutzenden"}</p>
         )}
         <AdminPager page={data.page} pages={data.pages} hrefOf={(page) => panelHref({ tab: "benutzer", q, page })} label="Seiten der Nutzenden" />
       </section>

@@ -65,6 +65,8 @@ function userStep(search: URLSearchParams, rows: { id: number; firstName: string
 
 type ActionData = { alert?: Alert; legal?: LegalFailure };
 
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 const REFUSED: Record<UserAction["intent"], Record<Exclude<AdminChange, { ok: true }>["reason"], string>> = {
   "grant-admin": { not_found: "Nutzer*in nicht gefunden", self: "", last_admin: "" },
   "revoke-admin": {
@@ -122,7 +124,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithFlash(panelHref({ tab: "protokoll" }), {
       kind: "success",
       title: "Datensparsamkeit ausgeführt",
-      message: `${done.healthData} Anmeldungen bereinigt, ${done.comments} Kommentare, ${done.sepaMandates} SEPA-Mandate und ${done.registrations} Anmeldungen gelöscht.`,
+      message: `${count(done.healthData, "Anmeldung", "Anmeldungen")} bereinigt, ${count(done.comments, "Kommentar", "Kommentare")}, ${count(done.sepaMandates, "SEPA-Mandat", "SEPA-Mandate")} und ${count(done.registrations, "Anmeldung", "Anmeldungen")} gelöscht.`,
     });
   }
   const submission = parseWithZod(form, { schema: userActionSchema });

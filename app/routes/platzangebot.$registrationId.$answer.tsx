@@ -75,7 +75,9 @@ export default function OfferPage() {
         <>
           <p>
             Der Platz ist für euch reserviert bis {formatDate(data.expiresAt)}, {formatTime(data.expiresAt)}.
-            {accept ? " Mit dem Annehmen ist der Platz fest für dein Kind; die Leitung bestätigt die Anmeldung danach." : " Wenn du ihn freigibst, geht er an das nächste Kind auf der Warteliste."}
+            {accept
+              ? " Mit dem Annehmen ist der Platz fest für dein Kind; die Leitung bestätigt die Anmeldung danach."
+              : " Wenn du ihn freigibst, geht er an das nächste Kind auf der Warteliste. Die Anmeldung ist damit storniert und dein Kind auch nicht mehr auf der Warteliste; das lässt sich nicht rückgängig machen."}
           </p>
           <Form method="post">
             <button type="submit" className={accept ? undefined : "secondary"}>

@@ -31,6 +31,9 @@ describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
     const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 740 });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    // Giving the place away says it is for good, before anything is sent.
+    await page.goto(`/platzangebot/${waiting.id}/freigeben`);
+    expect(await page.getByRole("main").textContent()).toContain("Die Anmeldung ist damit storniert und dein Kind auch nicht mehr auf der Warteliste; das lässt sich nicht rückgängig machen.");
     await page.goto(link!);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Platz annehmen");
     expect(await page.getByRole("main").textContent()).toContain("Wiebke Muster");

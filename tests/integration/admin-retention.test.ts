@@ -9,7 +9,8 @@ import { db } from "~/services/db.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
 import { createRegistration, registration } from "../support/registrations";
-import { body, get, post, run } from "../support/remix";
+import { body, cookieFrom, get, post, run } from "../support/remix";
+import { takeFlash } from "~/services/flash.server";
 
 let registrationId: number;
 beforeEach(async () => {
@@ -29,6 +30,9 @@ describe("Datensparsamkeit on /gott", () => {
     expect(page.retention.preview).toEqual({ healthData: 1, comments: 0, registrations: 0, sepaMandates: 0 });
     const done = await run(panelAction, post("/gott?tab=protokoll", { intent: "run-retention" }, { cookie }));
     expect(done.status).toBe(302);
+    // Counted in words that fit the number ('1 Anmeldung', '0 Kommentare').
+    const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(done, "lf_flash")! } }));
+    expect(flash?.flash?.message).toBe("1 Anmeldung bereinigt, 0 Kommentare, 0 SEPA-Mandate und 0 Anmeldungen gelöscht.");
     expect(registration(registrationId).specialNeeds).toBe("");
     expect(db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()).toMatchObject({ actorId: admin.id });
   });
