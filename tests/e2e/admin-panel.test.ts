@@ -103,6 +103,12 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     // The three PDFs.
     const legal = page.getByRole("region", { name: "Dokumente" });
     if (javaScriptEnabled) {
+      // The hidden file input's keyboard focus shows on its label.
+      await legal.getByLabel("Datei Hochladen: Datenschutzerklärung").focus();
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("Tab");
+      const outline = await legal.locator("label", { hasText: "Datei Hochladen" }).first().evaluate((el) => getComputedStyle(el).outlineStyle);
+      expect(outline).toBe("solid");
       // Anything but a PDF is silently left out of the choice.
       await legal.getByLabel("Datei Hochladen: Datenschutzerklärung").setInputFiles(notPdf);
       expect(await legal.getByText("Dateiname").count()).toBe(3);
