@@ -157,12 +157,22 @@ function FlashRegion() {
   const [origin, setOrigin] = useState({ flash: arrived, key });
   if (origin.flash !== arrived) setOrigin({ flash: arrived, key });
   const flash = origin.key === key || origin.flash !== arrived ? arrived : null;
+  // With JavaScript the message floats at the top of the screen (a row's action far down a list
+  // keeps its place) until it is closed or the page changes.
+  const floating = useHydrated();
+  const [closed, setClosed] = useState<unknown>(null);
+  const shown = flash && closed !== flash ? flash : null;
   return (
-    <div role="status" aria-live="polite" className="flash-region">
-      {flash ? (
-        <div className={`flash flash-${flash.kind}`}>
-          <strong>{flash.title}</strong>
-          {flash.message ? <p>{flash.message}</p> : null}
+    <div role="status" aria-live="polite" className={floating ? "flash-region floating" : "flash-region"}>
+      {shown ? (
+        <div className={`flash flash-${shown.kind}`}>
+          <strong>{shown.title}</strong>
+          {shown.message ? <p>{shown.message}</p> : null}
+          {floating ? (
+            <button type="button" className="flash-close small secondary" onClick={() => setClosed(shown)}>
+              Schließen
+            </button>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -144,6 +144,10 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     });
     expect(inView).toBe(true);
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+    // The message about it is on the screen too, not 5,000 pixels above.
+    const flash = page.locator(".flash-region .flash");
+    await flash.waitFor();
+    expect(await flash.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });
