@@ -93,8 +93,8 @@ export function rowAnchor(registrationId: number) {
 }
 
 /** A row's link to its decision step (useStepHref). */
-function StepLink({ href, ...props }: Omit<Parameters<typeof Link>[0], "to" | "onClick"> & { href: string }) {
-  return <Link {...useStepLink(href)} {...props} />;
+function StepLink({ href, ...props }: Omit<Parameters<typeof Link>[0], "to" | "onClick" | "preventScrollReset"> & { href: string }) {
+  return <Link {...useStepLink(href)} preventScrollReset {...props} />;
 }
 
 export function DecisionButtons({ registration, may, actionUrl, pageSearch, error }: Props) {
@@ -109,7 +109,6 @@ export function DecisionButtons({ registration, may, actionUrl, pageSearch, erro
           <StepLink
             key={decision}
             href={stepHref(pageSearch, decision as StepDecision, registration.id)}
-            preventScrollReset
             className={`button small ${buttonKind(decision, waiting)}`}
             aria-label={`${DECISION_LABELS[decision]}: ${name}`}
           >
