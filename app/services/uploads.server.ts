@@ -7,8 +7,8 @@ import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promi
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { fileTypeFromFile } from "file-type";
-import sharp from "sharp";
 import { settings } from "./env.server";
+import { MAX_PICTURE_PIXELS, writePictureVariants } from "./picture-variants.server";
 import { FORM_TOO_MANY_FIELDS, FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
 import { nameWithExtension } from "~/lib/file-names";
 import { randomToken } from "./tokens.server";
@@ -215,35 +215,22 @@ export function folderFor(kind: UploadKind) {
   return kind === "picture" ? "pictures" : kind === "legal" ? "legal" : "attachments";
 }
 
-/**
- * Pixels a picture may have (a phone's photo has 12 to 50 million). sharp decodes the whole
- * picture: its header alone decides how much memory that takes, so a few KB could ask for
- * gigabytes. Checked from the header, before decoding.
- */
-const MAX_PICTURE_PIXELS = 50_000_000;
-
 /** Checks and moves an upload to its place; pictures also get their small WebP versions. */
 export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
   const { mimeType, extension } = await detectType(upload);
   const key = `${randomToken().slice(0, 24)}.${extension}`;
   const target = dir(folderFor(upload.kind), key);
   if (upload.kind === "picture") {
-    try {
-      await mkdir(path.dirname(target), { recursive: true });
-      for (const width of PICTURE_WIDTHS) {
-        await sharp(upload.tempPath, { animated: false, limitInputPixels: MAX_PICTURE_PIXELS })
-          .rotate()
-          .resize({ width, withoutEnlargement: true })
-          .webp({ quality: 75 })
-          .toFile(variantPath(key, width));
-      }
-    } catch (error) {
+    const problem = await mkdir(path.dirname(target), { recursive: true }).then(
+      () => writePictureVariants(upload.tempPath, PICTURE_WIDTHS, (width) => variantPath(key, width)),
+      () => "not-written" as const,
+    );
+    if (problem) {
       await removeStoredFile("picture", key).catch(() => undefined);
-      const unreadable = !(error as NodeJS.ErrnoException).code; // sharp's own errors carry no code
-      if (unreadable && /pixel limit/i.test(String((error as Error).message))) {
+      if (problem === "too-many-pixels") {
         throw new UploadError(upload.field, `Das Bild hat zu viele Pixel. Erlaubt sind höchstens ${MAX_PICTURE_PIXELS / 1_000_000} Megapixel.`);
       }
-      if (unreadable) throw new UploadError(upload.field, "Das Bild konnte nicht gelesen werden. Bitte versuchen Sie ein anderes.");
+      if (problem === "unreadable") throw new UploadError(upload.field, "Das Bild konnte nicht gelesen werden. Bitte versuchen Sie ein anderes.");
       throw new UploadError(upload.field, SAVE_FAILED, 503);
     }
   }
