@@ -1,7 +1,10 @@
 // 'Datensparsamkeit' on the admin panel: what the next run of the daily job removes, and a
 // button to run it now (DECISIONS.md 'Keeping children's data').
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
 import type { RetentionCounts } from "~/models/retention.server";
+
+const PANEL = "/gott?tab=protokoll";
 
 const ROWS: [keyof RetentionCounts, string][] = [
   ["healthData", "Anmeldungen, deren Gesundheits-, Versicherungsangaben und Erlaubnisse gelöscht werden"],
@@ -10,8 +13,11 @@ const ROWS: [keyof RetentionCounts, string][] = [
   ["registrations", "Anmeldungen, die ganz gelöscht werden"],
 ];
 
-export function AdminRetention({ preview, settings }: { preview: RetentionCounts; settings: { healthDays: number; years: number; sepaMonths: number } }) {
+type Props = { preview: RetentionCounts; settings: { healthDays: number; years: number; sepaMonths: number }; asked: boolean };
+
+export function AdminRetention({ preview, settings, asked }: Props) {
   const nothing = ROWS.every(([key]) => preview[key] === 0);
+  const step = useStepLink(`${PANEL}&frage=datensparsamkeit#${STEP_ANCHOR}`);
   return (
     <section aria-labelledby="retention-title" className="admin-retention">
       <h2 id="retention-title">Datensparsamkeit</h2>
@@ -31,12 +37,32 @@ export function AdminRetention({ preview, settings }: { preview: RetentionCounts
           ))}
         </tbody>
       </table>
-      <Form method="post">
-        <input type="hidden" name="intent" value="run-retention" />
-        <button type="submit" className="secondary" disabled={nothing}>
+      {nothing ? (
+        <button type="button" className="secondary" disabled>
           Jetzt ausführen
         </button>
-      </Form>
+      ) : (
+        // Deleting cannot be undone: asked first, as the other irreversible steps.
+        <Link {...step} preventScrollReset className="button secondary">
+          Jetzt ausführen
+        </Link>
+      )}
+      {asked && !nothing ? (
+        <ConfirmDialog title="Datensparsamkeit jetzt ausführen" cancelUrl={PANEL} stepKey="datensparsamkeit">
+          <p>Die oben gezählten Daten werden jetzt gelöscht, nicht erst in der Nacht. Das lässt sich nicht rückgängig machen.</p>
+          <Form method="post" action={PANEL}>
+            <input type="hidden" name="intent" value="run-retention" />
+            <div className="actions">
+              <button type="submit" className="danger">
+                Jetzt löschen
+              </button>
+              <Link to={PANEL} className="button secondary" preventScrollReset>
+                Abbrechen
+              </Link>
+            </div>
+          </Form>
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }

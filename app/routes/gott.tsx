@@ -49,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     users,
     step: users ? userStep(search, [...users.admins, ...users.users], admin.id) : null,
     protocol: query.tab === "protokoll" ? listProtocol({ kind: query.kind, page: query.page }) : null,
-    retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention } : null,
+    retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention, asked: search.get("frage") === "datensparsamkeit" } : null,
   });
 }
 
@@ -169,7 +169,7 @@ export default function AdminPanel() {
         {data.events ? <AdminEvents cards={data.events} /> : null}
         {data.users ? <AdminUsers data={data.users} me={data.me} q={query.q} step={data.step} /> : null}
         {data.protocol ? <AdminProtocol data={data.protocol} kind={query.kind} /> : null}
-        {data.retention ? <AdminRetention preview={data.retention.preview} settings={data.retention.settings} /> : null}
+        {data.retention ? <AdminRetention {...data.retention} /> : null}
       </section>
       <AdminLegal rows={data.documents} failure={actionData?.legal ?? null} action={`${pathname}${search}`} />
     </>

@@ -3,6 +3,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { participants, registrations } from "../../db/schema";
@@ -10,6 +11,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/services/db.server";
 import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent } from "../support/events";
+import { createRegistration } from "../support/registrations";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 
 const { baseUrl } = inject("e2e")!;
@@ -164,6 +166,18 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     await page.getByRole("button", { name: "Anzeigen" }).click();
     await page.waitForURL((url) => url.searchParams.get("art") === "registration");
     expect(await rows.first().locator("td:nth-child(2)").textContent()).toBe("System");
+
+    // 'Jetzt ausführen' of the data minimisation asks first; 'Abbrechen' deletes nothing.
+    const ended = createEvent({ title: `Vorbei ${stamp}`, inDays: -90 });
+    const due = createRegistration(ended.id, admin.id);
+    db.update(registrations).set({ specialNeeds: "Heuschnupfen" }).where(eq(registrations.id, due.id)).run();
+    await page.goto("/gott?tab=protokoll");
+    await page.getByRole("link", { name: "Jetzt ausführen" }).click();
+    const ask = page.getByRole("dialog", { name: "Datensparsamkeit jetzt ausführen" });
+    expect(await ask.textContent()).toContain("Das lässt sich nicht rückgängig machen.");
+    await ask.getByRole("link", { name: "Abbrechen" }).click();
+    await ask.waitFor({ state: "detached" });
+    expect(db.select().from(registrations).where(eq(registrations.id, due.id)).get()!.specialNeeds).toBe("Heuschnupfen");
     expect(problems).toEqual([]);
     await context.close();
     expect(greta.id).toBeGreaterThan(0);
