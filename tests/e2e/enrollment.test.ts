@@ -102,12 +102,20 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     await page.getByLabel("Vorname Kontoinhaber*in").fill("Petra");
     await page.getByLabel("Nachname Kontoinhaber*in").fill("Paulsen");
     await page.getByLabel("Straße und Hausnummer", { exact: true }).last().fill("Strandweg 3");
-    await page.getByLabel("Postleitzahl").fill("23701");
     await page.getByLabel("Ort", { exact: true }).last().fill("Eutin");
-    await page.getByLabel("IBAN").fill("de89 3704 0044 0532 0130 00");
     await page.getByLabel("Ich erteile das SEPA-Lastschriftmandat.").check();
     await page.getByLabel(/Datenschutzerklärung gelesen und bin mit der Verarbeitung/).check();
     await page.getByLabel(/Teilnahmebedingungen und die Datenschutzerklärung gelesen und akzeptiere/).check();
+    // A wrong postal code and a wrong IBAN: the summary lists them in the order of the form.
+    await page.getByLabel("Postleitzahl").fill("2370");
+    await page.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 01");
+    await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();
+    await page.locator("#fehler").waitFor();
+    const sepaMessages = await page.locator("#fehler li", { hasText: "SEPA-Lastschriftmandat:" }).allTextContents();
+    expect(sepaMessages.length).toBe(2);
+    expect(sepaMessages[0]).toMatch(/Postleitzahl|PLZ/i);
+    await page.getByLabel("Postleitzahl").fill("23701");
+    await page.getByLabel("IBAN").fill("de89 3704 0044 0532 0130 00");
     await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();
 
     await page.getByRole("heading", { level: 1, name: `Anmeldebestätigung: ${camp.title}` }).waitFor();

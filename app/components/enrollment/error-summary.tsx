@@ -4,6 +4,7 @@
 // with JavaScript the focus moves here.
 import { useEffect, useRef } from "react";
 import { fieldId, type Errors } from "./fields";
+import { SEPA_FIELDS } from "./payment";
 
 function where(path: string) {
   const box = /^boxes\[(\d+)\]\.(child|newGuardian)?/.exec(path);
@@ -17,7 +18,9 @@ function order(path: string) {
   const box = /^boxes\[(\d+)\]/.exec(path);
   if (box) return 1 + Number(box[1]);
   const rest = ["referral", "paymentMethod", "sepa", "terms"].findIndex((p) => path.startsWith(p));
-  return path === "" || path === "boxes" ? 0 : 100 + (rest < 0 ? 10 : rest);
+  // The mandate's fields as they stand in its section (IBAN after the address).
+  const inSepa = path.startsWith("sepa.") ? (SEPA_FIELDS.indexOf(path.slice(5)) + 1) / 100 : 0;
+  return path === "" || path === "boxes" ? 0 : 100 + (rest < 0 ? 10 : rest) + inSepa;
 }
 
 export function ErrorSummary({ errors, stamp }: { errors: Errors; stamp: number | null }) {

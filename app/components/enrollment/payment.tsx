@@ -48,7 +48,8 @@ function Consent({ name, label, values, errors }: { name: string; label: React.R
   );
 }
 
-const SEPA_FIELDS = ["firstName", "lastName", "street", "postalCode", "city", "iban", "consentMandate", "consentPrivacy"];
+/** The mandate's fields in the order of the form (the error summary lists them so too). */
+export const SEPA_FIELDS = ["firstName", "lastName", "street", "postalCode", "city", "iban", "consentMandate", "consentPrivacy"];
 
 export function SepaSection({ values, errors, mandate, accountHolder, privacyUrl }: { values: Values; errors: Errors; mandate: Mandate; accountHolder: string; privacyUrl: string }) {
   const p = { values, errors };
