@@ -1,7 +1,7 @@
 // 'Datensparsamkeit' on the admin panel: what the next run of the daily job removes, and a
 // button to run it now (DECISIONS.md 'Keeping children's data').
 import { Form, Link } from "@remix-run/react";
-import { ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
+import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
 import type { RetentionCounts } from "~/models/retention.server";
 
 const PANEL = "/gott?tab=protokoll";
@@ -52,14 +52,7 @@ export function AdminRetention({ preview, settings, asked }: Props) {
           <p>Die oben gezählten Daten werden jetzt gelöscht, nicht erst in der Nacht. Das lässt sich nicht rückgängig machen.</p>
           <Form method="post" action={PANEL}>
             <input type="hidden" name="intent" value="run-retention" />
-            <div className="actions">
-              <button type="submit" className="danger">
-                Jetzt löschen
-              </button>
-              <Link to={PANEL} className="button secondary" preventScrollReset>
-                Abbrechen
-              </Link>
-            </div>
+            <ConfirmActions label="Jetzt löschen" cancelUrl={PANEL} />
           </Form>
         </ConfirmDialog>
       ) : null}

@@ -1,7 +1,7 @@
 // Benutzerverwaltung: search, the lists 'Admin' and 'Nutzende' (sorted by surname), a user bar
 // per person with role and activity buttons; plain forms, so they work without JavaScript.
 import { Form, Link } from "@remix-run/react";
-import { ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
+import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
 import type { AdminUserRow } from "~/models/admin.server";
 import { panelHref, SEARCH_MAX } from "~/schemas/admin";
 import { AdminPager } from "./admin-pager";
@@ -9,7 +9,7 @@ import { AdminPager } from "./admin-pager";
 export type AdminUsersData = { admins: AdminUserRow[]; users: AdminUserRow[]; total: number; page: number; pages: number };
 
 /** Changes that take something from a person at once (their admin rights, their sign-in): asked first. */
-export const ADMIN_STEPS = {
+const ADMIN_STEPS = {
   "revoke-admin": {
     title: "Adminrechte entziehen",
     text: (name: string) => `${name} verliert die Adminrechte und sieht danach nur noch, was Nutzende sehen.`,
@@ -63,16 +63,19 @@ function AdminUserStep({ step, q, page }: { step: AdminStep; q: string; page: nu
       <p>{texts.text(step.name)}</p>
       <Form method="post" action={list}>
         <UserFields userId={step.userId} q={q} page={page} />
-        <div className="actions">
-          <button type="submit" name="intent" value={step.intent} className="danger">
-            {texts.label}
-          </button>
-          <Link to={list} className="button secondary" preventScrollReset>
-            Abbrechen
-          </Link>
-        </div>
+        <ConfirmActions label={texts.label} cancelUrl={list} intent={step.intent} />
       </Form>
     </ConfirmDialog>
+  );
+}
+
+/** The spec's text for an empty list; after a search, also that the search found no one here. */
+function EmptyList({ text, q }: { text: string; q: string }) {
+  return (
+    <>
+      <p>{text}</p>
+      {q ? <p className="hint">Die Suche nach „{q}“ findet hier niemanden.</p> : null}
+    </>
   );
 }
 
@@ -140,7 +143,7 @@ export function AdminUsers({ data, me, q, step }: { data: AdminUsersData; me: nu
             ))}
           </ul>
         ) : (
-          <p>{q ? `Kein Admin zu „${q}“` : "Es gibt keine Admins"}</p>
+          <EmptyList text="Es gibt keine Admins" q={q} />
         )}
       </section>
       <section aria-labelledby="admin-list-users">
@@ -158,7 +161,7 @@ export function AdminUsers({ data, me, q, step }: { data: AdminUsersData; me: nu
             </ul>
           </>
         ) : (
-          <p>{q ? `Keine Nutzenden zu „${q}“` : "Es gibt keine Nutzenden"}</p>
+          <EmptyList text="Es gibt keine Nutzenden" q={q} />
         )}
         <AdminPager page={data.page} pages={data.pages} hrefOf={(page) => panelHref({ tab: "benutzer", q, page })} label="Seiten der Nutzenden" />
       </section>

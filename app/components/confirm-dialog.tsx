@@ -1,7 +1,7 @@
 // A step that asks before a decision (a reason, or just 'really?'): reached by a link (GET) with
 // the step in the address, a section of the page without JavaScript (the link's fragment scrolls
 // to it), a modal <dialog> with it; Escape and 'Abbrechen' go back to the list.
-import { useNavigate } from "@remix-run/react";
+import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import { useHydrated } from "./forms";
 
@@ -13,7 +13,7 @@ export const STEP_ANCHOR = "entscheidung";
  * it once the app runs (the dialog is modal wherever the page is; a fragment would scroll the
  * list to the step's place at its top, and closing would leave the person there).
  */
-export function useStepHref(href: string) {
+function useStepHref(href: string) {
   return useHydrated() ? href.replace(`#${STEP_ANCHOR}`, "") : href;
 }
 
@@ -30,6 +30,20 @@ function useBeforeRemoval(cleanup: () => void) {
   const useIt = typeof document === "undefined" ? useEffect : useLayoutEffect;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on leaving
   useIt(() => cleanup, []);
+}
+
+/** A step's buttons: its decision (the submit of the step's form) and 'Abbrechen' back to the list. */
+export function ConfirmActions({ label, cancelUrl, danger = true, intent }: { label: string; cancelUrl: string; danger?: boolean; intent?: string }) {
+  return (
+    <div className="actions">
+      <button type="submit" className={danger ? "danger" : ""} name={intent ? "intent" : undefined} value={intent}>
+        {label}
+      </button>
+      <Link to={cancelUrl} className="button secondary" preventScrollReset>
+        Abbrechen
+      </Link>
+    </div>
+  );
 }
 
 type Props = {

@@ -5,6 +5,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "~/components/forms";
+import { helperAnchor, rowAnchor } from "~/lib/row-anchors";
 
 export type GroupOption = { id: number; name: string };
 
@@ -29,8 +30,8 @@ function targetField(target: Props["target"]) {
 
 function PlainGroupSelect({ action, groups, groupId, target, name }: Props) {
   const [field, value] = targetField(target);
-  // The answer opens at this row, not at the top of the list (see rowAnchor).
-  const anchor = field === "registrationId" ? `anmeldung-${value}` : `helfer-${value}`;
+  // The answer opens at this row, not at the top of the list (row-anchors.ts).
+  const anchor = field === "registrationId" ? rowAnchor(value) : helperAnchor(value);
   return (
     <form method="post" action={`${action}#${anchor}`} className="group-select">
       <input type="hidden" name="intent" value="assign-group" />

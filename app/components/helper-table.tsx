@@ -1,8 +1,9 @@
 // The helper list's tables (spec part 2 §2.6): pending and accepted helpers with group, mark,
 // state in words, check warnings and the decisions; the declined ones apart.
 import { Form, Link } from "@remix-run/react";
-import { ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
+import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
 import { GroupSelect, type GroupOption } from "~/components/group-select";
+import { helperAnchor } from "~/lib/row-anchors";
 
 export type HelperEntry = {
   userId: number;
@@ -18,7 +19,7 @@ type Shared = { eventId: number; action: string; groups: GroupOption[]; may: { d
 
 function DecisionButton({ action, intent, userId, label, kind = "secondary" }: { action: string; intent: string; userId: number; label: string; kind?: string }) {
   return (
-    <Form method="post" action={`${action}#helfer-${userId}`} className="inline-form" preventScrollReset>
+    <Form method="post" action={`${action}#${helperAnchor(userId)}`} className="inline-form" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="helperUserId" value={userId} />
       <button type="submit" className={`small ${kind}`}>
@@ -29,7 +30,7 @@ function DecisionButton({ action, intent, userId, label, kind = "secondary" }: {
 }
 
 /** Decisions that send the helper a mail they cannot undo by themselves: asked first. */
-export const HELPER_STEPS = {
+const HELPER_STEPS = {
   decline: {
     title: "Bewerbung ablehnen",
     text: (name: string) => `Die Bewerbung von ${name} wird abgelehnt. ${name} bekommt dazu eine E-Mail.`,
@@ -59,21 +60,14 @@ function StepLink({ intent, userId, name }: { intent: HelperStep["intent"]; user
 /** 'Really?' before a helper's decline or cancellation: a section without JavaScript, a dialog with it. */
 export function HelperDecisionStep({ step, action }: { step: HelperStep; action: string }) {
   const texts = HELPER_STEPS[step.intent];
-  const back = `${action}#helfer-${step.userId}`;
+  const back = `${action}#${helperAnchor(step.userId)}`;
   return (
     <ConfirmDialog title={texts.title} cancelUrl={back} stepKey={`${step.intent}-${step.userId}`}>
       <p>{texts.text(step.name)}</p>
       <Form method="post" action={back} preventScrollReset>
         <input type="hidden" name="intent" value={step.intent} />
         <input type="hidden" name="helperUserId" value={step.userId} />
-        <div className="actions">
-          <button type="submit" className="danger">
-            {texts.label}
-          </button>
-          <Link to={back} className="button secondary" preventScrollReset>
-            Abbrechen
-          </Link>
-        </div>
+        <ConfirmActions label={texts.label} cancelUrl={back} />
       </Form>
     </ConfirmDialog>
   );
@@ -99,7 +93,7 @@ export function HelperTable({ helpers, eventId, action, groups, may }: Shared & 
           {helpers.map((h) => {
             const accepted = h.status === "accepted";
             return (
-              <tr key={h.userId} id={`helfer-${h.userId}`} className={accepted ? "row-green" : "row-red"} data-helper={h.userId}>
+              <tr key={h.userId} id={helperAnchor(h.userId)} className={accepted ? "row-green" : "row-red"} data-helper={h.userId}>
                 <th scope="row">
                   <a href={`/freizeit/helper/${eventId}/helper-details/${h.userId}`}>{fullName(h)}</a>
                   {h.warnings.length ? (
@@ -152,7 +146,7 @@ export function DeclinedHelpers({ helpers, action, may }: { helpers: HelperEntry
       <h2 id="declined-title">Abgelehnte Mitarbeiter*innen</h2>
       <ul className="rejected-list">
         {helpers.map((h) => (
-          <li key={h.userId} id={`helfer-${h.userId}`} data-helper={h.userId}>
+          <li key={h.userId} id={helperAnchor(h.userId)} data-helper={h.userId}>
             <strong>{h.firstName || h.lastName ? fullName(h) : "Unbekannter Nutzer"}</strong>
             {" – "}
             <span className={h.groupName ? undefined : "muted"}>{h.groupName ?? "Keine Gruppe"}</span>

@@ -4,7 +4,8 @@
 // a modal <dialog>.
 import { Form, Link } from "@remix-run/react";
 import { allowedDecisions, isAllowed, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
-import { ConfirmDialog, STEP_ANCHOR, useStepLink } from "./confirm-dialog";
+import { rowAnchor } from "~/lib/row-anchors";
+import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "./confirm-dialog";
 import { ErrorList } from "./forms";
 
 export const DECISION_LABELS: Record<Decision, string> = {
@@ -83,16 +84,7 @@ function buttonKind(decision: Decision, waiting: boolean) {
   return "secondary";
 }
 
-/**
- * The id of a registration's row on the list. A row's forms post to the list with it as their
- * fragment: without JavaScript the answer (the list again, or its error) opens at that row, not
- * at the top of a long list on a phone; a redirect keeps a fragment its Location has none of.
- */
-export function rowAnchor(registrationId: number) {
-  return `anmeldung-${registrationId}`;
-}
-
-/** A row's link to its decision step (useStepHref). */
+/** A row's link to its decision step (useStepLink). */
 function StepLink({ href, ...props }: Omit<Parameters<typeof Link>[0], "to" | "onClick" | "preventScrollReset"> & { href: string }) {
   return <Link {...useStepLink(href)} preventScrollReset {...props} />;
 }
@@ -186,14 +178,11 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
             {error.message}
           </p>
         ) : null}
-        <div className="actions">
-          <button type="submit" className={step.intent === "reject" || step.intent === "cancel" ? "danger" : ""}>
-            {step.intent === "reject" ? "Ablehnen" : DECISION_LABELS[step.intent]}
-          </button>
-          <Link to={cancelUrl} className="button secondary" preventScrollReset>
-            Abbrechen
-          </Link>
-        </div>
+        <ConfirmActions
+          label={step.intent === "reject" ? "Ablehnen" : DECISION_LABELS[step.intent]}
+          cancelUrl={cancelUrl}
+          danger={step.intent === "reject" || step.intent === "cancel"}
+        />
       </Form>
     </ConfirmDialog>
   );

@@ -5,7 +5,8 @@ import { formatDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
 import { applicationStatusWord, paymentStatusWord, statusMark, type StatusWord } from "~/lib/registration-status";
 import { GroupSelect, type GroupOption } from "./group-select";
-import { DecisionButtons, rowAnchor, type DecisionRights } from "./review-decisions";
+import { rowAnchor } from "~/lib/row-anchors";
+import { DecisionButtons, type DecisionRights } from "./review-decisions";
 
 export type Row = {
   id: number;

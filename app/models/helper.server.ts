@@ -111,7 +111,8 @@ export type DecisionOutcome =
 
 const FAILED_TITLE = "Da hat etwas nicht geklappt";
 
-function decisionMail(decision: HelperDecision, person: { firstName: string }, event: { id: number; title: string }) {
+/** The mail to the helper about a decision; 'removed': taken off the event form's helpers. */
+function decisionMail(decision: HelperDecision | "removed", person: { firstName: string }, event: { id: number; title: string }) {
   const link = `${settings().appUrl}/freizeit/${event.id}`;
   const hello = `Hallo ${person.firstName},\n\n`;
   const bye = `\n\nZur Veranstaltung: ${link}\n\nViele Grüße\nDein Lagerfeuer-Team`;
@@ -130,6 +131,11 @@ function decisionMail(decision: HelperDecision, person: { firstName: string }, e
       return {
         subject: `Deine Anmeldung als Helfer*in für „${event.title}“ wurde storniert`,
         text: `${hello}deine Anmeldung als Helfer*in für „${event.title}“ wurde storniert. Deine Bewerbung ist wieder offen; die Leitung entscheidet neu.${bye}`,
+      };
+    case "removed":
+      return {
+        subject: `Du bist nicht mehr als Helfer*in eingetragen: „${event.title}“`,
+        text: `${hello}du bist bei „${event.title}“ nicht mehr als Helfer*in eingetragen; die Listen der Veranstaltung siehst du nicht mehr.${bye}`,
       };
     case "revoke-decline":
       return {
@@ -231,11 +237,7 @@ export function setEventFormHelpers(tx: Queryable, eventId: number, chosenAdminI
     tx.delete(eventHelpers).where(and(eq(eventHelpers.eventId, eventId), inArray(eventHelpers.userId, dropped))).run();
   }
   for (const userId of dropped) {
-    const link = `${settings().appUrl}/freizeit/${eventId}`;
-    tell(userId, "helper.reset", "accepted", "none", {
-      subject: `Du bist nicht mehr als Helfer*in eingetragen: „${event.title}“`,
-      text: `Hallo ${people.get(userId)!.firstName},\n\ndu bist bei „${event.title}“ nicht mehr als Helfer*in eingetragen; die Listen der Veranstaltung siehst du nicht mehr.\n\nZur Veranstaltung: ${link}\n\nViele Grüße\nDein Lagerfeuer-Team`,
-    });
+    tell(userId, "helper.reset", "accepted", "none", decisionMail("removed", people.get(userId)!, { id: eventId, title: event.title }));
   }
 }
 

@@ -32,12 +32,14 @@ import type { SessionUser } from "./user.server";
 import { offerFreePlaces } from "./waiting-list.server";
 
 export const REASON_MISSING = "Begründung ist erforderlich";
+export const REASON_MAX = 1000;
+
 const PAYMENT_RECEIVED = "Zahlung eingegangen";
 /** How long the parent's mail about a confirmed payment waits, so that a mistake can be undone. */
 export const PAYMENT_MAIL_DELAY_MS = 10 * 60_000;
+const PAYMENT_MAIL_NOTE = `Die Eltern bekommen in ${PAYMENT_MAIL_DELAY_MS / 60_000} Minuten eine E-Mail`;
 
 const withBlankLine = (lines: string[]) => (lines.length ? ["", ...lines] : []);
-export const REASON_MAX = 1000;
 
 export type DecisionOutcome =
   | { ok: true; changed: boolean; message: string }
@@ -49,7 +51,7 @@ const DONE: Record<Decision, string> = {
   cancel: "Die Anmeldung ist storniert.",
   "revoke-rejection": "Die Ablehnung ist aufgehoben.",
   "move-up": "Die Anmeldung ist von der Warteliste nachgerückt.",
-  "confirm-payment": "Die Bezahlung ist bestätigt. Die Eltern bekommen in 10 Minuten eine E-Mail; wer bis dahin widerruft, hält sie zurück.",
+  "confirm-payment": `Die Bezahlung ist bestätigt. ${PAYMENT_MAIL_NOTE}; wer bis dahin widerruft, hält sie zurück.`,
   "revoke-payment": "Die Bezahlung ist widerrufen.",
 };
 
@@ -221,7 +223,7 @@ export function confirmMandatePayments(eventId: number, sepaMandateId: number, a
       apply(tx, row, "confirm-payment", actor, "", now);
       confirmed++;
     }
-    const mailNote = confirmed > 0 ? " Die Eltern bekommen in 10 Minuten eine E-Mail." : "";
+    const mailNote = confirmed > 0 ? ` ${PAYMENT_MAIL_NOTE}.` : "";
     return { ok: true, changed: confirmed > 0, message: `Bezahlung für ${confirmed} ${confirmed === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.${mailNote}` };
   });
 }

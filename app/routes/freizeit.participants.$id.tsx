@@ -5,7 +5,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ExportMenu } from "~/components/export-menu";
-import { DecisionStep, parseStep, rowAnchor, stepAllowed, type DecisionReply } from "~/components/review-decisions";
+import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
+import { rowAnchor } from "~/lib/row-anchors";
 import { ListFilterForm, ListNavigation, ListNumbers, ListPager } from "~/components/review-summary";
 import { BULK_FORM_ID, OpenSepaList, RegistrationTable, RejectedList, WaitingList } from "~/components/review-table";
 import { RouteError } from "~/components/route-error";

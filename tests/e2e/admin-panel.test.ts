@@ -76,8 +76,9 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     await page.getByText("Adminrechte gegeben").waitFor();
     const admins = page.getByRole("region", { name: "Admin", exact: true });
     await admins.getByRole("listitem", { name: `Greta Gruen${stamp}` }).waitFor();
-    // The search found no one else: said for the search, not as if the app had no users.
-    expect(await page.getByText(`Keine Nutzenden zu „Gruen${stamp}“`).isVisible()).toBe(true);
+    // The spec's text, and that it is the search that found no one else.
+    expect(await page.getByText("Es gibt keine Nutzenden").isVisible()).toBe(true);
+    expect(await page.getByRole("region", { name: "Nutzende" }).getByText(`Die Suche nach „Gruen${stamp}“ findet hier niemanden.`).isVisible()).toBe(true);
     expect(await userBar(page, `Greta Gruen${stamp}`).getByRole("link", { name: `Adminrechte entziehen: Greta Gruen${stamp}` }).isVisible()).toBe(true);
 
     // Deactivate and reactivate.
