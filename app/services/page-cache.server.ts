@@ -7,6 +7,9 @@
 //   before the page is rendered. Any write anywhere makes every copy old;
 // - a copy lives at most PAGE_CACHE_TTL_MS, so what depends on the clock alone (an event that
 //   has begun, a registration deadline passed at midnight) is at most that late;
+// - the copies of a process hold at most PAGE_CACHE_MAX_BYTES (a made-up Host header is a key of
+//   its own, so a visitor can make many); the oldest go first, and copies past their time go as
+//   soon as another is stored;
 // - only pages without script (no nonce in them), status 200, without Set-Cookie; every answer
 //   gets its own fresh security headers (CSP nonce).
 import { gzipSync } from "node:zlib";
@@ -17,6 +20,8 @@ import { rawSqlite } from "./db.server";
 
 export const PAGE_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 1_000;
+/** Bodies and their gzip copies together, per process. */
+export const PAGE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 const CACHED_PATH = /^\/(?:freizeit\/[1-9][0-9]{0,9})?$/;
 /** Headers that belong to one answer only, never copied from the rendered one. */
 const PER_ANSWER = new Set([
@@ -31,6 +36,7 @@ const PER_ANSWER = new Set([
 ]);
 
 type Entry = {
+  key: string;
   generation: string;
   storedAt: number;
   headers: OutgoingHttpHeaders;
@@ -42,7 +48,9 @@ type Entry = {
 /** What a miss carries from before rendering to the finished answer. */
 export type PendingPage = { key: string; generation: string; nonce: string; leads?: boolean };
 
+/** In the order they were stored, so the oldest comes first. */
 const entries = new Map<string, Entry>();
+let storedBytes = 0;
 let statements: { sqlite: Database.Database; version: Database.Statement; changes: Database.Statement } | undefined;
 
 /**
@@ -92,7 +100,7 @@ export function answerFromCache(
     send(entry, req, res, options);
     return true;
   }
-  if (entry) entries.delete(key);
+  if (entry) forget(entry);
   let current = rendering.get(key);
   if (current && now - current.startedAt > STUCK_MS) {
     // A render that never ended (it cannot, but if): nobody waits for it any longer.
@@ -122,7 +130,13 @@ function send(entry: Entry, req: IncomingMessage, res: ServerResponse, options: 
   }
   let body = entry.body;
   if (acceptsGzip(req.headers["accept-encoding"])) {
-    entry.gzip ??= gzipSync(entry.body);
+    if (!entry.gzip) {
+      entry.gzip = gzipSync(entry.body);
+      if (entries.get(entry.key) === entry) {
+        storedBytes += entry.gzip.length;
+        makeRoom(0, options.now ?? Date.now(), entry);
+      }
+    }
     body = entry.gzip;
     headers["content-encoding"] = "gzip";
   }
@@ -180,14 +194,39 @@ function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffe
   }
   // The copy is sent compressed or not, by the visitor's Accept-Encoding.
   if (!/accept-encoding/i.test(String(headers.vary ?? ""))) headers.vary = headers.vary ? `${String(headers.vary)}, Accept-Encoding` : "Accept-Encoding";
-  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  const entry = { generation: pending.generation, storedAt: now, headers, body, etag: typeof headers.etag === "string" ? headers.etag : undefined };
+  const entry = { key: pending.key, generation: pending.generation, storedAt: now, headers, body, etag: typeof headers.etag === "string" ? headers.etag : undefined };
+  const old = entries.get(pending.key);
+  if (old) forget(old);
+  if (body.length > PAGE_CACHE_MAX_BYTES) return entry; // answers the waiting requests, never kept
+  makeRoom(body.length, now);
   entries.set(pending.key, entry);
+  storedBytes += body.length;
   return entry;
+}
+
+function forget(entry: Entry) {
+  if (entries.get(entry.key) !== entry) return;
+  entries.delete(entry.key);
+  storedBytes -= entry.body.length + (entry.gzip?.length ?? 0);
+}
+
+/** Lets the oldest copies go until `adding` more bytes fit, and any copy past its time. */
+function makeRoom(adding: number, now: number, keep?: Entry) {
+  for (const entry of entries.values()) {
+    const full = entries.size >= MAX_ENTRIES || storedBytes + adding > PAGE_CACHE_MAX_BYTES;
+    if (!full && now - entry.storedAt <= PAGE_CACHE_TTL_MS) return;
+    if (entry !== keep) forget(entry);
+  }
+}
+
+/** How many copies this process holds and their bytes (tests, health). */
+export function pageCacheUsage() {
+  return { entries: entries.size, bytes: storedBytes };
 }
 
 /** Forgets every copy (tests). */
 export function clearPageCache() {
   entries.clear();
+  storedBytes = 0;
   rendering.clear();
 }

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { events } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { answerFromCache, capturePage, clearPageCache, keepRenderedBody, PAGE_CACHE_TTL_MS } from "~/services/page-cache.server";
+import { answerFromCache, capturePage, clearPageCache, keepRenderedBody, PAGE_CACHE_MAX_BYTES, PAGE_CACHE_TTL_MS, pageCacheUsage } from "~/services/page-cache.server";
 import { createEvent } from "../support/events";
 import { rawRequest } from "../support/http";
 
@@ -19,7 +19,7 @@ let base = "";
 let renders = 0;
 let clock = 1_000_000;
 /** What the fake app adds to its answer, by path. */
-const extras: Record<string, { setCookie?: boolean; script?: boolean; status?: number; noStore?: boolean; gzippedByApp?: boolean }> = {};
+const extras: Record<string, { setCookie?: boolean; script?: boolean; status?: number; noStore?: boolean; gzippedByApp?: boolean; padding?: number }> = {};
 /** Paths whose answer is compressed on its way out (by the compression middleware here). */
 const throughCompression = new Set<string>();
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
         if (extra.setCookie) res.setHeader("Set-Cookie", "flash=1");
         if (extra.noStore) res.setHeader("Cache-Control", "private, no-store");
         res.statusCode = extra.status ?? 200;
-        const html = `<!DOCTYPE html><title>${req.url}</title><ul>${titles.map((t) => `<li>${t}</li>`).join("")}</ul>${extra.script ? `<script nonce="${nonce}"></script>` : ""}`;
+        const html = `<!DOCTYPE html><title>${req.url}</title><ul>${titles.map((t) => `<li>${t}</li>`).join("")}</ul>${extra.script ? `<script nonce="${nonce}"></script>` : ""}${extra.padding ? `<p>${randomBytes(extra.padding).toString("base64")}</p>` : ""}`;
         if (extra.gzippedByApp) {
           res.setHeader("Content-Encoding", "gzip");
           res.end(gzipSync(html));
@@ -199,5 +199,28 @@ describe("page cache", () => {
     const second = await get("/freizeit/22", browser);
     expect(second.headers["x-page-cache"]).toBeUndefined();
     expect(renders).toBe(3);
+  });
+
+  it("holds at most PAGE_CACHE_MAX_BYTES, however many Host headers a visitor makes up, and lets old copies go", async () => {
+    // Each made-up host is a key of its own; without a bound, 60 large pages would be kept.
+    extras["/freizeit/31"] = { padding: 600_000 };
+    const browser = { "Accept-Encoding": "gzip" };
+    for (let i = 0; i < 60; i++) {
+      await get("/freizeit/31", { Host: `h${i}.example`, ...browser });
+      const hit = await get("/freizeit/31", { Host: `h${i}.example`, ...browser });
+      expect(hit.headers["x-page-cache"]).toBe("hit");
+      expect(pageCacheUsage().bytes).toBeLessThanOrEqual(PAGE_CACHE_MAX_BYTES);
+    }
+    expect(pageCacheUsage().bytes).toBeGreaterThan(PAGE_CACHE_MAX_BYTES / 2);
+    expect(renders).toBe(60);
+    // Copies past their second are of no use: the next page stored lets them go.
+    clock += 2 * PAGE_CACHE_TTL_MS;
+    await get("/");
+    expect(pageCacheUsage().entries).toBe(1);
+    // A page larger than the whole budget is answered, but never kept.
+    extras["/freizeit/32"] = { padding: PAGE_CACHE_MAX_BYTES };
+    await get("/freizeit/32");
+    expect((await get("/freizeit/32")).headers["x-page-cache"]).toBeUndefined();
+    expect(pageCacheUsage().bytes).toBeLessThanOrEqual(PAGE_CACHE_MAX_BYTES);
   });
 });
