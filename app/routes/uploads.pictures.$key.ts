@@ -1,7 +1,7 @@
 // A preview picture in one of its small WebP sizes (the original is never sent).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findEventFile } from "~/models/event.server";
-import { fileResponse } from "~/services/file-response.server";
+import { fileResponse, SHARED_FILE_CACHE_CONTROL } from "~/services/file-response.server";
 import { getUser } from "~/services/session.server";
 import { PICTURE_WIDTHS, variantPath } from "~/services/uploads.server";
 
@@ -11,10 +11,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!match || !(PICTURE_WIDTHS as readonly number[]).includes(width)) throw new Response("Nicht gefunden", { status: 404 });
   const file = findEventFile(match[1], "preview", await getUser(request));
   if (!file) throw new Response("Nicht gefunden", { status: 404 });
-  // Keys are never reused: a new picture gets a new key, so a picture can be cached for good.
+  // Keys are never reused: a new picture gets a new key, so a browser can keep a picture for good.
   return fileResponse(
     variantPath(match[1], width),
-    { contentType: "image/webp", cacheControl: file.staffOnly ? "private, max-age=86400" : "public, max-age=31536000, immutable" },
+    { contentType: "image/webp", cacheControl: file.staffOnly ? "private, max-age=86400" : SHARED_FILE_CACHE_CONTROL.picture },
     request,
   );
 }
