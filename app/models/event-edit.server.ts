@@ -2,6 +2,7 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { eventHelpers, eventOwners, events, files, users } from "../../db/schema";
 import { berlinToInstant } from "~/lib/dates";
+import { displayFileName } from "~/lib/file-names";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
 import { setEventFormHelpers } from "./helper.server";
@@ -192,8 +193,10 @@ export function updateEvent(
 
     const own = (ids: number[]) =>
       ids.length ? and(eq(files.eventId, eventId), inArray(files.id, ids)) : sql`0`;
-    for (const { id, displayName } of changes.renamed) {
-      tx.update(files).set({ displayName }).where(and(own([id]), eq(files.kind, "attachment"))).run();
+    const renamed = new Map(changes.renamed.map((r) => [r.id, r.displayName]));
+    const toRename = tx.select({ id: files.id, key: files.key }).from(files).where(and(own([...renamed.keys()]), eq(files.kind, "attachment"))).all();
+    for (const { id, key } of toRename) {
+      tx.update(files).set({ displayName: displayFileName(renamed.get(id)!, key) }).where(eq(files.id, id)).run();
     }
     const newPicture = stored.some((s) => s.kind === "picture");
     const gone = tx

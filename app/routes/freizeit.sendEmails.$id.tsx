@@ -9,7 +9,7 @@ import { eventMailLog, recipientCounts, resendFailed, sendEventMail, type Stored
 import { ATTACHMENT_ROWS, INVALID, parseEventMail } from "~/schemas/event-mail";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireEventCapability } from "~/services/permissions.server";
-import { nameWithExtension } from "~/lib/file-names";
+import { displayFileName } from "~/lib/file-names";
 import { discardUploads, readUploadForm, removeStoredFile, storeUploads, UploadError } from "~/services/uploads.server";
 
 export const handle = { hydrate: true };
@@ -28,12 +28,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 const FILE_FIELDS = Object.fromEntries(Array.from({ length: ATTACHMENT_ROWS }, (_, i) => [`attachment${i + 1}`, "attachment" as const]));
-
-/** The name a family sees: the display name given, else the file's own, with the type's extension. */
-function attachmentName(given: string, original: string, key: string) {
-  const name = (given.trim() || original).replace(/[\\/\u0000-\u001f\u007f]/g, "_").slice(0, 150);
-  return nameWithExtension(name, key.slice(key.lastIndexOf(".") + 1));
-}
 
 function answer(data: EventMailFormData, status: number) {
   return json(data, { status });
@@ -92,7 +86,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw error;
   }
   const attachments: StoredAttachment[] = stored.map((file) => ({
-    filename: attachmentName(text(file.field.replace("attachment", "attachmentName")), file.displayName, file.key),
+    // The name a family sees: the display name given, else the file's own.
+    filename: displayFileName(text(file.field.replace("attachment", "attachmentName")), file.key, file.displayName),
     path: `attachments/${file.key}`,
     contentType: file.mimeType,
     size: file.size,

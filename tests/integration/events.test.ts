@@ -328,7 +328,7 @@ describe("editing and deleting", () => {
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe(`/freizeit/${id}`);
     const after = db.select().from(files).where(eq(files.eventId, id)).orderBy(asc(files.position)).all();
-    expect(after.filter((f) => f.kind === "attachment").map((f) => f.displayName)).toEqual(["Packliste 2027", "c.pdf"]);
+    expect(after.filter((f) => f.kind === "attachment").map((f) => f.displayName)).toEqual(["Packliste 2027.txt", "c.pdf"]);
     expect(after.find((f) => f.kind === "preview")!.displayName).toBe("neu.png");
     // Files no longer used are gone from disk.
     const onDisk = uploadedFiles();
@@ -338,6 +338,31 @@ describe("editing and deleting", () => {
     // The admin helper not picked again is gone; the parent helper stays.
     expect(db.select().from(eventHelpers).where(eq(eventHelpers.eventId, id)).all().map((h) => h.userId)).toEqual([parentHelper.id]);
     expect(db.select().from(events).where(eq(events.id, id)).get()!.title).toBe("Neuer Titel");
+  });
+
+  it("a renamed attachment gets a clean name with its type's extension, as an upload does", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const created = await run(
+      createAction,
+      multipartPost("/freizeit/create", validEventFields({ ownerIds: [String(owner.id)] }), { attachments: [{ name: "a.txt", bytes: Buffer.from("A") }, { name: "b.pdf", bytes: pdfBytes() }] }, cookie),
+    );
+    const id = Number(created.headers.get("Location")!.split("/").pop());
+    const [text, pdf] = db.select().from(files).where(eq(files.eventId, id)).orderBy(asc(files.position)).all();
+    const edit = multipartPost(
+      `/freizeit/edit/${id}`,
+      validEventFields({
+        ownerIds: [String(owner.id)],
+        // A text file renamed as a web page, with line breaks and a path: none of it is kept.
+        [`attachmentName-${text.id}`]: "javascript:alert(1)//\r\nSet-Cookie: x=1\r\n.html",
+        [`attachmentName-${pdf.id}`]: "  Infobrief 1/2\t",
+      }),
+      {},
+      cookie,
+    );
+    edit.params = { freizeitId: String(id) };
+    expect((await run(editAction, edit)).status).toBe(302);
+    const names = db.select().from(files).where(eq(files.eventId, id)).orderBy(asc(files.position)).all().map((f) => f.displayName);
+    expect(names).toEqual(["javascript:alert(1)__Set-Cookie: x=1.html.txt", "Infobrief 1_2.pdf"]);
   });
 
   it("an admin ticked or unticked as helper on the event form is a helper decision: written to the protocol and mailed", async () => {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { displayFileName, nameWithExtension } from "./file-names";
+
+describe("file names", () => {
+  it("end in the extension of the type found in the content", () => {
+    expect(nameWithExtension("bild.png", "txt")).toBe("bild.png.txt");
+    expect(nameWithExtension("Infobrief.PDF", "pdf")).toBe("Infobrief.PDF");
+    expect(nameWithExtension("Foto.jpeg", "jpg")).toBe("Foto.jpeg");
+  });
+
+  it("a typed display name keeps no control characters or paths, at most 150 characters", () => {
+    expect(displayFileName("Packliste\r\nSet-Cookie: x=1", "k-1.txt")).toBe("PacklisteSet-Cookie: x=1.txt");
+    expect(displayFileName("../../etc/passwd", "k-1.pdf")).toBe(".._.._etc_passwd.pdf");
+    expect(displayFileName("  Elternbrief 1\\2 ", "k-1.pdf")).toBe("Elternbrief 1_2.pdf");
+    expect(displayFileName("x".repeat(200), "k-1.pdf")).toBe(`${"x".repeat(150)}.pdf`);
+  });
+
+  it("an empty or blank name falls back", () => {
+    expect(displayFileName(" \t ", "k-1.pdf")).toBe("Datei.pdf");
+    expect(displayFileName("", "k-1.pdf", "Infobrief.pdf")).toBe("Infobrief.pdf");
+  });
+});
