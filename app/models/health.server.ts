@@ -1,8 +1,9 @@
 // The health answer for a monitoring tool: the database answers, the outbox delivers, the
-// scheduled jobs run. Counts and ages only, never personal data.
+// scheduled jobs run, the disk has room. Counts and ages only, never personal data.
 import { inArray, sql } from "drizzle-orm";
 import { jobRuns, mailOutbox } from "../../db/schema";
 import { checkDatabase, db } from "~/services/db.server";
+import { diskReport } from "~/services/disk-space.server";
 
 /** The offers job runs every minute: silence for longer than this means the scheduler stopped. */
 export const SCHEDULER_SILENCE_MS = 5 * 60_000;
@@ -30,6 +31,7 @@ export function healthReport(now = new Date()) {
       failed: outbox.failed,
       oldestUndeliveredSeconds: outbox.oldest === null ? null : Math.max(0, Math.round((now.getTime() - outbox.oldest) / 1000)),
     },
+    disk: diskReport(),
     scheduler: {
       ranRecently: lastRun > 0 && now.getTime() - lastRun <= SCHEDULER_SILENCE_MS,
       jobs: Object.fromEntries(

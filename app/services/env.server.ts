@@ -90,6 +90,7 @@ const settingsSchema = z
     RETENTION_SEPA_MONTHS: integerSetting(14, 1, 120),
     DATABASE_PATH: nonEmpty("data/lagerfeuer.db"),
     UPLOADS_DIR: nonEmpty("uploads"),
+    UPLOADS_MIN_FREE_MB: integerSetting(512, 0, 100_000_000),
     MAIL_DIR: nonEmpty("data/mail"),
     SMTP_URL: optional.pipe(
       z
@@ -131,6 +132,7 @@ const settingsSchema = z
     retention: { healthDays: raw.RETENTION_HEALTH_DAYS, years: raw.RETENTION_YEARS, sepaMonths: raw.RETENTION_SEPA_MONTHS },
     databasePath: path.resolve(raw.DATABASE_PATH),
     uploadsDir: path.resolve(raw.UPLOADS_DIR),
+    uploadsMinFreeBytes: raw.UPLOADS_MIN_FREE_MB * 1024 * 1024,
     mailDir: path.resolve(raw.MAIL_DIR),
     smtpUrl: raw.SMTP_URL,
     mailFrom: raw.MAIL_FROM,

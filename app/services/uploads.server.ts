@@ -7,6 +7,7 @@ import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promi
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { fileTypeFromFile } from "file-type";
+import { DISK_LOW, roomForFiles } from "./disk-space.server";
 import { settings } from "./env.server";
 import { MAX_PICTURE_PIXELS, writePictureVariants } from "./picture-variants.server";
 import { FORM_TOO_MANY_FIELDS, FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
@@ -129,15 +130,18 @@ export async function readUploadForm(request: Request, fileFields: Record<string
   let arrivals = 0;
   const problems: UploadError[] = [];
   const budget = { left: maxBytes };
+  const room = roomForFiles();
 
   const onFile: FileHandler = async ({ name, filename, stream }) => {
     const kind = fileFields[name];
     if (!kind) return void stream.resume();
     const slot = arrivals++;
     const tempPath = path.join(tempDir, randomToken());
-    if (!(await tempDirReady)) {
+    // No folder to write to, or too little room left on the disk: the file is not read.
+    const refused = !(await tempDirReady) ? new UploadError(name, SAVE_FAILED, 503) : !(await room(LIMITS[kind], maxBytes - budget.left)) && new UploadError(name, DISK_LOW, 507);
+    if (refused) {
       stream.resume();
-      problems.push(new UploadError(name, SAVE_FAILED, 503));
+      problems.push(refused);
       return undefined;
     }
     const written = await writeTemp(stream, tempPath, LIMITS[kind], budget);

@@ -1,0 +1,65 @@
+// A full disk must not take the database with it: when less than UPLOADS_MIN_FREE_MB would be left
+// after a file, the file is refused in German and nothing of its form is stored, while forms
+// without files (an enrolment, a sign-up) go on. /healthz says so to a monitoring tool.
+import { existsSync, readdirSync, rmSync, statfsSync } from "node:fs";
+import path from "node:path";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { events, files } from "../../db/schema";
+import { action as createAction } from "~/routes/freizeit.create";
+import { loader as healthLoader } from "~/routes/healthz";
+import { db } from "~/services/db.server";
+import { settings } from "~/services/env.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { multipartPost, pngBytes, validEventFields } from "../support/events";
+import { body, run } from "../support/remix";
+
+// More than any disk this runs on has free: every file is refused.
+vi.hoisted(() => {
+  process.env.UPLOADS_MIN_FREE_MB = "9000000";
+});
+
+const DISK_LOW = "Auf dem Server ist kaum noch Speicherplatz frei, deshalb wurde die Datei nicht gespeichert. Bitte wenden Sie sich an die Administration.";
+
+beforeEach(() => {
+  resetDatabase();
+  rmSync(settings().uploadsDir, { recursive: true, force: true });
+});
+
+function leftOnDisk() {
+  const dir = settings().uploadsDir;
+  return ["pictures", "attachments", ".tmp"].flatMap((sub) => (existsSync(path.join(dir, sub)) ? readdirSync(path.join(dir, sub)) : []));
+}
+
+describe("when the disk is nearly full", () => {
+  it("refuses an event's files with a message at each file, and stores nothing of the form", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    const response = await run(
+      createAction,
+      multipartPost("/freizeit/create", validEventFields(), { picture: [{ name: "lager.png", bytes: pngBytes() }], attachments: [{ name: "Packliste.txt", bytes: Buffer.from("Schlafsack\n") }] }, cookie),
+    );
+    expect(response.status).toBe(507);
+    const answer = await body<{ fileErrors: Record<string, string> }>(response);
+    expect(answer.fileErrors.picture).toBe(DISK_LOW);
+    expect(Object.values(answer.fileErrors).filter((m) => m === DISK_LOW)).toHaveLength(2);
+    expect(db.select().from(events).all()).toHaveLength(0);
+    expect(db.select().from(files).all()).toHaveLength(0);
+    expect(leftOnDisk()).toEqual([]);
+  });
+
+  it("a form without files is saved as before", async () => {
+    const admin = await createUser({ role: "admin" });
+    const response = await run(createAction, multipartPost("/freizeit/create", validEventFields(), {}, await sessionCookieFor(admin.id)));
+    expect(response.status).toBe(302);
+    expect(db.select().from(events).all()).toHaveLength(1);
+  });
+
+  it("/healthz reports the free space of the uploads' disk and that it is low", async () => {
+    const report = await (await healthLoader({ request: new Request("http://localhost/healthz?format=json"), params: {}, context: {} })).json();
+    const stats = statfsSync(path.dirname(settings().uploadsDir));
+    expect(report.disk.low).toBe(true);
+    expect(report.disk.freeMb).toBeGreaterThan(0);
+    expect(Math.abs(report.disk.freeMb - Math.floor((stats.bavail * stats.bsize) / 2 ** 20))).toBeLessThan(50);
+    expect(report.disk.minFreeMb).toBe(9_000_000);
+  });
+});
