@@ -60,6 +60,10 @@ describe.each(JS_MODES)("a first-time parent enrols two children $name", ({ java
     expect(await page.getByLabel("IBAN").isVisible()).toBe(false);
     await page.getByLabel("SEPA-Lastschriftmandat", { exact: true }).check();
     if (!javaScriptEnabled) await page.getByRole("button", { name: "Weiter", exact: true }).click();
+    // Every field of a new mandate is needed; the section says so once (a star after
+    // 'Kontoinhaber*in' would read as part of the word).
+    expect(await page.getByRole("group", { name: "SEPA-Lastschriftmandat" }).getAttribute("aria-describedby")).toBe("sepa-hinweis");
+    expect(await page.locator("#sepa-hinweis").textContent()).toBe("Alle Angaben und beide Häkchen sind nötig.");
     await page.getByLabel("IBAN").fill("DE89 3704 0044 0532 0130 00");
     await page.getByLabel("IBAN").press("Enter");
     await page.locator("#fehler").waitFor();

@@ -89,7 +89,7 @@ export function SepaSection({ values, errors, mandate, accountHolder, privacyUrl
   // A correction already begun (typed, or refused with messages) stays open after the round trip.
   const correcting = SEPA_FIELDS.some((f) => valueAt(values, `sepa.${f}`).trim() !== "" || errors[`sepa.${f}`]) || Boolean(errors.sepa);
   return (
-    <fieldset className="panel sepa" id="sepa">
+    <fieldset className="panel sepa" id="sepa" aria-describedby={mandate ? undefined : "sepa-hinweis"}>
       <legend>SEPA-Lastschriftmandat</legend>
       {mandate ? (
         <>
@@ -105,7 +105,13 @@ export function SepaSection({ values, errors, mandate, accountHolder, privacyUrl
           </details>
         </>
       ) : (
-        fields
+        <>
+          {/* Every field is needed: said once, as a star after 'Kontoinhaber*in' would read as part of the word. */}
+          <p className="hint" id="sepa-hinweis">
+            Alle Angaben und beide Häkchen sind nötig.
+          </p>
+          {fields}
+        </>
       )}
       <ErrorList errors={errors.sepa} />
     </fieldset>
