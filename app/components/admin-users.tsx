@@ -8,8 +8,13 @@ import { AdminPager } from "./admin-pager";
 
 export type AdminUsersData = { admins: AdminUserRow[]; users: AdminUserRow[]; total: number; page: number; pages: number };
 
-/** Changes that take something from a person at once (their admin rights, their sign-in): asked first. */
+/** Changes that give a person every family's data, or take their rights or sign-in at once: asked first. */
 const ADMIN_STEPS = {
+  "grant-admin": {
+    title: "Adminrechte geben",
+    text: (name: string) => `${name} sieht und ändert danach alle Veranstaltungen, alle Anmeldungen mit den Daten der Familien und Kontodaten, alle Konten und die Rechtstexte.`,
+    label: "Adminrechte geben",
+  },
   "revoke-admin": {
     title: "Adminrechte entziehen",
     text: (name: string) => `${name} verliert die Adminrechte und sieht danach nur noch, was Nutzende sehen.`,
@@ -96,7 +101,7 @@ function UserBar({ row, me, q, page }: { row: AdminUserRow; me: number; q: strin
             <StepLink row={row} intent="revoke-admin" q={q} page={page} />
           )
         ) : (
-          <ActionButton row={row} intent="grant-admin" label="Adminrechte geben" q={q} page={page} />
+          <StepLink row={row} intent="grant-admin" q={q} page={page} />
         )}
         {row.banned ? (
           <ActionButton row={row} intent="reactivate" label="Reaktivieren" q={q} page={page} />

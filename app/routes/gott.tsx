@@ -58,9 +58,8 @@ function userStep(search: URLSearchParams, rows: { id: number; firstName: string
   const intent = search.get("frage");
   const row = rows.find((r) => String(r.id) === search.get("nutzer"));
   if (!row || row.id === me) return null;
-  if (intent === "revoke-admin" && row.role === "admin") return { intent, userId: row.id, name: `${row.firstName} ${row.lastName}` };
-  if (intent === "deactivate" && !row.banned) return { intent, userId: row.id, name: `${row.firstName} ${row.lastName}` };
-  return null;
+  const asked = (intent === "grant-admin" && row.role !== "admin") || (intent === "revoke-admin" && row.role === "admin") || (intent === "deactivate" && !row.banned);
+  return asked ? { intent, userId: row.id, name: `${row.firstName} ${row.lastName}` } : null;
 }
 
 type ActionData = { alert?: Alert; legal?: LegalFailure };

@@ -72,7 +72,16 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     await page.getByRole("link", { name: "Benutzerverwaltung" }).click();
     await page.getByRole("heading", { name: "Nutzende" }).waitFor();
     await search(page, `Gruen${stamp}`);
-    await userBar(page, `Greta Gruen${stamp}`).getByRole("button", { name: "Adminrechte geben" }).click();
+    // Asked first: what the rights mean; 'Abbrechen' changes nothing.
+    await userBar(page, `Greta Gruen${stamp}`).getByRole("link", { name: `Adminrechte geben: Greta Gruen${stamp}` }).click();
+    let grant = page.getByRole("dialog", { name: "Adminrechte geben" });
+    expect(await grant.textContent()).toContain(`Greta Gruen${stamp} sieht und ändert danach alle Veranstaltungen`);
+    await grant.getByRole("link", { name: "Abbrechen" }).click();
+    await grant.waitFor({ state: "detached" });
+    expect(await page.getByRole("region", { name: "Nutzende" }).getByRole("listitem", { name: `Greta Gruen${stamp}` }).isVisible()).toBe(true);
+    await userBar(page, `Greta Gruen${stamp}`).getByRole("link", { name: `Adminrechte geben: Greta Gruen${stamp}` }).click();
+    grant = page.getByRole("dialog", { name: "Adminrechte geben" });
+    await grant.getByRole("button", { name: "Adminrechte geben" }).click();
     await page.getByText("Adminrechte gegeben").waitFor();
     const admins = page.getByRole("region", { name: "Admin", exact: true });
     await admins.getByRole("listitem", { name: `Greta Gruen${stamp}` }).waitFor();

@@ -285,7 +285,7 @@ describe("Protokoll", () => {
   });
 });
 
-describe("the step before taking admin rights or deactivating", () => {
+describe("the step before giving or taking admin rights or deactivating", () => {
   it("is shown for a person on the list whose state allows it, never for oneself", async () => {
     const admin = await createUser({ role: "admin", firstName: "Anna", lastName: "Admin" });
     const other = await createUser({ role: "admin", firstName: "Otto", lastName: "Oberst" });
@@ -296,7 +296,9 @@ describe("the step before taking admin rights or deactivating", () => {
     expect(await stepOf(`frage=deactivate&nutzer=${parent.id}`)).toEqual({ intent: "deactivate", userId: parent.id, name: "Paula Parent" });
     expect(await stepOf(`frage=revoke-admin&nutzer=${parent.id}`)).toBeNull();
     expect(await stepOf(`frage=deactivate&nutzer=${admin.id}`)).toBeNull();
-    expect(await stepOf(`frage=grant-admin&nutzer=${parent.id}`)).toBeNull();
+    // Giving admin rights is asked too: all events, every family's data, with one tap otherwise.
+    expect(await stepOf(`frage=grant-admin&nutzer=${parent.id}`)).toEqual({ intent: "grant-admin", userId: parent.id, name: "Paula Parent" });
+    expect(await stepOf(`frage=grant-admin&nutzer=${other.id}`)).toBeNull();
     setUserActive(admin, parent.id, false);
     expect(await stepOf(`frage=deactivate&nutzer=${parent.id}`)).toBeNull();
   });
