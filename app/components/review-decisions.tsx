@@ -3,7 +3,7 @@
 // reason or a confirmation first leads (GET) to a step with the form, which JavaScript turns into
 // a modal <dialog>.
 import { Form, Link } from "@remix-run/react";
-import { allowedDecisions, isAllowed, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
+import { allowedDecisions, isAllowed, NO_FREE_PLACE, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
 import { rowAnchor } from "~/lib/row-anchors";
 import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "./confirm-dialog";
 import { ErrorList } from "./forms";
@@ -137,7 +137,7 @@ const STEP_TEXT: Record<StepDecision, { title: string; text: (name: string) => s
 };
 
 type StepProps = {
-  step: { intent: StepDecision; registrationId: number; name: string };
+  step: { intent: StepDecision; registrationId: number; name: string; noPlace?: { editHref: string | null } };
   /** The step's own address: a refused POST shows the step again with its errors. */
   actionUrl: string;
   cancelUrl: string;
@@ -150,6 +150,27 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
   const reasonId = `reason-${step.registrationId}`;
   const errorId = `${reasonId}-error`;
   const reasonErrors = error?.reason ?? [];
+  if (step.noPlace) {
+    // Said before anything is sent: the action would refuse it the same way.
+    return (
+      <ConfirmDialog title={texts.title} cancelUrl={cancelUrl} stepKey={`${step.intent}-${step.registrationId}`}>
+        <p>{step.name} kann jetzt nicht nachrücken.</p>
+        <p role="alert" className="field-errors">
+          {NO_FREE_PLACE}
+        </p>
+        <div className="actions">
+          {step.noPlace.editHref ? (
+            <a href={step.noPlace.editHref} className="button">
+              Plätze ändern
+            </a>
+          ) : null}
+          <Link to={cancelUrl} className="button secondary" preventScrollReset>
+            Abbrechen
+          </Link>
+        </div>
+      </ConfirmDialog>
+    );
+  }
   return (
     <ConfirmDialog title={texts.title} cancelUrl={cancelUrl} stepKey={`${step.intent}-${step.registrationId}`}>
       <p>{texts.text(step.name)}</p>

@@ -123,3 +123,6 @@ export function refusalText(decision: Decision, r: RegistrationFacts) {
   };
   return `Das geht nicht: Die Anmeldung ist ${words[state]}.`;
 }
+
+/** Why a waiting child cannot move up now: said in the step before the POST and by the action. */
+export const NO_FREE_PLACE = "Kein Platz frei. Erhöhe die Zahl der Plätze oder warte, bis ein Platz frei wird.";

@@ -12,6 +12,7 @@ import {
   REASON_REQUIRED,
   refusalText,
   stateOf,
+  NO_FREE_PLACE,
   type Decision,
 } from "~/lib/registration-machine";
 import { writeTransaction, type Tx } from "~/services/db.server";
@@ -128,7 +129,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
     case "move-up": {
       // An offered registration holds its place already; a waiting one needs a free place.
       if (stateOf(row) === "waiting" && freePlaces(tx, row) <= 0) {
-        return { ok: false, status: 409, message: "Kein Platz frei. Erhöhe die Zahl der Plätze oder warte, bis ein Platz frei wird." };
+        return { ok: false, status: 409, message: NO_FREE_PLACE };
       }
       const amountCents = amountOnGettingPlace(tx, row);
       set({ waitingListPosition: null, offerExpiresAt: null, amountCents });

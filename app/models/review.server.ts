@@ -6,7 +6,8 @@ import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { eventGroups, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
-import { registrationStateColumns } from "./registration-change.server";
+import { stateOf, type RegistrationFacts } from "~/lib/registration-machine";
+import { placesTaken, registrationStateColumns } from "./registration-change.server";
 
 const byName = [sql`${participants.lastName} collate nocase`, sql`${participants.firstName} collate nocase`, asc(registrations.id)];
 
@@ -137,6 +138,17 @@ export function getParticipantList(eventId: number, capacity: number | null, que
 // One registration
 
 /** A registration of this event with what a decision step needs (its facts and name), or null. */
+/**
+ * What the 'Nachrücken' step says before anything is sent: a waiting child moves up only into a
+ * free place (an offered one holds its place already), so with none free the step says so and
+ * leads to the event's places instead of a button the action would refuse.
+ */
+export function noPlaceFor(event: { id: number; capacity: number | null }, intent: string, facts: RegistrationFacts, may: { editEvent: boolean }) {
+  if (intent !== "move-up" || stateOf(facts) !== "waiting" || event.capacity === null) return {};
+  if (placesTaken(event.id) < event.capacity) return {};
+  return { noPlace: { editHref: may.editEvent ? `/freizeit/edit/${event.id}` : null } };
+}
+
 export function decisionSubject(eventId: number, registrationId: number) {
   const row = db
     .select({

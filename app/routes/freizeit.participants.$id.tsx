@@ -12,7 +12,7 @@ import { BULK_FORM_ID, OpenSepaList, RegistrationTable, RejectedList, WaitingLis
 import { RouteError } from "~/components/route-error";
 import { listSearch, parseListQuery } from "~/lib/review-filter";
 import { listEventGroups } from "~/models/group.server";
-import { decisionSubject, getParticipantList } from "~/models/review.server";
+import { decisionSubject, getParticipantList, noPlaceFor } from "~/models/review.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { readForm } from "~/services/form.server";
 import { handleGroupForm, isGroupIntent } from "~/services/group-form.server";
@@ -35,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const subject = asked ? decisionSubject(event.id, asked.registrationId) : null;
   const step =
     asked && subject && stepAllowed(asked, subject, may)
-      ? { intent: asked.intent, registrationId: subject.id, name: `${subject.firstName} ${subject.lastName}` }
+      ? { intent: asked.intent, registrationId: subject.id, name: `${subject.firstName} ${subject.lastName}`, ...noPlaceFor(event, asked.intent, subject, may) }
       : null;
   // The group select (spec §2.5) needs the event's groups: one query, whatever the list's length.
   const groups = may.assignGroups ? listEventGroups(event.id) : [];

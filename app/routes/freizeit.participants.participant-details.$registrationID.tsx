@@ -12,6 +12,7 @@ import { RouteError } from "~/components/route-error";
 import { addComment, listComments, updateOwnComment } from "~/models/comment.server";
 import { consentOfRegistration } from "~/models/legal.server";
 import { getRegistrationDetail, registrationEventId } from "~/models/review-detail.server";
+import { noPlaceFor } from "~/models/review.server";
 import { commentSchema } from "~/schemas/comment";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -44,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const r = detail.registration;
   const step =
     asked && asked.registrationId === id && stepAllowed(asked, r, may)
-      ? { intent: asked.intent, registrationId: id, name: `${detail.participant.firstName} ${detail.participant.lastName}` }
+      ? { intent: asked.intent, registrationId: id, name: `${detail.participant.firstName} ${detail.participant.lastName}`, ...noPlaceFor(event, asked.intent, r, may) }
       : null;
   return json(
     {

@@ -147,6 +147,31 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     await context.close();
   }, 90_000);
 
+  it("'Nachrücken' into a full camp says so in its step and leads to the places, before anything is sent", async () => {
+    const lead = await createUser({ firstName: "Lea", lastName: "Leitung" });
+    const camp = createEvent({ title: `Volles Lager ${Date.now()}`, ownerIds: [lead.id], capacity: 1, dateFrom: daysFromToday(30), dateTo: daysFromToday(35) });
+    register(camp.id, { status: "accepted", ...child("Noah", "Berg") });
+    register(camp.id, { status: "open", waitingListPosition: 1, ...child("Leon", "Schneider") });
+    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+    await page.goto(`/freizeit/participants/${camp.id}`);
+    if (javaScriptEnabled) await hydrated(page);
+    const waiting = page.getByRole("region", { name: "Warteliste" }).getByRole("listitem").filter({ hasText: "Schneider" });
+    await waiting.getByRole("link", { name: /^Nachrücken/ }).click();
+    const step = page.getByRole("dialog", { name: "Nachrücken" });
+    await step.waitFor();
+    expect(await step.getByRole("alert").textContent()).toBe("Kein Platz frei. Erhöhe die Zahl der Plätze oder warte, bis ein Platz frei wird.");
+    expect(await step.textContent()).toContain("Leon Schneider kann jetzt nicht nachrücken.");
+    expect(await step.getByRole("button").count()).toBe(0);
+    await reachable(step.getByRole("link", { name: "Plätze ändern" }));
+    await step.getByRole("link", { name: "Abbrechen" }).click();
+    await step.waitFor({ state: "detached" });
+    await waiting.getByRole("link", { name: /^Nachrücken/ }).click();
+    await page.getByRole("dialog", { name: "Nachrücken" }).getByRole("link", { name: "Plätze ändern" }).click();
+    await page.getByRole("heading", { level: 1, name: "Veranstaltung bearbeiten" }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("helper list: each helper a card, the group field wide enough, actions on screen", async () => {
     const lead = await createUser({ firstName: "Lea", lastName: "Leitung" });
     const camp = createEvent({ title: `Helferlager ${Date.now()}`, ownerIds: [lead.id], dateFrom: daysFromToday(30), dateTo: daysFromToday(35) });

@@ -19,7 +19,7 @@ type ListData = {
   waiting: { id: number; waitingListPosition: number; offerExpiresAt: number | null }[];
   rejected: { id: number; applicationStatus: string }[];
   openSepa: { id: number; children: number; amountCents: number }[];
-  step: { intent: string; registrationId: number; name: string } | null;
+  step: { intent: string; registrationId: number; name: string; noPlace?: { editHref: string | null } } | null;
   paging: { page: number; pageCount: number; matching: number };
 };
 
@@ -176,6 +176,25 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
   it("the lead gets the confirmation step to revoke a rejection", async () => {
     const data = await body<ListData>(await list("lead", `?entscheiden=revoke-rejection&anmeldung=${ids.rejected}`));
     expect(data.step).toEqual({ intent: "revoke-rejection", registrationId: ids.rejected, name: "Rita Abgelehnt" });
+  });
+
+  it("'Nachrücken' for a waiting child says at once when no place is free, with the way to more places", async () => {
+    const asked = `?entscheiden=move-up&anmeldung=${ids.waiting}`;
+    expect((await body<ListData>(await list("lead", asked))).step).toEqual({ intent: "move-up", registrationId: ids.waiting, name: "Wim Warten" });
+    const { events } = await import("../../db/schema");
+    db.update(events).set({ capacity: 5 }).where(eq(events.id, camp.event.id)).run();
+    try {
+      expect((await body<ListData>(await list("lead", asked))).step).toEqual({
+        intent: "move-up",
+        registrationId: ids.waiting,
+        name: "Wim Warten",
+        noPlace: { editHref: `/freizeit/edit/${camp.event.id}` },
+      });
+      // An offered child holds its place already: no question of room.
+      expect((await body<ListData>(await list("lead", `?entscheiden=move-up&anmeldung=${ids.offered}`))).step).toEqual({ intent: "move-up", registrationId: ids.offered, name: "Olli Angebot" });
+    } finally {
+      db.update(events).set({ capacity: 6 }).where(eq(events.id, camp.event.id)).run();
+    }
   });
 
   it.each([
