@@ -69,10 +69,23 @@ export function AdminLegal({ rows, failure, action }: { rows: LegalRow[]; failur
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const [chosen, setChosen] = useState<Record<string, string>>({});
+  // A saved version makes a new form: the chosen names and files are gone, as after a reload.
+  const versions = rows.map((r) => r.current?.version ?? 0).join("-");
+  const [shownVersions, setShownVersions] = useState(versions);
+  if (shownVersions !== versions) {
+    setShownVersions(versions);
+    setChosen({});
+  }
   return (
     <section aria-labelledby="admin-legal" className="panel admin-legal">
       <h2 id="admin-legal">Dokumente</h2>
-      <Form method="post" action={action} encType="multipart/form-data" onReset={() => setChosen({})}>
+      <Form
+        key={versions}
+        method="post"
+        action={action}
+        encType="multipart/form-data"
+        onReset={() => setChosen({})}
+      >
         {failure ? (
           <div role="alert" className="flash flash-danger form-alert">
             <strong>{failure.title}</strong>

@@ -132,6 +132,11 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     await legal.getByRole("button", { name: "Speichern" }).click();
     await page.getByText("Upload erfolgt").waitFor();
     await page.getByRole("region", { name: "Dokumente" }).getByText(`(AGB-${stamp}.pdf)`).waitFor();
+    // Saved: the slots are empty again, nothing looks as if it still waited to be saved.
+    if (javaScriptEnabled) expect(await legal.getByText("Dateiname").count()).toBe(3);
+    for (const label of ["Datenschutzerklärung", "Teilnahmebedingungen", "Allgemeine Geschäftsbedingungen"]) {
+      expect(await legal.getByLabel(`Datei Hochladen: ${label}`).evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
+    }
     const footer = page.getByRole("contentinfo");
     expect(await footer.getByRole("link", { name: "Datenschutz" }).getAttribute("href")).toBe("/legal/datenschutz.pdf");
     expect(await footer.getByRole("link", { name: "Teilnahmebedingungen" }).getAttribute("href")).toBe("/legal/teilnahmebedingungen.pdf");
