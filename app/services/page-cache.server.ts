@@ -210,10 +210,13 @@ function forget(entry: Entry) {
   storedBytes -= entry.body.length + (entry.gzip?.length ?? 0);
 }
 
-/** Lets the oldest copies go until `adding` more bytes fit, and any copy past its time. */
+/**
+ * Lets the oldest copies go until `adding` more bytes fit (with a new copy, or with `keep`'s gzip
+ * copy), and any copy past its time.
+ */
 function makeRoom(adding: number, now: number, keep?: Entry) {
   for (const entry of entries.values()) {
-    const full = entries.size >= MAX_ENTRIES || storedBytes + adding > PAGE_CACHE_MAX_BYTES;
+    const full = entries.size + (keep ? 0 : 1) > MAX_ENTRIES || storedBytes + adding > PAGE_CACHE_MAX_BYTES;
     if (!full && now - entry.storedAt <= PAGE_CACHE_TTL_MS) return;
     if (entry !== keep) forget(entry);
   }

@@ -19,7 +19,7 @@ let base = "";
 let renders = 0;
 let clock = 1_000_000;
 /** What the fake app adds to its answer, by path. */
-const extras: Record<string, { setCookie?: boolean; script?: boolean; status?: number; noStore?: boolean; gzippedByApp?: boolean; padding?: number }> = {};
+const extras: Record<string, { setCookie?: boolean; script?: boolean; status?: number; noStore?: boolean; gzippedByApp?: boolean; padding?: number; delayMs?: number }> = {};
 /** Paths whose answer is compressed on its way out (by the compression middleware here). */
 const throughCompression = new Set<string>();
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
         keepRenderedBody(res, Buffer.from(html));
         res.write(html.slice(0, 20));
         res.end(html.slice(20));
-      }, 20);
+      }, extra.delayMs ?? 20);
     };
     const cached = answerFromCache(req, res, { https: false, headers, nonce, now: clock, fallback: render });
     if (cached === true) return;
@@ -222,5 +222,18 @@ describe("page cache", () => {
     await get("/freizeit/32");
     expect((await get("/freizeit/32")).headers["x-page-cache"]).toBeUndefined();
     expect(pageCacheUsage().bytes).toBeLessThanOrEqual(PAGE_CACHE_MAX_BYTES);
+  });
+
+  it("keeps at most 1,000 copies; a copy's gzip version does not push another out", async () => {
+    extras["/freizeit/41"] = { delayMs: 0 };
+    for (let i = 0; i < 1_001; i++) await get("/freizeit/41", { Host: `n${i}.example` });
+    expect(pageCacheUsage().entries).toBe(1_000);
+    // The newest copy is asked for gzipped: it grows, the number of copies stays.
+    const zipped = await get("/freizeit/41", { Host: "n1000.example", "Accept-Encoding": "gzip" });
+    expect(zipped.headers["x-page-cache"]).toBe("hit");
+    expect(pageCacheUsage().entries).toBe(1_000);
+    // The oldest went when the 1,001st came; the second oldest is still there.
+    expect((await get("/freizeit/41", { Host: "n1.example" })).headers["x-page-cache"]).toBe("hit");
+    expect(renders).toBe(1_001);
   });
 });
