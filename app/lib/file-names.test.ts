@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayFileName, nameWithExtension } from "./file-names";
+import { displayFileName, nameWithExtension, uploadedFileName } from "./file-names";
 
 describe("file names", () => {
   it("end in the extension of the type found in the content", () => {
@@ -18,5 +18,11 @@ describe("file names", () => {
   it("an empty or blank name falls back", () => {
     expect(displayFileName(" \t ", "k-1.pdf")).toBe("Datei.pdf");
     expect(displayFileName("", "k-1.pdf", "Infobrief.pdf")).toBe("Infobrief.pdf");
+  });
+
+  it("keeps no marks that turn text around: 'Rechnung\u202Efdp.txt' must not read as 'Rechnungtxt.pdf'", () => {
+    expect(displayFileName("Rechnung\u202Efdp", "k-1.txt")).toBe("Rechnungfdp.txt");
+    expect(displayFileName("\u2066a\u2069\u200Fb\u200E\u061C\u0085c", "k-1.pdf")).toBe("abc.pdf");
+    expect(uploadedFileName("C:\\Users\\x\\Bild\u202Egnp.txt")).toBe("Bildgnp.txt");
   });
 });

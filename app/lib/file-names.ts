@@ -16,11 +16,23 @@ export function keyExtension(key: string) {
 }
 
 /**
- * A display name a person typed for a file: no control characters (line breaks neither), path
- * separators as '_', at most 150 characters, ending in the extension of the file's type.
+ * Control characters (line breaks among them) and the marks that change the direction of text
+ * (U+202E makes 'Rechnung‮fdp.txt' read as 'Rechnungtxt.pdf'): never part of a file's name.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A display name a person typed for a file: nothing unseen, path separators as '_', at most 150
+ * characters, ending in the extension of the file's type.
  */
 export function displayFileName(given: string, key: string, fallback = "Datei") {
-  // eslint-disable-next-line no-control-regex
-  const name = given.replace(/[\u0000-\u001f\u007f]/g, "").replace(/[\\/]/g, "_").trim().slice(0, 150) || fallback;
+  const name = given.replace(UNSEEN, "").replace(/[\\/]/g, "_").trim().slice(0, 150) || fallback;
   return nameWithExtension(name, keyExtension(key));
+}
+
+/** The name a browser sent with an upload: only its last path segment, nothing unseen, at most 150 characters. */
+export function uploadedFileName(sent: string) {
+  const base = sent.split(/[\\/]/).pop() ?? "";
+  return base.replace(UNSEEN, "").trim().slice(0, 150) || "Datei";
 }

@@ -11,7 +11,7 @@ import { DISK_LOW, roomForFiles } from "./disk-space.server";
 import { settings } from "./env.server";
 import { MAX_PICTURE_PIXELS, writePictureVariants } from "./picture-variants.server";
 import { FORM_TOO_MANY_FIELDS, FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
-import { nameWithExtension } from "~/lib/file-names";
+import { nameWithExtension, uploadedFileName } from "~/lib/file-names";
 import { randomToken } from "./tokens.server";
 
 export const MB = 1024 * 1024;
@@ -73,12 +73,6 @@ function dir(...parts: string[]) {
   return path.join(settings().uploadsDir, ...parts);
 }
 
-function clean(name: string) {
-  // Only the last path segment, no control characters, at most 150 characters.
-  const base = name.split(/[\\/]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
-  return base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 150) || "Datei";
-}
 
 export const SAVE_FAILED = "Die Datei konnte nicht gespeichert werden. Bitte versuchen Sie es später erneut.";
 
@@ -151,7 +145,7 @@ export async function readUploadForm(request: Request, fileFields: Record<string
       else problems.push(new UploadError(name, SAVE_FAILED, 503));
       return undefined;
     }
-    slots[slot] = { field: name, kind, tempPath, originalName: clean(filename), size: written.size };
+    slots[slot] = { field: name, kind, tempPath, originalName: uploadedFileName(filename), size: written.size };
     return `upload:${slot}`;
   };
 
