@@ -24,7 +24,7 @@ export function EventMailLog({ mails }: { mails: MailLogEntry[] }) {
             return (
               <li key={mail.id} className="mail-log-entry">
                 <h3>{mail.subject}</h3>
-                <p>
+                <p className="mail-log-from">
                   Von {mail.senderName} am {formatDate(new Date(mail.createdAt))} um {formatTime(new Date(mail.createdAt))}
                   {mail.attachments.length ? ` · Anhänge: ${mail.attachments.join(", ")}` : ""}
                 </p>

@@ -25,4 +25,13 @@ describe("file names", () => {
     expect(displayFileName("\u2066a\u2069\u200Fb\u200E\u061C\u0085c", "k-1.pdf")).toBe("abc.pdf");
     expect(uploadedFileName("C:\\Users\\x\\Bild\u202Egnp.txt")).toBe("Bildgnp.txt");
   });
+
+  it("keeps no line separators or zero-width spaces, and never cuts a character in two", () => {
+    expect(displayFileName("a\u2028b\u2029c\u200Bd\u2060e\uFEFFf", "k-1.pdf")).toBe("abcdef.pdf");
+    // 149 letters and an emoji (two UTF-16 units): cut after whole characters, no lone half.
+    const name = displayFileName(`${"A".repeat(149)}😀Ende`, "k-1.pdf");
+    expect(name).toBe(`${"A".repeat(149)}😀.pdf`);
+    expect(Buffer.from(name, "utf8").toString("utf8")).toBe(name);
+    expect(uploadedFileName(`${"B".repeat(149)}😀.png`)).toBe(`${"B".repeat(149)}😀`);
+  });
 });

@@ -16,23 +16,29 @@ export function keyExtension(key: string) {
 }
 
 /**
- * Control characters (line breaks among them) and the marks that change the direction of text
- * (U+202E makes 'Rechnung‮fdp.txt' read as 'Rechnungtxt.pdf'): never part of a file's name.
+ * Control characters and line separators, zero-width spaces, and the marks that change the
+ * direction of text (U+202E makes 'Rechnung‮fdp.txt' read as 'Rechnungtxt.pdf'): never part of a
+ * file's name. (The zero-width joiners that build emoji and some scripts stay.)
  */
 // eslint-disable-next-line no-control-regex
-const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
+/** At most `max` characters, cut between whole characters (an emoji is two UTF-16 units). */
+function firstCharacters(text: string, max: number) {
+  return text.length <= max ? text : Array.from(text).slice(0, max).join("");
+}
 
 /**
  * A display name a person typed for a file: nothing unseen, path separators as '_', at most 150
  * characters, ending in the extension of the file's type.
  */
 export function displayFileName(given: string, key: string, fallback = "Datei") {
-  const name = given.replace(UNSEEN, "").replace(/[\\/]/g, "_").trim().slice(0, 150) || fallback;
+  const name = firstCharacters(given.replace(UNSEEN, "").replace(/[\\/]/g, "_").trim(), 150) || fallback;
   return nameWithExtension(name, keyExtension(key));
 }
 
 /** The name a browser sent with an upload: only its last path segment, nothing unseen, at most 150 characters. */
 export function uploadedFileName(sent: string) {
   const base = sent.split(/[\\/]/).pop() ?? "";
-  return base.replace(UNSEEN, "").trim().slice(0, 150) || "Datei";
+  return firstCharacters(base.replace(UNSEEN, "").trim(), 150) || "Datei";
 }

@@ -162,7 +162,7 @@ export default function EventDetail() {
       {event.attachments.length > 0 ? (
         <section aria-labelledby="files-title" className="panel">
           <h2 id="files-title">Anhänge</h2>
-          <ul>
+          <ul className="attachment-links">
             {event.attachments.map((file) => (
               <li key={file.id}>
                 <a href={`/uploads/attachments/${file.key}`} target="_blank" rel="noopener">

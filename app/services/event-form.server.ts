@@ -27,7 +27,8 @@ function fileChanges(formData: FormData): FileChanges {
   const renamed: FileChanges["renamed"] = [];
   for (const [name, value] of formData) {
     const match = /^attachmentName-(\d+)$/.exec(name);
-    if (match && typeof value === "string" && value.trim()) renamed.push({ id: Number(match[1]), displayName: value.trim().slice(0, 150) });
+    // Cleaned and cut to 150 characters where it is stored (displayFileName), whole characters only.
+    if (match && typeof value === "string" && value.trim()) renamed.push({ id: Number(match[1]), displayName: value });
   }
   return {
     renamed,
