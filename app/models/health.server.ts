@@ -4,6 +4,7 @@ import { inArray, sql } from "drizzle-orm";
 import { jobRuns, mailOutbox } from "../../db/schema";
 import { checkDatabase, db } from "~/services/db.server";
 import { diskReport } from "~/services/disk-space.server";
+import { ATTACHMENT_MAX_BYTES } from "~/services/uploads.server";
 
 /** The offers job runs every minute: silence for longer than this means the scheduler stopped. */
 export const SCHEDULER_SILENCE_MS = 5 * 60_000;
@@ -31,7 +32,7 @@ export function healthReport(now = new Date()) {
       failed: outbox.failed,
       oldestUndeliveredSeconds: outbox.oldest === null ? null : Math.max(0, Math.round((now.getTime() - outbox.oldest) / 1000)),
     },
-    disk: diskReport(),
+    disk: diskReport(ATTACHMENT_MAX_BYTES),
     scheduler: {
       ranRecently: lastRun > 0 && now.getTime() - lastRun <= SCHEDULER_SILENCE_MS,
       jobs: Object.fromEntries(

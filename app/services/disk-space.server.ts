@@ -32,6 +32,11 @@ async function freeBytes(): Promise<number | null> {
   return null;
 }
 
+/** Would a file of up to `limit` bytes leave less than the reserve of `free` bytes? The one rule. */
+export function leavesTooLittle(free: number, limit: number, reserve = settings().uploadsMinFreeBytes) {
+  return free - limit < reserve;
+}
+
 /**
  * For one form: may a file of up to `limit` bytes be written, after `written` bytes of this form?
  * The disk is asked once per form, when its first file arrives.
@@ -41,18 +46,18 @@ export function roomForFiles() {
   return async (limit: number, written: number) => {
     free ??= freeBytes();
     const bytes = await free;
-    return bytes === null || bytes - written - limit >= settings().uploadsMinFreeBytes;
+    return bytes === null || !leavesTooLittle(bytes - written, limit);
   };
 }
 
-/** For /healthz: no names, only figures. */
-export function diskReport() {
+/** For /healthz, figures only: `low` once a file of the largest size would be refused. */
+export function diskReport(largestFile: number) {
   const minFreeMb = settings().uploadsMinFreeBytes / MB;
   for (const dir of existingAncestors(settings().uploadsDir)) {
     try {
       const stats = statfsSync(dir);
-      const freeMb = Math.floor((stats.bavail * stats.bsize) / MB);
-      return { freeMb, minFreeMb, low: freeMb < minFreeMb };
+      const free = stats.bavail * stats.bsize;
+      return { freeMb: Math.floor(free / MB), minFreeMb, low: leavesTooLittle(free, largestFile) };
     } catch {
       // the folder above
     }

@@ -20,7 +20,7 @@ import { rawSqlite } from "./db.server";
 
 export const PAGE_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 1_000;
-/** Bodies and their gzip copies together, per process. */
+/** Keys, bodies and their gzip copies together, per process. */
 export const PAGE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 const CACHED_PATH = /^\/(?:freizeit\/[1-9][0-9]{0,9})?$/;
 /** Headers that belong to one answer only, never copied from the rendered one. */
@@ -197,17 +197,18 @@ function storeIfShareable(res: ServerResponse, pending: PendingPage, body: Buffe
   const entry = { key: pending.key, generation: pending.generation, storedAt: now, headers, body, etag: typeof headers.etag === "string" ? headers.etag : undefined };
   const old = entries.get(pending.key);
   if (old) forget(old);
-  if (body.length > PAGE_CACHE_MAX_BYTES) return entry; // answers the waiting requests, never kept
-  makeRoom(body.length, now);
+  const size = pending.key.length + body.length; // a key holds the raw Host headers, up to 16 KB
+  if (size > PAGE_CACHE_MAX_BYTES) return entry; // answers the waiting requests, never kept
+  makeRoom(size, now);
   entries.set(pending.key, entry);
-  storedBytes += body.length;
+  storedBytes += size;
   return entry;
 }
 
 function forget(entry: Entry) {
   if (entries.get(entry.key) !== entry) return;
   entries.delete(entry.key);
-  storedBytes -= entry.body.length + (entry.gzip?.length ?? 0);
+  storedBytes -= entry.key.length + entry.body.length + (entry.gzip?.length ?? 0);
 }
 
 /**

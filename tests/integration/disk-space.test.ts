@@ -62,4 +62,12 @@ describe("when the disk is nearly full", () => {
     expect(Math.abs(report.disk.freeMb - Math.floor((stats.bavail * stats.bsize) / 2 ** 20))).toBeLessThan(50);
     expect(report.disk.minFreeMb).toBe(9_000_000);
   });
+
+  it("says 'low' exactly when a file of the largest size would be refused (the same rule)", async () => {
+    const { leavesTooLittle } = await import("~/services/disk-space.server");
+    const MB = 1024 * 1024;
+    // 3 MB more free than the reserve: a 10 MB attachment would eat into it.
+    expect(leavesTooLittle(515 * MB, 10 * MB, 512 * MB)).toBe(true);
+    expect(leavesTooLittle(522 * MB, 10 * MB, 512 * MB)).toBe(false);
+  });
 });

@@ -236,4 +236,11 @@ describe("page cache", () => {
     expect((await get("/freizeit/41", { Host: "n1.example" })).headers["x-page-cache"]).toBe("hit");
     expect(renders).toBe(1_001);
   });
+
+  it("counts the keys too: a Host header of 8 KB per copy stays within the budget", async () => {
+    extras["/freizeit/42"] = { delayMs: 0, padding: 8_000 };
+    for (let i = 0; i < 1_000; i++) await get("/freizeit/42", { Host: `${"h".repeat(8_000)}${i}.example` });
+    expect(pageCacheUsage().bytes).toBeLessThanOrEqual(PAGE_CACHE_MAX_BYTES);
+    expect(pageCacheUsage().entries).toBeLessThan(1_000);
+  });
 });
