@@ -13,7 +13,7 @@ export type EventMailFormData = {
   alert?: Alert;
   errors?: Partial<Record<EventMailFields, string>>;
   fileErrors?: Record<string, string>;
-  values?: { subject: string; text: string; audience: string };
+  values?: { subject: string; text: string; audience: string; attachmentNames?: string[]; attachmentRowsUsed?: boolean[] };
 };
 
 function FieldError({ id, message }: { id: string; message?: string }) {
@@ -24,7 +24,21 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
-function AttachmentRow({ slot, hydrated, active, error, onRemove }: { slot: number; hydrated: boolean; active: boolean; error?: string; onRemove: () => void }) {
+function AttachmentRow({
+  slot,
+  hydrated,
+  active,
+  error,
+  name: givenName,
+  onRemove,
+}: {
+  slot: number;
+  hydrated: boolean;
+  active: boolean;
+  error?: string;
+  name?: string;
+  onRemove: () => void;
+}) {
   const file = useRef<HTMLInputElement>(null);
   const name = useRef<HTMLInputElement>(null);
   const [chosen, setChosen] = useState("");
@@ -40,7 +54,7 @@ function AttachmentRow({ slot, hydrated, active, error, onRemove }: { slot: numb
       <legend>Anhang {n}</legend>
       <div className="field">
         <label htmlFor={`attachmentName${n}`}>Anzeigename</label>
-        <input ref={name} type="text" id={`attachmentName${n}`} name={`attachmentName${n}`} maxLength={150} />
+        <input ref={name} type="text" id={`attachmentName${n}`} name={`attachmentName${n}`} maxLength={150} defaultValue={givenName} />
       </div>
       {hydrated ? (
         <div className="field">
@@ -74,7 +88,17 @@ function AttachmentRow({ slot, hydrated, active, error, onRemove }: { slot: numb
 export function EventMailForm({ eventId, counts, data }: { eventId: number; counts: Record<EventMailAudience, number>; data?: EventMailFormData }) {
   const hydrated = useHydrated();
   const [filled, setFilled] = useState({ subject: Boolean(data?.values?.subject.trim()), text: Boolean(data?.values?.text.trim()) });
-  const [active, setActive] = useState<boolean[]>(() => Array.from({ length: ATTACHMENT_ROWS }, () => false));
+  // Rows open: those opened with 'Neuer Anhang', and after a refusal those that had a file or a name.
+  const openAfter = (answer?: EventMailFormData) =>
+    Array.from({ length: ATTACHMENT_ROWS }, (_, i) =>
+      Boolean(answer?.fileErrors?.[`attachment${i + 1}`] || answer?.values?.attachmentRowsUsed?.[i] || answer?.values?.attachmentNames?.[i]?.trim()),
+    );
+  const [active, setActive] = useState<boolean[]>(() => openAfter(data));
+  const [answered, setAnswered] = useState(data);
+  if (answered !== data) {
+    setAnswered(data);
+    setActive((rows) => rows.map((on, i) => on || openAfter(data)[i]));
+  }
   const audience = data?.values?.audience ?? "both";
   const errors = data?.errors ?? {};
   const ready = filled.subject && filled.text;
@@ -140,8 +164,9 @@ export function EventMailForm({ eventId, counts, data }: { eventId: number; coun
             key={slot}
             slot={slot}
             hydrated={hydrated}
-            active={active[slot] || Boolean(data?.fileErrors?.[`attachment${slot + 1}`])}
+            active={active[slot]}
             error={data?.fileErrors?.[`attachment${slot + 1}`]}
+            name={data?.values?.attachmentNames?.[slot]}
             onRemove={() => setActive((rows) => rows.map((on, i) => (i === slot ? false : on)))}
           />
         ))}

@@ -60,7 +60,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const text = (name: string) => String(formData.get(name) ?? "");
-  const values = { subject: text("subject"), text: text("text"), audience: text("audience") || "both" };
+  const values = {
+    subject: text("subject"),
+    text: text("text"),
+    audience: text("audience") || "both",
+    // After a refusal the display names typed stay, and the rows that had a file stay open: only
+    // the files must be chosen again.
+    attachmentNames: Array.from({ length: ATTACHMENT_ROWS }, (_, i) => text(`attachmentName${i + 1}`)),
+    attachmentRowsUsed: Array.from({ length: ATTACHMENT_ROWS }, (_, i) => [...uploads, ...problems].some((u) => u.field === `attachment${i + 1}`)),
+  };
   const parsed = parseEventMail(formData);
   const fileErrors: Record<string, string> = Object.fromEntries(problems.map((p) => [p.field, p.message]));
   const total = uploads.reduce((sum, u) => sum + u.size, 0);

@@ -8,7 +8,7 @@ import ExcelJS from "exceljs";
 import { simpleParser } from "mailparser";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { fileBrowser, JS_MODES, openTab } from "../support/browser";
-import { createEvent, pdfBytes, pngBytes } from "../support/events";
+import { createEvent, executableBytes, pdfBytes, pngBytes } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { addHelper, quickUser, register } from "../support/lists-fixtures";
 import { waitForMail } from "../support/mail";
@@ -18,10 +18,12 @@ const browser = fileBrowser();
 const dir = mkdtempSync(path.join(tmpdir(), "lf-e2e-mail-"));
 const plan = path.join(dir, "Lageplan.png");
 const brief = path.join(dir, "Elternbrief.pdf");
+const program = path.join(dir, "Programm.pdf");
 
 beforeAll(async () => {
   writeFileSync(plan, pngBytes(320, 200));
   writeFileSync(brief, pdfBytes());
+  writeFileSync(program, executableBytes());
 });
 
 describe.each(JS_MODES)("event e-mail and Excel lists $name", ({ javaScriptEnabled }) => {
@@ -72,6 +74,15 @@ describe.each(JS_MODES)("event e-mail and Excel lists $name", ({ javaScriptEnabl
       await page.locator("#attachment2").setInputFiles(plan);
     }
     await page.getByLabel("Anzeigename").first().fill("Elternbrief Pfingsten");
+    // A program named .pdf is refused; the typed display name stays, only the files are chosen again.
+    await page.locator("#attachment1").setInputFiles(program);
+    await sendButton.click();
+    await page.locator("#attachment1-error").getByText("Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.").waitFor();
+    expect(await page.getByLabel("Anzeigename").first().inputValue()).toBe("Elternbrief Pfingsten");
+    expect(await page.getByLabel("Anzeigename").first().isVisible()).toBe(true);
+    await page.locator("#attachment1").setInputFiles(brief);
+    await page.locator("#attachment2").setInputFiles(plan);
+    if (javaScriptEnabled) expect(await page.locator("#attachmentFileName2").isVisible()).toBe(true);
     await sendButton.click();
 
     await page.getByRole("heading", { level: 1, name: title }).waitFor();

@@ -132,9 +132,13 @@ describe("sending", () => {
     const ok = await send({ subject: "a", text: "b" }, { attachment1: [{ name: "notiz.txt", bytes: Buffer.from("Treffpunkt: Bahnhof, 9 Uhr\n") }] });
     expect(ok.status).toBe(302);
     clearMails();
-    const exe = await send({ subject: "a", text: "b" }, { attachment1: [{ name: "bild.png", bytes: executableBytes() }] });
+    const exe = await send({ subject: "a", text: "b", attachmentName1: "Elternbrief", attachmentName2: "Lageplan" }, { attachment1: [{ name: "bild.png", bytes: executableBytes() }] });
     expect(exe.status).toBe(400);
-    expect(JSON.stringify(await exe.json())).toContain("Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.");
+    const refused = await exe.json();
+    expect(JSON.stringify(refused)).toContain("Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.");
+    // The display names typed stay in the form; only the files must be chosen again.
+    expect(refused.values.attachmentNames.slice(0, 3)).toEqual(["Elternbrief", "Lageplan", ""]);
+    expect(refused.values.attachmentRowsUsed.slice(0, 3)).toEqual([true, false, false]);
     const big = Buffer.concat([pdfBytes(), Buffer.alloc(10 * 1024 * 1024)]);
     const tooBig = await send({ subject: "a", text: "b" }, { attachment1: [{ name: "gross.pdf", bytes: big }] });
     expect(tooBig.status).toBe(413);
