@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent, daysFromToday, pdfBytes, pngBytes } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
+import { files } from "../../db/schema";
+import { db } from "~/services/db.server";
 
 const { baseUrl } = inject("e2e")!;
 const browser = fileBrowser();
@@ -128,6 +130,19 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
     }
     expect(await main.getByRole("link", { name: "Zurück zur Startseite" }).getAttribute("href")).toBe("/");
     expect(await main.getByRole("heading", { name: "Meine angemeldeten Teilnehmer*innen" }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a long file name without spaces breaks on a 360 px phone instead of widening the page", async () => {
+    const camp = createEvent({ title: `Lager mit Anhang ${Date.now()}`, inDays: 20 });
+    const name = `${"Elternbrief".repeat(13)}Ende.pdf`;
+    db.insert(files).values({ key: `lang-${camp.id}.pdf`, displayName: name, mimeType: "application/pdf", size: 9, kind: "attachment", eventId: camp.id }).run();
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`/freizeit/${camp.id}`);
+    await page.getByRole("link", { name }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     expect(problems).toEqual([]);
     await context.close();
   });
