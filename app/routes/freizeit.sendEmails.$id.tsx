@@ -10,7 +10,7 @@ import { ATTACHMENT_ROWS, INVALID, parseEventMail } from "~/schemas/event-mail";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireEventCapability } from "~/services/permissions.server";
 import { displayFileName } from "~/lib/file-names";
-import { discardUploads, readUploadForm, removeStoredFile, storeUploads, UploadError } from "~/services/uploads.server";
+import { discardUploads, readUploadForm, removeStoredFile, serverRefusal, storeUploads, UploadError } from "~/services/uploads.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -77,7 +77,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const tooLarge = total > ATTACHMENTS_MAX_BYTES || problems.some((p) => p.status === 413);
     const message = tooLarge ? TOO_LARGE_TOGETHER : problems.length ? "Bitte wähle die Anhänge erneut aus." : undefined;
     const status = problems.find((p) => p.status >= 500)?.status ?? (tooLarge ? 413 : 400);
-    return answer({ alert: { title: INVALID, message }, errors: parsed.ok ? {} : parsed.errors, fileErrors, values }, status);
+    const alert = (parsed.ok && !tooLarge && serverRefusal(problems)) || { title: INVALID, message };
+    return answer({ alert, errors: parsed.ok ? {} : parsed.errors, fileErrors, values }, status);
   }
 
   let stored: Awaited<ReturnType<typeof storeUploads>>;

@@ -5,7 +5,7 @@ import { json } from "~/services/json.server";
 import type { EventInput, FileChanges } from "~/models/event.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
 import { eventSchema, INVALID_FORM } from "~/schemas/event";
-import { discardUploads, readUploadForm, storeUploads, UploadError } from "./uploads.server";
+import { discardUploads, readUploadForm, serverRefusal, storeUploads, UploadError } from "./uploads.server";
 
 const GENERIC_FAILURE = { title: "Fehler", message: "Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut." };
 
@@ -65,7 +65,14 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
     await discardUploads(uploads);
     return {
       response: json(
-        { result: submission.reply(), alert: { title: INVALID_FORM, message: problems.length ? "Bitte prüfe die markierten Felder und wähle die Dateien erneut aus." : "Bitte prüfe die markierten Felder." }, fileErrors },
+        {
+          result: submission.reply(),
+          alert: (submission.status === "success" && serverRefusal(problems)) || {
+            title: INVALID_FORM,
+            message: problems.length ? "Bitte prüfe die markierten Felder und wähle die Dateien erneut aus." : "Bitte prüfe die markierten Felder.",
+          },
+          fileErrors,
+        },
         { status: problems.find((p) => p.status >= 500)?.status ?? (problems.some((p) => p.status === 413) ? 413 : 400) },
       ),
     };

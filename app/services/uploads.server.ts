@@ -74,6 +74,12 @@ function dir(...parts: string[]) {
 }
 
 
+/** A refusal of the server's own (a full disk, a folder it cannot write) for the form's summary: not the person's input. */
+export function serverRefusal(problems: UploadError[]) {
+  const problem = problems.find((p) => p.status >= 500);
+  return problem ? { title: "Dateien nicht gespeichert", message: problem.message } : null;
+}
+
 export const SAVE_FAILED = "Die Datei konnte nicht gespeichert werden. Bitte versuchen Sie es später erneut.";
 
 /** Writes a file part to `tempPath`; a write error (full disk, no permission) never escapes. */

@@ -4,13 +4,14 @@
 import { existsSync, readdirSync, rmSync, statfsSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { events, files } from "../../db/schema";
+import { events, files, mailOutbox } from "../../db/schema";
 import { action as createAction } from "~/routes/freizeit.create";
+import { action as mailAction } from "~/routes/freizeit.sendEmails.$id";
 import { loader as healthLoader } from "~/routes/healthz";
 import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
-import { multipartPost, pngBytes, validEventFields } from "../support/events";
+import { createEvent, multipartPost, pngBytes, validEventFields } from "../support/events";
 import { body, run } from "../support/remix";
 
 // More than any disk this runs on has free: every file is refused.
@@ -39,11 +40,27 @@ describe("when the disk is nearly full", () => {
       multipartPost("/freizeit/create", validEventFields(), { picture: [{ name: "lager.png", bytes: pngBytes() }], attachments: [{ name: "Packliste.txt", bytes: Buffer.from("Schlafsack\n") }] }, cookie),
     );
     expect(response.status).toBe(507);
-    const answer = await body<{ fileErrors: Record<string, string> }>(response);
+    const answer = await body<{ fileErrors: Record<string, string>; alert: { title: string; message: string } }>(response);
     expect(answer.fileErrors.picture).toBe(DISK_LOW);
+    // Nothing the person typed is wrong: the summary says what happened, not 'nicht valide'.
+    expect(answer.alert).toEqual({ title: "Dateien nicht gespeichert", message: DISK_LOW });
     expect(Object.values(answer.fileErrors).filter((m) => m === DISK_LOW)).toHaveLength(2);
     expect(db.select().from(events).all()).toHaveLength(0);
     expect(db.select().from(files).all()).toHaveLength(0);
+    expect(leftOnDisk()).toEqual([]);
+  });
+
+  it("the event e-mail's attachments too: the message at the file, the typed name kept, no mail queued", async () => {
+    const admin = await createUser({ role: "admin" });
+    const event = createEvent({ ownerIds: [admin.id] });
+    const args = multipartPost(`/freizeit/sendEmails/${event.id}`, { intent: "send", subject: "Packliste", text: "Bitte mitbringen", attachmentName1: "Packliste" }, { attachment1: [{ name: "p.txt", bytes: Buffer.from("Schlafsack\n") }] }, await sessionCookieFor(admin.id));
+    const response = await run(mailAction, { ...args, params: { id: String(event.id) } });
+    expect(response.status).toBe(507);
+    const answer = await body<{ fileErrors: Record<string, string>; alert: { title: string; message: string }; values: { attachmentNames: string[] } }>(response);
+    expect(answer.fileErrors.attachment1).toBe(DISK_LOW);
+    expect(answer.alert).toEqual({ title: "Dateien nicht gespeichert", message: DISK_LOW });
+    expect(answer.values.attachmentNames[0]).toBe("Packliste");
+    expect(db.select().from(mailOutbox).all()).toHaveLength(0);
     expect(leftOnDisk()).toEqual([]);
   });
 
