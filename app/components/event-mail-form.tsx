@@ -88,17 +88,13 @@ function AttachmentRow({
 export function EventMailForm({ eventId, counts, data }: { eventId: number; counts: Record<EventMailAudience, number>; data?: EventMailFormData }) {
   const hydrated = useHydrated();
   const [filled, setFilled] = useState({ subject: Boolean(data?.values?.subject.trim()), text: Boolean(data?.values?.text.trim()) });
-  // Rows open: those opened with 'Neuer Anhang', and after a refusal those that had a file or a name.
-  const openAfter = (answer?: EventMailFormData) =>
+  // Rows open: those opened with 'Neuer Anhang', and after a refusal (the route gives each answer a
+  // new form) those that had a file, a name or a message.
+  const [active, setActive] = useState<boolean[]>(() =>
     Array.from({ length: ATTACHMENT_ROWS }, (_, i) =>
-      Boolean(answer?.fileErrors?.[`attachment${i + 1}`] || answer?.values?.attachmentRowsUsed?.[i] || answer?.values?.attachmentNames?.[i]?.trim()),
-    );
-  const [active, setActive] = useState<boolean[]>(() => openAfter(data));
-  const [answered, setAnswered] = useState(data);
-  if (answered !== data) {
-    setAnswered(data);
-    setActive((rows) => rows.map((on, i) => on || openAfter(data)[i]));
-  }
+      Boolean(data?.fileErrors?.[`attachment${i + 1}`] || data?.values?.attachmentRowsUsed?.[i] || data?.values?.attachmentNames?.[i]?.trim()),
+    ),
+  );
   const audience = data?.values?.audience ?? "both";
   const errors = data?.errors ?? {};
   const ready = filled.subject && filled.text;

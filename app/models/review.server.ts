@@ -137,7 +137,6 @@ export function getParticipantList(eventId: number, capacity: number | null, que
 // ---------------------------------------------------------------------------------------------
 // One registration
 
-/** A registration of this event with what a decision step needs (its facts and name), or null. */
 /**
  * What the 'Nachrücken' step says before anything is sent: a waiting child moves up only into a
  * free place (an offered one holds its place already), so with none free the step says so and
@@ -149,6 +148,7 @@ export function noPlaceFor(event: { id: number; capacity: number | null }, inten
   return { noPlace: { editHref: may.editEvent ? `/freizeit/edit/${event.id}` : null } };
 }
 
+/** A registration of this event with what a decision step needs (its facts and name), or null. */
 export function decisionSubject(eventId: number, registrationId: number) {
   const row = db
     .select({
