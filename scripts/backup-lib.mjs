@@ -2,9 +2,11 @@
 // `npm run backup -- DIR` works while the app runs and writes: SQLite's online backup API copies a
 // consistent snapshot; the uploads are copied after it, so every file a backed-up row names is
 // there. A manifest lists every file with its size and SHA-256; `npm run restore -- DIR` checks
-// it, refuses while the app runs, and checks the restored database's integrity.
+// it (no path out of the backup), refuses while the app runs, checks the database's integrity
+// and that it is Lagerfeuer's, puts the uploads back into their folder and the database last.
+// A backup is readable by the app's user only (0700/0600), as the data folder is.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { processNote, realDatabasePath, takeAppLock } from "./running-app.mjs";
@@ -32,21 +34,42 @@ function walk(dir, base = dir) {
 
 export async function backup(target, env = process.env) {
   const { databasePath, uploadsDir } = paths(env);
-  if (!existsSync(databasePath)) throw new Error(`Keine Datenbank unter ${databasePath}.`);
+  if (!existsSync(databasePath)) throw new Error(`Keine Datenbank unter ${databasePath}. Bitte DATABASE_PATH so setzen wie für die App.`);
+  // Without it the backup would hold no files, and its restore would delete every upload.
+  if (!existsSync(uploadsDir)) throw new Error(`Kein Upload-Ordner unter ${uploadsDir}. Bitte UPLOADS_DIR so setzen wie für die App.`);
   const dir = path.resolve(target);
   if (existsSync(dir) && readdirSync(dir).length) throw new Error(`Der Ordner ${dir} ist nicht leer.`);
-  mkdirSync(path.join(dir, "uploads"), { recursive: true });
+  const made = !existsSync(dir);
+  try {
+    return await backupInto(dir, databasePath, uploadsDir);
+  } catch (error) {
+    // Nothing half-written stays behind to be taken for a backup.
+    if (made) rmSync(dir, { recursive: true, force: true });
+    else for (const entry of readdirSync(dir)) rmSync(path.join(dir, entry), { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Children's data: the backup is the app's user's alone, as the data folder is. */
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
+async function backupInto(dir, databasePath, uploadsDir) {
+  mkdirSync(path.join(dir, "uploads"), { recursive: true, mode: PRIVATE_DIR });
+  chmodSync(dir, PRIVATE_DIR);
   const source = new Database(databasePath, { readonly: true, fileMustExist: true });
   try {
     await source.backup(path.join(dir, DATABASE_FILE));
   } finally {
     source.close();
   }
+  chmodSync(path.join(dir, DATABASE_FILE), PRIVATE_FILE);
   const uploads = walk(uploadsDir);
   for (const file of uploads) {
-    mkdirSync(path.dirname(path.join(dir, "uploads", file)), { recursive: true });
+    mkdirSync(path.dirname(path.join(dir, "uploads", file)), { recursive: true, mode: PRIVATE_DIR });
     try {
       copyFileSync(path.join(uploadsDir, file), path.join(dir, "uploads", file));
+      chmodSync(path.join(dir, "uploads", file), PRIVATE_FILE);
     } catch (error) {
       if (error.code !== "ENOENT") throw error; // removed meanwhile: no backed-up row names it any more
     }
@@ -56,19 +79,34 @@ export async function backup(target, env = process.env) {
     createdAt: new Date().toISOString(),
     files: files.map((file) => ({ file, size: statSync(path.join(dir, file)).size, sha256: sha256(path.join(dir, file)) })),
   };
-  writeFileSync(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2));
+  writeFileSync(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2), { mode: PRIVATE_FILE });
   return manifest;
+}
+
+/** A manifest's file: the database or a file below `uploads/`, never a path out of the backup. */
+function inBackup(file) {
+  if (typeof file !== "string" || path.isAbsolute(file)) return false;
+  const normal = path.normalize(file);
+  return normal === DATABASE_FILE || (normal.startsWith(`uploads${path.sep}`) && !normal.split(path.sep).includes(".."));
 }
 
 export function verify(dir) {
   const manifestFile = path.join(dir, MANIFEST);
   if (!existsSync(manifestFile)) throw new Error(`Keine Sicherung in ${dir}: ${MANIFEST} fehlt.`);
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+  } catch {
+    manifest = null;
+  }
+  if (!Array.isArray(manifest?.files)) throw new Error(`Die Sicherung ist beschädigt: ${MANIFEST} ist nicht lesbar.`);
   for (const entry of manifest.files) {
+    if (!inBackup(entry?.file)) throw new Error(`Die Sicherung ist beschädigt: ${String(entry?.file)} liegt nicht in der Sicherung.`);
     const file = path.join(dir, entry.file);
     if (!existsSync(file)) throw new Error(`Die Sicherung ist unvollständig: ${entry.file} fehlt.`);
     if (sha256(file) !== entry.sha256) throw new Error(`Die Sicherung ist beschädigt: ${entry.file} hat eine andere Prüfsumme.`);
   }
+  if (!manifest.files.some((entry) => entry.file === DATABASE_FILE)) throw new Error(`Die Sicherung ist unvollständig: ${DATABASE_FILE} fehlt.`);
   return manifest;
 }
 
@@ -86,21 +124,58 @@ export function restore(source, env = process.env) {
   }
 }
 
+/** Tables every Lagerfeuer database has: a SQLite file of another app is never put in place of ours. */
+const OUR_TABLES = ["users", "events", "registrations"];
+
 function restoreHolding(dir, databasePath, uploadsDir) {
   const manifest = verify(dir);
-  const check = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
-  const integrity = check.pragma("integrity_check", { simple: true });
-  check.close();
-  if (integrity !== "ok") throw new Error(`Die gesicherte Datenbank ist nicht in Ordnung: ${integrity}`);
+  // Checked as a copy beside the app's database: opening the backup itself would write into it.
   mkdirSync(path.dirname(databasePath), { recursive: true });
-  for (const suffix of ["-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
-  copyFileSync(path.join(dir, DATABASE_FILE), `${databasePath}.restore`);
-  renameSync(`${databasePath}.restore`, databasePath);
-  rmSync(uploadsDir, { recursive: true, force: true });
-  for (const entry of manifest.files.filter((f) => f.file.startsWith(`uploads${path.sep}`))) {
-    const target = path.join(uploadsDir, path.relative("uploads", entry.file));
+  const copy = `${databasePath}.restore`;
+  copyFileSync(path.join(dir, DATABASE_FILE), copy);
+  try {
+    const check = new Database(copy, { fileMustExist: true });
+    try {
+      const integrity = check.pragma("integrity_check", { simple: true });
+      if (integrity !== "ok") throw new Error(`Die gesicherte Datenbank ist nicht in Ordnung: ${integrity}`);
+      const tables = check.prepare(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (${OUR_TABLES.map(() => "?").join(", ")})`).pluck().get(...OUR_TABLES);
+      if (tables !== OUR_TABLES.length) throw new Error(`Die Datenbank in ${dir} ist keine Sicherung von Lagerfeuer.`);
+    } finally {
+      check.close();
+    }
+  } catch (error) {
+    rmSync(copy, { force: true });
+    throw error;
+  }
+  // The uploads folder stays (a Docker volume cannot be removed): only what is in it goes.
+  mkdirSync(uploadsDir, { recursive: true });
+  for (const entry of readdirSync(uploadsDir)) rmSync(path.join(uploadsDir, entry), { recursive: true, force: true });
+  for (const entry of manifest.files.filter((f) => f.file !== DATABASE_FILE)) {
+    const target = path.join(uploadsDir, path.relative("uploads", path.normalize(entry.file)));
     mkdirSync(path.dirname(target), { recursive: true });
     copyFileSync(path.join(dir, entry.file), target);
   }
+  // The database last: until here the app's old database stays as it was.
+  for (const suffix of ["-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
+  renameSync(copy, databasePath);
   return manifest;
+}
+
+/** A system error as a volunteer can act on it (the scripts print only this line). */
+export function inGerman(error) {
+  const where = error?.path ?? "";
+  if (error?.code === "EACCES" || error?.code === "EPERM") {
+    return `Keine Berechtigung für ${where}. Bitte als der Benutzer ausführen, unter dem die App läuft, oder die Rechte prüfen.`;
+  }
+  if (error?.code === "ENOTDIR" || error?.code === "EEXIST") return `${where} ist kein Ordner.`;
+  if (error?.code === "ENOSPC" || error?.code === "SQLITE_FULL") return "Auf dem Datenträger ist kein Platz mehr frei.";
+  if (error?.code === "SQLITE_READONLY") return "Die Datenbank ist schreibgeschützt. Bitte die Rechte prüfen.";
+  return error?.message ?? String(error);
+}
+
+/** For the scripts' last line: the backup's time in Berlin, and how many files. */
+export function describeBackup(manifest) {
+  const when = new Date(manifest.createdAt).toLocaleString("de-DE", { timeZone: "Europe/Berlin", dateStyle: "medium", timeStyle: "short" });
+  const count = manifest.files.length === 1 ? "1 Datei" : `${manifest.files.length} Dateien`;
+  return `${count}, Sicherung vom ${when} Uhr`;
 }

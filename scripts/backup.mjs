@@ -1,5 +1,5 @@
 // `npm run backup -- DIR`: a consistent copy of the database and the uploads, with a manifest.
-import { backup } from "./backup-lib.mjs";
+import { backup, describeBackup, inGerman, paths } from "./backup-lib.mjs";
 
 const target = process.argv[2];
 if (!target) {
@@ -8,8 +8,9 @@ if (!target) {
 }
 try {
   const manifest = await backup(target);
-  console.log(`Sicherung in ${target}: ${manifest.files.length} Dateien, ${manifest.createdAt}`);
+  const { databasePath, uploadsDir } = paths();
+  console.log(`Gesichert: ${databasePath} und ${uploadsDir} nach ${target} (${describeBackup(manifest)}).`);
 } catch (error) {
-  console.error(error.message);
+  console.error(inGerman(error));
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 // `npm run restore -- DIR`: puts a backup back (the app must not run); checks the manifest and
 // the database's integrity first.
-import { restore } from "./backup-lib.mjs";
+import { describeBackup, inGerman, paths, restore } from "./backup-lib.mjs";
 
 const source = process.argv[2];
 if (!source) {
@@ -9,8 +9,9 @@ if (!source) {
 }
 try {
   const manifest = restore(source);
-  console.log(`Wiederhergestellt: ${manifest.files.length} Dateien der Sicherung vom ${manifest.createdAt}`);
+  const { databasePath, uploadsDir } = paths();
+  console.log(`Wiederhergestellt nach ${databasePath} und ${uploadsDir}: ${describeBackup(manifest)}.`);
 } catch (error) {
-  console.error(error.message);
+  console.error(inGerman(error));
   process.exit(1);
 }

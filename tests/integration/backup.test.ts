@@ -1,7 +1,7 @@
 // Backups under write load: every registration acknowledged before the backup began is in it,
 // the restored database is intact, a damaged backup and a running app are refused.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -25,6 +25,7 @@ beforeEach(() => resetDatabase());
 
 /** A backup of the test database, and settings for a place with nothing in it yet to restore it to. */
 async function backupAndEmptyPlace() {
+  mkdirSync(settings().uploadsDir, { recursive: true });
   const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
   expect((await npmScript("backup", target)).code).toBe(0);
   const place = mkdtempSync(path.join(tmpdir(), "lf-restore-"));
@@ -67,7 +68,7 @@ describe("npm run backup and restore", () => {
     writing = false;
     await writer;
     expect(made.code, made.output).toBe(0);
-    expect(made.output).toMatch(/^Sicherung in .*: 2 Dateien/);
+    expect(made.output).toMatch(/^Gesichert: .* nach .* \(2 Dateien, Sicherung vom \d\d\.\d\d\.\d{4}, \d\d:\d\d Uhr\)\./);
 
     const backedUp = new Database(path.join(target, "lagerfeuer.db"), { readonly: true });
     const ids = new Set((backedUp.prepare("select id from registrations").all() as { id: number }[]).map((r) => r.id));
@@ -141,5 +142,73 @@ describe("npm run backup and restore", () => {
     const refused = await npmScript("backup", full);
     expect(refused.code).toBe(1);
     expect(refused.output).toContain("ist nicht leer");
+    // A system error in German, as a volunteer can act on it, no stack trace.
+    mkdirSync(settings().uploadsDir, { recursive: true });
+    const onFile = await npmScript("backup", path.join(full, "x", "sicherung"));
+    expect(onFile.code).toBe(1);
+    expect(onFile.output.trim()).toBe(`${path.join(full, "x", "sicherung")} ist kein Ordner.`);
+  });
+
+  it("keeps children's data to the app's user, refuses a backup without the uploads folder, and names what it saved", async () => {
+    mkdirSync(settings().uploadsDir, { recursive: true });
+    const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    const made = await npmScript("backup", target);
+    expect(made.code, made.output).toBe(0);
+    expect(made.output).toContain(settings().databasePath);
+    for (const file of [target, path.join(target, "lagerfeuer.db"), path.join(target, "manifest.json")]) {
+      expect((statSync(file).mode & 0o077).toString(8), file).toBe("0");
+    }
+    const nowhere = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    const missing = await npmScript("backup", nowhere, { UPLOADS_DIR: path.join(tmpdir(), "gibt-es-nicht-lf") });
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain("Kein Upload-Ordner unter");
+    expect(existsSync(nowhere)).toBe(false);
+  });
+
+  it("restores into the uploads folder as it is (a Docker volume cannot be removed), database last, and writes nothing into the backup", async () => {
+    const { target, env } = await backupAndEmptyPlace();
+    mkdirSync(path.join(env.UPLOADS_DIR, "attachments"), { recursive: true });
+    writeFileSync(path.join(env.UPLOADS_DIR, "attachments", "alt.pdf"), "alt");
+    const folder = statSync(env.UPLOADS_DIR).ino;
+    const before = readdirSync(target).sort();
+    const restored = await npmScript("restore", target, env);
+    expect(restored.code, restored.output).toBe(0);
+    expect(restored.output).toContain(env.DATABASE_PATH);
+    expect(statSync(env.UPLOADS_DIR).ino).toBe(folder);
+    expect(existsSync(path.join(env.UPLOADS_DIR, "attachments", "alt.pdf"))).toBe(false);
+    expect(readdirSync(target).sort()).toEqual(before);
+  });
+
+  it("refuses a manifest that is not one, or names a file outside the backup, and a database of another app", async () => {
+    const { target, env } = await backupAndEmptyPlace();
+    const manifestFile = path.join(target, "manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+
+    writeFileSync(manifestFile, "{");
+    const unreadable = await npmScript("restore", target, env);
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.output).toContain("Die Sicherung ist beschädigt: manifest.json ist nicht lesbar.");
+
+    const outside = path.join(path.dirname(env.UPLOADS_DIR), "draussen.txt");
+    writeFileSync(path.join(target, "x.txt"), "x");
+    const sha = (await import("node:crypto")).createHash("sha256").update("x").digest("hex");
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, files: [...manifest.files, { file: "uploads/../../draussen.txt", size: 1, sha256: sha }] }));
+    const escaping = await npmScript("restore", target, env);
+    expect(escaping.code).toBe(1);
+    expect(escaping.output).toContain("Die Sicherung ist beschädigt: uploads/../../draussen.txt liegt nicht in der Sicherung.");
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(env.DATABASE_PATH)).toBe(false);
+
+    // A SQLite file of another app with a fitting manifest: never put in place of ours.
+    const foreign = new Database(path.join(target, "lagerfeuer.db"));
+    foreign.exec("DROP TABLE IF EXISTS users; CREATE TABLE IF NOT EXISTS notizen (text TEXT)");
+    foreign.close();
+    const db = manifest.files.find((f: { file: string }) => f.file === "lagerfeuer.db");
+    const dbSha = (await import("node:crypto")).createHash("sha256").update(readFileSync(path.join(target, "lagerfeuer.db"))).digest("hex");
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, files: manifest.files.map((f: { file: string }) => (f === db ? { ...db, sha256: dbSha } : f)) }));
+    const other = await npmScript("restore", target, env);
+    expect(other.code).toBe(1);
+    expect(other.output).toContain("ist keine Sicherung von Lagerfeuer");
+    expect(existsSync(env.DATABASE_PATH)).toBe(false);
   });
 });
