@@ -11,6 +11,9 @@ describe("routePattern", () => {
     ["/login?redirectTo=%2Faccount&token=geheim", "/login"],
     ["/uploads/attachments/AbCdEf1234567890ghIjKl.pdf", "/uploads/attachments/:token"],
     ["/freizeit/create", "/freizeit/create"],
+    // A mistyped address with an e-mail address in it (found by a probe): never logged as typed.
+    ["/anna.schmidt@example.org", "/:email"],
+    ["/kontakt/anna%40example.org/x", "/kontakt/:email/x"],
   ])("%s → %s", (url, pattern) => {
     expect(routePattern(url)).toBe(pattern);
   });

@@ -32,7 +32,7 @@ export function newRequestId() {
   return randomUUID();
 }
 
-/** A path as a pattern: numbers become :id, long random-looking segments :token. */
+/** A path as a pattern: numbers become :id, e-mail addresses :email, long random-looking segments :token. */
 export function routePattern(url: string) {
   const path = url.split(/[?#]/)[0];
   return (
@@ -40,6 +40,7 @@ export function routePattern(url: string) {
       .split("/")
       .map((segment) => {
         if (/^\d+$/.test(segment)) return ":id";
+        if (/@|%40/i.test(segment)) return ":email"; // a mistyped address with an e-mail address in it
         if (segment.length >= 16 && /^[\w.~%-]+$/.test(segment) && /\d/.test(segment)) return ":token";
         if (segment.length > 40) return ":token";
         return segment;
