@@ -1,7 +1,7 @@
 // Backups of the database and the uploaded files, and their restore (README, 'Back-ups').
 // `npm run backup -- DIR` works while the app runs and writes: SQLite's online backup API copies a
-// consistent snapshot; the uploads are copied after it, so every file a backed-up row names is
-// there. A manifest lists every file with its size and SHA-256; `npm run restore -- DIR` checks
+// consistent snapshot; the uploads are copied before it and again after it, so every file a
+// backed-up row names is there. A manifest lists every file with its size and SHA-256; `npm run restore -- DIR` checks
 // it (no path out of the backup), refuses while the app runs, checks the database's integrity
 // and that it is Lagerfeuer's, puts the uploads back into their folder and the database last.
 // A backup is readable by the app's user only (0700/0600), as the data folder is.
@@ -32,7 +32,10 @@ function walk(dir, base = dir) {
   });
 }
 
-export async function backup(target, env = process.env) {
+/**
+ * @param {{ beforeSnapshot?: () => void, afterSnapshot?: () => void }} [steps] what happens meanwhile (tests)
+ */
+export async function backup(target, env = process.env, steps = {}) {
   const { databasePath, uploadsDir } = paths(env);
   if (!existsSync(databasePath)) throw new Error(`Keine Datenbank unter ${databasePath}. Bitte DATABASE_PATH so setzen wie für die App.`);
   // Without it the backup would hold no files, and its restore would delete every upload.
@@ -41,7 +44,7 @@ export async function backup(target, env = process.env) {
   if (existsSync(dir) && readdirSync(dir).length) throw new Error(`Der Ordner ${dir} ist nicht leer.`);
   const made = !existsSync(dir);
   try {
-    return await backupInto(dir, databasePath, uploadsDir);
+    return await backupInto(dir, databasePath, uploadsDir, steps);
   } catch (error) {
     // Nothing half-written stays behind to be taken for a backup.
     if (made) rmSync(dir, { recursive: true, force: true });
@@ -54,9 +57,28 @@ export async function backup(target, env = process.env) {
 const PRIVATE_DIR = 0o700;
 const PRIVATE_FILE = 0o600;
 
-async function backupInto(dir, databasePath, uploadsDir) {
+async function backupInto(dir, databasePath, uploadsDir, steps) {
   mkdirSync(path.join(dir, "uploads"), { recursive: true, mode: PRIVATE_DIR });
   chmodSync(dir, PRIVATE_DIR);
+  // The uploads before the snapshot and again after it: a file deleted while the backup runs was
+  // copied before (the snapshot may still name it), a file added before the snapshot is copied
+  // after it. Files are never changed under their name, only added and deleted.
+  const copied = new Set();
+  const copyUploads = () => {
+    for (const file of walk(uploadsDir)) {
+      if (copied.has(file)) continue;
+      mkdirSync(path.dirname(path.join(dir, "uploads", file)), { recursive: true, mode: PRIVATE_DIR });
+      try {
+        copyFileSync(path.join(uploadsDir, file), path.join(dir, "uploads", file));
+        chmodSync(path.join(dir, "uploads", file), PRIVATE_FILE);
+        copied.add(file);
+      } catch (error) {
+        if (error.code !== "ENOENT") throw error; // deleted between the listing and its copy
+      }
+    }
+  };
+  copyUploads();
+  steps.beforeSnapshot?.();
   const source = new Database(databasePath, { readonly: true, fileMustExist: true });
   try {
     await source.backup(path.join(dir, DATABASE_FILE));
@@ -64,17 +86,9 @@ async function backupInto(dir, databasePath, uploadsDir) {
     source.close();
   }
   chmodSync(path.join(dir, DATABASE_FILE), PRIVATE_FILE);
-  const uploads = walk(uploadsDir);
-  for (const file of uploads) {
-    mkdirSync(path.dirname(path.join(dir, "uploads", file)), { recursive: true, mode: PRIVATE_DIR });
-    try {
-      copyFileSync(path.join(uploadsDir, file), path.join(dir, "uploads", file));
-      chmodSync(path.join(dir, "uploads", file), PRIVATE_FILE);
-    } catch (error) {
-      if (error.code !== "ENOENT") throw error; // removed meanwhile: no backed-up row names it any more
-    }
-  }
-  const files = [DATABASE_FILE, ...uploads.filter((f) => existsSync(path.join(dir, "uploads", f))).map((f) => path.join("uploads", f))];
+  steps.afterSnapshot?.();
+  copyUploads();
+  const files = [DATABASE_FILE, ...[...copied].sort().map((f) => path.join("uploads", f))];
   const manifest = {
     createdAt: new Date().toISOString(),
     files: files.map((file) => ({ file, size: statSync(path.join(dir, file)).size, sha256: sha256(path.join(dir, file)) })),

@@ -211,4 +211,19 @@ describe("npm run backup and restore", () => {
     expect(other.output).toContain("ist keine Sicherung von Lagerfeuer");
     expect(existsSync(env.DATABASE_PATH)).toBe(false);
   });
+
+  it("a file deleted while the backup runs, after the database's snapshot, is still in the backup that names it", async () => {
+    const { backup } = await import("../../scripts/backup-lib.mjs");
+    const pictures = path.join(settings().uploadsDir, "pictures");
+    mkdirSync(pictures, { recursive: true });
+    writeFileSync(path.join(pictures, "lager.jpg"), "bild");
+    const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    // The snapshot names the picture; a lead removes it before its file is copied.
+    await backup(target, process.env, { afterSnapshot: () => rmSync(path.join(pictures, "lager.jpg")) });
+    expect(readFileSync(path.join(target, "uploads", "pictures", "lager.jpg"), "utf8")).toBe("bild");
+    // And a file that came after the first pass, before the snapshot, is there too.
+    const later = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    await backup(later, process.env, { beforeSnapshot: () => writeFileSync(path.join(pictures, "neu.jpg"), "neu") });
+    expect(readFileSync(path.join(later, "uploads", "pictures", "neu.jpg"), "utf8")).toBe("neu");
+  });
 });
