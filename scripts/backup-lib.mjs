@@ -169,10 +169,16 @@ function restoreHolding(dir, databasePath, uploadsDir) {
     mkdirSync(path.dirname(target), { recursive: true });
     copyFileSync(path.join(dir, entry.file), target);
   }
-  // The database last: until here the app's old database stays as it was.
-  for (const suffix of ["-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
+  // The database last: until here the app's old database stays as it was. Then it is kept beside
+  // the restored one, with its WAL (committed writes not yet in the file), so that a wrong backup
+  // can be undone; the one kept by an earlier restore goes.
+  const kept = `${databasePath}.vor-wiederherstellung`;
+  for (const suffix of ["", "-wal", "-shm"]) {
+    rmSync(`${kept}${suffix}`, { force: true });
+    if (existsSync(`${databasePath}${suffix}`)) renameSync(`${databasePath}${suffix}`, `${kept}${suffix}`);
+  }
   renameSync(copy, databasePath);
-  return manifest;
+  return { ...manifest, kept: existsSync(kept) ? kept : null };
 }
 
 /** A system error as a volunteer can act on it (the scripts print only this line). */

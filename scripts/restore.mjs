@@ -11,6 +11,7 @@ try {
   const manifest = restore(source);
   const { databasePath, uploadsDir } = paths();
   console.log(`Wiederhergestellt nach ${databasePath} und ${uploadsDir}: ${describeBackup(manifest)}.`);
+  if (manifest.kept) console.log(`Die Datenbank davor liegt als ${manifest.kept} daneben.`);
 } catch (error) {
   console.error(inGerman(error));
   process.exit(1);

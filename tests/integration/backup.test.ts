@@ -171,9 +171,17 @@ describe("npm run backup and restore", () => {
     writeFileSync(path.join(env.UPLOADS_DIR, "attachments", "alt.pdf"), "alt");
     const folder = statSync(env.UPLOADS_DIR).ino;
     const before = readdirSync(target).sort();
+    // The database it replaces stays beside it: a wrong backup can be undone.
+    const old = new Database(env.DATABASE_PATH);
+    old.exec("CREATE TABLE alt (x); INSERT INTO alt VALUES ('vorher')");
+    old.close();
     const restored = await npmScript("restore", target, env);
     expect(restored.code, restored.output).toBe(0);
     expect(restored.output).toContain(env.DATABASE_PATH);
+    expect(restored.output).toContain(`${env.DATABASE_PATH}.vor-wiederherstellung`);
+    const kept = new Database(`${env.DATABASE_PATH}.vor-wiederherstellung`, { readonly: true });
+    expect(kept.prepare("SELECT x FROM alt").pluck().get()).toBe("vorher");
+    kept.close();
     expect(statSync(env.UPLOADS_DIR).ino).toBe(folder);
     expect(existsSync(path.join(env.UPLOADS_DIR, "attachments", "alt.pdf"))).toBe(false);
     expect(readdirSync(target).sort()).toEqual(before);
