@@ -1,10 +1,11 @@
 // Backups of the database and the uploaded files, and their restore (README, 'Back-ups').
 // `npm run backup -- DIR` works while the app runs and writes: SQLite's online backup API copies a
 // consistent snapshot; the uploads are copied before it and again after it, so every file a
-// backed-up row names is there. A manifest lists every file with its size and SHA-256; `npm run restore -- DIR` checks
-// it (no path out of the backup), refuses while the app runs, checks the database's integrity
-// and that it is Lagerfeuer's, puts the uploads back into their folder and the database last.
-// A backup is readable by the app's user only (0700/0600), as the data folder is.
+// backed-up row names is there. A manifest lists every file with its size and SHA-256.
+// `npm run restore -- DIR` checks it (no path out of the backup), refuses while the app runs,
+// checks the database's integrity and that it is Lagerfeuer's, puts the uploads back into their
+// folder and the database last. A backup is readable by the app's user only (0700/0600), as the
+// data folder is.
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -190,7 +191,9 @@ export function inGerman(error) {
   if (error?.code === "ENOTDIR" || error?.code === "EEXIST") return `${where} ist kein Ordner.`;
   if (error?.code === "ENOSPC" || error?.code === "SQLITE_FULL") return "Auf dem Datenträger ist kein Platz mehr frei.";
   if (error?.code === "SQLITE_READONLY") return "Die Datenbank ist schreibgeschützt. Bitte die Rechte prüfen.";
-  return error?.message ?? String(error);
+  // Any other system error: its code for whoever helps, not the library's English sentence.
+  if (typeof error?.code === "string") return `Unerwarteter Systemfehler ${error.code}${where ? ` bei ${where}` : ""}.`;
+  return error?.message ?? String(error); // our own refusals, already in German
 }
 
 /** For the scripts' last line: the backup's time in Berlin, and how many files. */

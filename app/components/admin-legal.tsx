@@ -66,54 +66,49 @@ function LegalFileRow({ row, error, hydrated, chosen, onChosen }: { row: LegalRo
 }
 
 export function AdminLegal({ rows, failure, action }: { rows: LegalRow[]; failure: LegalFailure | null; action: string }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const [chosen, setChosen] = useState<Record<string, string>>({});
   // A saved version makes a new form: the chosen names and files are gone, as after a reload.
   const versions = rows.map((r) => r.current?.version ?? 0).join("-");
-  const [shownVersions, setShownVersions] = useState(versions);
-  if (shownVersions !== versions) {
-    setShownVersions(versions);
-    setChosen({});
-  }
+  const hydrated = useHydrated(); // here, so that a new form does not start as if without JavaScript
   return (
     <section aria-labelledby="admin-legal" className="panel admin-legal">
       <h2 id="admin-legal">Dokumente</h2>
-      <Form
-        key={versions}
-        method="post"
-        action={action}
-        encType="multipart/form-data"
-        onReset={() => setChosen({})}
-      >
-        {failure ? (
-          <div role="alert" className="flash flash-danger form-alert">
-            <strong>{failure.title}</strong>
-            {failure.messages[""] ? <p>{failure.messages[""]}</p> : null}
-          </div>
-        ) : null}
-        <input type="hidden" name="intent" value="legal" />
-        <ul className="admin-legal-rows">
-          {rows.map((row) => (
-            <LegalFileRow
-              key={row.field}
-              row={row}
-              error={failure?.messages[row.field]}
-              hydrated={hydrated}
-              chosen={chosen[row.field] ?? ""}
-              onChosen={(name) => setChosen((c) => ({ ...c, [row.field]: name }))}
-            />
-          ))}
-        </ul>
-        <div className="actions">
-          <button type="submit" disabled={navigation.state === "submitting"}>
-            Speichern
-          </button>
-          <button type="reset" className="secondary">
-            Zurücksetzen
-          </button>
-        </div>
-      </Form>
+      <LegalForm key={versions} rows={rows} failure={failure} action={action} hydrated={hydrated} />
     </section>
+  );
+}
+
+function LegalForm({ rows, failure, action, hydrated }: { rows: LegalRow[]; failure: LegalFailure | null; action: string; hydrated: boolean }) {
+  const navigation = useNavigation();
+  const [chosen, setChosen] = useState<Record<string, string>>({});
+  return (
+    <Form method="post" action={action} encType="multipart/form-data" onReset={() => setChosen({})}>
+      {failure ? (
+        <div role="alert" className="flash flash-danger form-alert">
+          <strong>{failure.title}</strong>
+          {failure.messages[""] ? <p>{failure.messages[""]}</p> : null}
+        </div>
+      ) : null}
+      <input type="hidden" name="intent" value="legal" />
+      <ul className="admin-legal-rows">
+        {rows.map((row) => (
+          <LegalFileRow
+            key={row.field}
+            row={row}
+            error={failure?.messages[row.field]}
+            hydrated={hydrated}
+            chosen={chosen[row.field] ?? ""}
+            onChosen={(name) => setChosen((c) => ({ ...c, [row.field]: name }))}
+          />
+        ))}
+      </ul>
+      <div className="actions">
+        <button type="submit" disabled={navigation.state === "submitting"}>
+          Speichern
+        </button>
+        <button type="reset" className="secondary">
+          Zurücksetzen
+        </button>
+      </div>
+    </Form>
   );
 }

@@ -223,7 +223,7 @@ function makeRoom(adding: number, now: number, keep?: Entry) {
   }
 }
 
-/** How many copies this process holds and their bytes (tests, health). */
+/** How many copies this process holds and their bytes (tests). */
 export function pageCacheUsage() {
   return { entries: entries.size, bytes: storedBytes };
 }

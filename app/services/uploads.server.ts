@@ -138,7 +138,9 @@ export async function readUploadForm(request: Request, fileFields: Record<string
     const slot = arrivals++;
     const tempPath = path.join(tempDir, randomToken());
     // No folder to write to, or too little room left on the disk: the file is not read.
-    const refused = !(await tempDirReady) ? new UploadError(name, SAVE_FAILED, 503) : !(await room(LIMITS[kind], maxBytes - budget.left)) && new UploadError(name, DISK_LOW, 507);
+    let refused: UploadError | null = null;
+    if (!(await tempDirReady)) refused = new UploadError(name, SAVE_FAILED, 503);
+    else if (!room(LIMITS[kind], maxBytes - budget.left)) refused = new UploadError(name, DISK_LOW, 507);
     if (refused) {
       stream.resume();
       problems.push(refused);
