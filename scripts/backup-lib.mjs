@@ -131,7 +131,12 @@ export function restore(source, env = process.env) {
   const databasePath = realDatabasePath(named); // a link stays a link
   // Held while restoring: no app starts on a database half put back.
   const lock = takeAppLock(databasePath);
-  if (!lock) throw new Error(`Die App läuft${processNote(databasePath)} und hält die Datenbank, oder eine andere Wiederherstellung. Bitte zuerst beenden.`);
+  if (!lock) {
+    throw new Error(
+      `Die App läuft${processNote(databasePath)} und hält die Datenbank, oder eine andere Wiederherstellung läuft. ` +
+        "Bitte die App zuerst beenden (Strg-C im Fenster, in dem sie läuft, oder systemctl stop … oder docker stop …; README, „Back-ups“) und dann noch einmal wiederherstellen.",
+    );
+  }
   try {
     return restoreHolding(dir, databasePath, uploadsDir);
   } finally {

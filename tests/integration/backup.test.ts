@@ -11,6 +11,10 @@ import { createUser, resetDatabase } from "../support/fixtures";
 import { createEvent } from "../support/events";
 import { createRegistration } from "../support/registrations";
 
+// What a volunteer reads when the app still runs: how to stop it, and to try again then.
+const STOP_FIRST =
+  "Bitte die App zuerst beenden (Strg-C im Fenster, in dem sie läuft, oder systemctl stop … oder docker stop …; README, „Back-ups“) und dann noch einmal wiederherstellen.";
+
 function npmScript(script: "backup" | "restore", dir: string, env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, [`scripts/${script}.mjs`, dir], { env: { ...process.env, ...env } });
@@ -97,14 +101,14 @@ describe("npm run backup and restore", () => {
       writeFileSync(`${env.DATABASE_PATH}.pid`, String(app.pid));
       const running = await npmScript("restore", target, env);
       expect(running.code).toBe(1);
-      expect(running.output).toContain(`Die App läuft (Prozess ${app.pid}) und hält die Datenbank, oder eine andere Wiederherstellung. Bitte zuerst beenden.`);
+      expect(running.output).toContain(`Die App läuft (Prozess ${app.pid}) und hält die Datenbank, oder eine andere Wiederherstellung läuft. ${STOP_FIRST}`);
       expect(existsSync(env.DATABASE_PATH)).toBe(false);
       // In another container sharing the volume the pid file names a process of this one (or
       // none): the lock still tells.
       writeFileSync(`${env.DATABASE_PATH}.pid`, "1");
       expect((await npmScript("restore", target, env)).output).toContain("Die App läuft (Prozess 1)");
       rmSync(`${env.DATABASE_PATH}.pid`);
-      expect((await npmScript("restore", target, env)).output).toContain("Die App läuft und hält die Datenbank, oder eine andere Wiederherstellung.");
+      expect((await npmScript("restore", target, env)).output).toContain(`Die App läuft und hält die Datenbank, oder eine andere Wiederherstellung läuft. ${STOP_FIRST}`);
       expect(existsSync(env.DATABASE_PATH)).toBe(false);
     } finally {
       app.kill("SIGKILL");
