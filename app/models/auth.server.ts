@@ -1,13 +1,14 @@
 // Signing up, confirming the address, signing in (with brute-force limits) and resetting a
 // forgotten password.
-import { and, count, eq, gt, isNull, lt, type SQL } from "drizzle-orm";
-import { loginAttempts, users } from "../../db/schema";
+import { and, eq, isNull } from "drizzle-orm";
+import { users } from "../../db/schema";
 import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
-import { hashPassword, verifyPassword } from "~/services/password.server";
+import { hashPassword } from "~/services/password.server";
 import { endAllSessions } from "~/services/session.server";
+import { checkPasswordTry, type PasswordClient } from "./password-tries.server";
 import { consumeToken, issueToken, mayMailAnotherLink, revokeTokens } from "./user-token.server";
 import { sessionUserColumns, type SessionUser } from "./user.server";
 
@@ -79,86 +80,26 @@ export function resendConfirmation(email: string) {
 // ---------------------------------------------------------------------------------------------
 // Signing in
 
-export const LOGIN_WINDOW_MS = 15 * 60_000;
-/** Failures from browsers without a device mark for the address, per address. */
-export const MAX_FAILURES_PER_EMAIL = 5;
-/** Failures from browsers without a device mark, per client address. */
-export const MAX_FAILURES_PER_CLIENT = 20;
-/** Failures made with one device mark lock only that mark. */
-export const MAX_FAILURES_PER_DEVICE = 5;
-
-/** A fixed hash to verify against when the address is unknown, so both cases take as long. */
-let dummyHash: Promise<string> | undefined;
-function timingDummy() {
-  dummyHash ??= hashPassword("kein-echtes-Passwort-1!");
-  return dummyHash;
-}
-
-function failuresSince(since: Date, condition: SQL | undefined) {
-  return db
-    .select({ n: count() })
-    .from(loginAttempts)
-    .where(and(condition, eq(loginAttempts.succeeded, false), gt(loginAttempts.createdAt, since)))
-    .get()!.n;
-}
-
-/**
- * A browser with a valid device mark for the address is judged by that mark's failures alone:
- * nobody else's failures can lock it out. Any other browser is throttled by the failures of
- * unknown browsers per address and per client.
- */
-function isThrottled(email: string, clientKey: string, deviceKey: string | null, now: Date) {
-  const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
-  if (deviceKey) return failuresSince(since, eq(loginAttempts.deviceKey, deviceKey)) >= MAX_FAILURES_PER_DEVICE;
-  const unknownBrowser = isNull(loginAttempts.deviceKey);
-  return (
-    failuresSince(since, and(eq(loginAttempts.email, email), unknownBrowser)) >= MAX_FAILURES_PER_EMAIL ||
-    failuresSince(since, and(eq(loginAttempts.clientKey, clientKey), unknownBrowser)) >= MAX_FAILURES_PER_CLIENT
-  );
-}
-
-function recordAttempt(email: string, clientKey: string, deviceKey: string | null, succeeded: boolean) {
-  db.insert(loginAttempts).values({ email, clientKey, deviceKey, succeeded }).run();
-}
-
 export type LoginResult =
   | { ok: true; user: SessionUser }
   | { ok: false; reason: "invalid" | "throttled" | "banned" }
   | { ok: false; reason: "unconfirmed"; email: string };
 
-export type LoginClient = {
-  /** The client address (see clientKey in request.server). */
-  clientKey: string;
-  /** The device key for this address when the browser has a valid device mark for it. */
-  deviceKey?: string | null;
-};
-
-/** Checks the password (argon2id) within the throttle; the caller starts the session. */
-export async function logIn(emailInput: string, password: string, client: LoginClient, now = new Date()): Promise<LoginResult> {
+/** Checks the password (argon2id) within the limits on guessing; the caller starts the session. */
+export async function logIn(emailInput: string, password: string, client: PasswordClient, now = new Date()): Promise<LoginResult> {
   const email = normalizeEmail(emailInput).slice(0, 254);
-  const { clientKey } = client;
-  const deviceKey = client.deviceKey ?? null;
-  if (isThrottled(email, clientKey, deviceKey, now)) return { ok: false, reason: "throttled" };
   const user = db
     .select({ ...sessionUserColumns, passwordHash: users.passwordHash, banned: users.banned, confirmedAt: users.emailConfirmedAt })
     .from(users)
     .where(eq(users.email, email))
     .get();
-  const valid = await verifyPassword(user?.passwordHash ?? (await timingDummy()), password);
-  if (!user || !valid) {
-    recordAttempt(email, clientKey, deviceKey, false);
-    return { ok: false, reason: "invalid" };
-  }
-  recordAttempt(email, clientKey, deviceKey, true);
+  const checked = await checkPasswordTry(email, user?.passwordHash ?? null, password, client, now);
+  if (checked === "throttled") return { ok: false, reason: "throttled" };
+  if (!user || checked === "invalid") return { ok: false, reason: "invalid" };
   if (user.banned) return { ok: false, reason: "banned" };
   if (!user.confirmedAt) return { ok: false, reason: "unconfirmed", email: user.email };
   const { passwordHash: _hash, banned: _banned, confirmedAt: _confirmed, ...sessionUser } = user;
   return { ok: true, user: sessionUser };
-}
-
-/** Attempts older than a day say nothing any more; the hourly tidy-up removes them. */
-export function deleteOldLoginAttempts(now = new Date()) {
-  return db.delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(now.getTime() - 24 * 3600_000))).run().changes;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { offerFreePlaces } from "./waiting-list.server";
 import { queueMail } from "~/services/mail.server";
-import { hashPassword, verifyPassword } from "~/services/password.server";
+import { hashPassword } from "~/services/password.server";
 import { endAllSessions, endOtherSessions } from "~/services/session.server";
+import { checkPasswordTry, type PasswordClient } from "./password-tries.server";
 import { consumeToken, issueToken, revokeTokens } from "./user-token.server";
 
 export type SessionUser = {
@@ -150,16 +151,28 @@ export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok:
 
 /** Changes the password after checking the current one; the user's other sessions and every
  * reset link issued before end. */
-export async function changePassword(userId: number, current: string, next: string, keepSessionHash: string | null) {
-  const row = db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
-  if (!row || !(await verifyPassword(row.passwordHash, current))) return false;
+/**
+ * Changes the password after checking the current one, within the same limits on guessing as the
+ * sign-in (a session left open must not let anyone guess the password and change it).
+ */
+export async function changePassword(
+  userId: number,
+  current: string,
+  next: string,
+  keepSessionHash: string | null,
+  client: PasswordClient,
+): Promise<"changed" | "invalid" | "throttled"> {
+  const row = db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+  if (!row) return "invalid";
+  const checked = await checkPasswordTry(row.email, row.passwordHash, current, client);
+  if (checked !== "valid") return checked;
   const passwordHash = await hashPassword(next);
   writeTransaction((tx) => {
     tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
     endOtherSessions(userId, keepSessionHash, tx);
     revokeTokens(tx, userId, "reset_password");
   });
-  return true;
+  return "changed";
 }
 
 /**

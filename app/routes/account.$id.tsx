@@ -11,6 +11,7 @@ import { getFamily } from "~/models/family.server";
 import { getHelperChecks } from "~/models/helper-check.server";
 import { getAccount } from "~/models/user.server";
 import { handleAccountForm } from "~/services/account-form.server";
+import { clientKey } from "~/services/request.server";
 import { handleHelperChecksForm, HELPER_CHECKS_PARAM, type HelperChecksActionData } from "~/services/helper-check-form.server";
 import { requireAdmin } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
@@ -36,10 +37,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ account, tab, state: accountState(account.id), family: tab === "teilnehmer" ? getFamily(account.id) : null, checks: tab === "kontakt" ? getHelperChecks(account.id) : null, keys: { child: randomToken(), guardian: randomToken() } });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const account = await loadTarget(request, params.id);
   if (new URL(request.url).searchParams.has(HELPER_CHECKS_PARAM)) return handleHelperChecksForm(request, account.id, `/account/${account.id}`);
-  return handleAccountForm(request, account, false, `/account/${account.id}`);
+  return handleAccountForm(request, account, false, `/account/${account.id}`, clientKey(context));
 }
 
 export default function AdminAccount() {

@@ -10,6 +10,7 @@ import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { getOwnPhone } from "~/models/user-phone.server";
 import { handleAccountForm } from "~/services/account-form.server";
+import { clientKey } from "~/services/request.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
 
@@ -31,9 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return handleAccountForm(request, user, true, "/account");
+  return handleAccountForm(request, user, true, "/account", clientKey(context));
 }
 
 export default function Account() {

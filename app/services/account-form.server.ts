@@ -27,9 +27,16 @@ import {
 import { SIGNUP_TAKEN } from "~/schemas/auth";
 import { redirectWithFlash } from "./flash.server";
 import { currentSessionHash, endSession } from "./session.server";
+import { deviceKeyFor, readDeviceMarks } from "./device.server";
 import { readForm } from "./form.server";
 
 const CHANGED = "Erfolgreiche Änderung";
+const PASSWORD_THROTTLED = "Zu viele Fehlversuche. Bitte warte 15 Minuten und versuche es dann erneut.";
+
+/** Who checks the current password: the client, and the browser's device mark for the address. */
+async function passwordClient(request: Request, email: string, clientKey: string) {
+  return { clientKey, deviceKey: deviceKeyFor(await readDeviceMarks(request), email) };
+}
 const CHANGE_FAILED = "Fehler beim Ändern";
 
 function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400) {
@@ -40,7 +47,7 @@ function failure(intent: AccountIntent, result: unknown, title: string, message?
  * Handles one form of the account page for `target`. `self` is true on /account; an admin on
  * /account/{id} may change names and the address, not the password, and not delete.
  */
-export async function handleAccountForm(request: Request, target: SessionUser, self: boolean, backTo: string) {
+export async function handleAccountForm(request: Request, target: SessionUser, self: boolean, backTo: string, clientKey: string) {
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
 
@@ -86,10 +93,11 @@ export async function handleAccountForm(request: Request, target: SessionUser, s
       submission.value.currentPassword,
       submission.value.newPassword,
       await currentSessionHash(request),
+      await passwordClient(request, target.email, clientKey),
     );
-    if (!changed) {
-      const message = "Das aktuelle Passwort ist nicht korrekt.";
-      return failure("password", submission.reply({ ...hidden, fieldErrors: { currentPassword: [message] } }), CHANGE_FAILED, message);
+    if (changed !== "changed") {
+      const [message, status] = changed === "throttled" ? [PASSWORD_THROTTLED, 429] : ["Das aktuelle Passwort ist nicht korrekt.", 400];
+      return failure("password", submission.reply({ ...hidden, fieldErrors: { currentPassword: [message] } }), CHANGE_FAILED, message, status);
     }
     return redirectWithFlash(backTo, {
       kind: "success",

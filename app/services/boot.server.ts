@@ -1,6 +1,6 @@
 // What the server does once at start, before it accepts requests.
 import { accessSync, constants, existsSync, rmSync, writeFileSync } from "node:fs";
-import { deleteOldLoginAttempts } from "~/models/auth.server";
+import { deleteOldLoginAttempts } from "~/models/password-tries.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
 import { runRetention } from "~/models/retention.server";

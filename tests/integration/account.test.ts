@@ -5,6 +5,8 @@ import { berlinToInstant } from "~/lib/dates";
 import { action as emailConfirmAction } from "~/routes/email-bestaetigen.$token";
 import { action as adminAction, loader as adminLoader } from "~/routes/account.$id";
 import { action as accountAction, loader as accountLoader } from "~/routes/account._index";
+import { action as loginAction } from "~/routes/login";
+import { MAX_FAILURES_PER_EMAIL } from "~/models/password-tries.server";
 import { db } from "~/services/db.server";
 import { verifyPassword } from "~/services/password.server";
 import { getUser } from "~/services/session.server";
@@ -125,6 +127,25 @@ describe("password change", () => {
     expect(await verifyPassword(fresh(user.id)!.passwordHash, "Neu-Passwort-2")).toBe(true);
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).not.toBeNull();
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: other } }))).toBeNull();
+  });
+
+  it("counts wrong current passwords as failed sign-ins: after the limit even the right one is refused, also sent at once", async () => {
+    // Found by an attack probe: with a session (a browser left open) the password could be
+    // guessed here without limit, then changed.
+    const { user, cookie } = await signedIn({ email: "eltern@example.org", password: "Alt-Passwort-1" });
+    const form = (currentPassword: string) => ({ intent: "password", currentPassword, newPassword: "Neu-Passwort-2", newPasswordRepeat: "Neu-Passwort-2" });
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => run(accountAction, post("/account", form(`Falsch-${i}!`), { cookie, context: { clientIp: `10.4.0.${i}` } }))),
+    );
+    expect(guesses.filter((answer) => answer.status === 400)).toHaveLength(MAX_FAILURES_PER_EMAIL);
+    const refused = await run(accountAction, post("/account", form("Alt-Passwort-1"), { cookie, context: { clientIp: "10.4.1.1" } }));
+    expect(refused.status).toBe(429);
+    const failure = await body<Failure>(refused);
+    expect(failure.result.error?.currentPassword).toEqual(["Zu viele Fehlversuche. Bitte warte 15 Minuten und versuche es dann erneut."]);
+    expect(await verifyPassword(fresh(user.id)!.passwordHash, "Alt-Passwort-1")).toBe(true);
+    // The same count guards the sign-in of this address from unknown browsers.
+    const login = await run(loginAction, post("/login", { email: "eltern@example.org", password: "Alt-Passwort-1" }, { context: { clientIp: "10.4.2.1" } }));
+    expect(login.status).toBe(429);
   });
 
   it("accepts the current and the new password up to 72 characters, like sign-up", async () => {

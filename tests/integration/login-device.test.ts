@@ -1,7 +1,7 @@
 // Sign-in throttling without lockout (OWASP device cookies): an attacker's failures cannot lock
 // the owner out of a browser they have signed in with before.
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_DEVICE, MAX_FAILURES_PER_EMAIL } from "~/models/auth.server";
+import { MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_DEVICE, MAX_FAILURES_PER_EMAIL } from "~/models/password-tries.server";
 import { action as loginAction } from "~/routes/login";
 import { DEVICE_MARKS_MAX } from "~/services/device.server";
 import { createUser, resetDatabase } from "../support/fixtures";

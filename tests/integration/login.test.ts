@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeEach } from "vitest";
 import { closeDatabase } from "~/services/db.server";
-import { MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_EMAIL } from "~/models/auth.server";
+import { MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_EMAIL } from "~/models/password-tries.server";
 import { action as loginAction, loader as loginLoader } from "~/routes/login";
 import { getUser } from "~/services/session.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
@@ -130,6 +130,23 @@ describe("signing in", () => {
     // Another address from the same client is not affected.
     await createUser({ email: "andere@example.org", password: PASSWORD });
     expect((await login("andere@example.org", PASSWORD, {}, "10.1.1.1")).status).toBe(302);
+  });
+
+  it("checks no more guesses sent at once than the limit allows: the right password among them is refused", async () => {
+    // Found by an attack probe: every request passed the check before any failure was written,
+    // so 300 guesses sent at once were all checked and the right one signed in.
+    await createUser({ email: "eltern@example.org", password: PASSWORD });
+    const guesses = Array.from({ length: 30 }, (_, i) => (i === 20 ? PASSWORD : `Falsch-${i}!`));
+    const answers = await Promise.all(guesses.map((password, i) => login("eltern@example.org", password, {}, `10.3.0.${i}`)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(MAX_FAILURES_PER_EMAIL);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(guesses.length - MAX_FAILURES_PER_EMAIL);
+    expect(statuses[20]).toBe(429);
+
+    const fromOneClient = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login(`versuch${i}@example.org`, "Falsch-1!", {}, "10.3.1.1")),
+    );
+    expect(fromOneClient.filter((answer) => answer.status === 401)).toHaveLength(MAX_FAILURES_PER_CLIENT);
   });
 
   it(`refuses a client after ${MAX_FAILURES_PER_CLIENT} failures in 15 minutes`, async () => {

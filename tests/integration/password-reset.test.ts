@@ -102,7 +102,7 @@ describe("reset password", () => {
     const { changePassword } = await import("~/models/user.server");
     const user = await createUser({ email: "eltern@example.org", password: "Alt-Passwort-1" });
     const link = await requestLink();
-    expect(await changePassword(user.id, "Alt-Passwort-1", "Geaendert-2026!", null)).toBe(true);
+    expect(await changePassword(user.id, "Alt-Passwort-1", "Geaendert-2026!", null, { clientKey: "10.0.0.1" })).toBe("changed");
     const params = { token: link.split("/").pop()! };
     expect(await body(await run(resetLoader, get(link, { params })))).toEqual({ usable: false });
     const response = await run(resetAction, post(link, { password: NEW, confirmPassword: NEW }, { params }));
