@@ -170,8 +170,12 @@ function serveRequests() {
   app.use(compression());
 
   const appOrigin = originOf(config.appUrl);
-  /** Host and X-Forwarded-Host (trusted or not) name a host a URL can have, or are absent. */
-  const hostsFine = (req) => !isMalformedHost(req.headers.host) && !isMalformedHost(firstForwarded(req.headers["x-forwarded-host"]));
+  /** Host (which HTTP/1.1 requires) and X-Forwarded-Host (trusted or not) name a host a URL can have,
+   * or are absent. */
+  const hostsFine = (req) =>
+    (req.headers.host !== undefined || req.httpVersion === "1.0") &&
+    !isMalformedHost(req.headers.host) &&
+    !isMalformedHost(firstForwarded(req.headers["x-forwarded-host"]));
   let stopping = false;
 
   function sendErrorPage(res, status, headers = {}) {

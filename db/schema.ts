@@ -153,6 +153,18 @@ export const loginAttempts = sqliteTable(
   ],
 );
 
+/** Sign-ups and address changes per client: each tells whether an address has an account and the
+ * sign-up hashes a password, so their number is limited (models/address-checks.server.ts). */
+export const addressChecks = sqliteTable(
+  "address_checks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    clientKey: text("client_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("address_checks_client_idx").on(t.clientKey, t.createdAt)],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Events (Freizeit / Veranstaltung)
 

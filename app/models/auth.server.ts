@@ -3,11 +3,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { users } from "../../db/schema";
 import { normalizeEmail } from "~/lib/email";
-import { db, writeTransaction } from "~/services/db.server";
+import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password.server";
 import { endAllSessions } from "~/services/session.server";
+import { claimAddressCheck } from "./address-checks.server";
 import { checkPasswordTry, type PasswordClient } from "./password-tries.server";
 import { consumeToken, issueToken, mayMailAnotherLink, revokeTokens } from "./user-token.server";
 import { sessionUserColumns, type SessionUser } from "./user.server";
@@ -36,13 +37,21 @@ function queueConfirmationMail(tx: Parameters<typeof queueMail>[0], user: { id: 
 
 export type SignupInput = { firstName: string; lastName: string; email: string; password: string };
 
-/** Creates an unconfirmed account with role 'user' and mails the confirmation link. */
-export async function signUp(input: SignupInput): Promise<{ ok: true; email: string } | { ok: false; reason: "taken" }> {
+/**
+ * Creates an unconfirmed account with role 'user' and mails the confirmation link. Counted per
+ * client (address-checks.server.ts); a taken address is answered before the password is hashed.
+ */
+export async function signUp(
+  input: SignupInput,
+  clientKey: string,
+): Promise<{ ok: true; email: string } | { ok: false; reason: "taken" | "throttled" }> {
   const email = normalizeEmail(input.email);
+  if (!claimAddressCheck(clientKey)) return { ok: false, reason: "throttled" };
+  const taken = (tx: Queryable) => tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get() !== undefined;
+  if (taken(db)) return { ok: false, reason: "taken" };
   const passwordHash = await hashPassword(input.password);
   return writeTransaction((tx) => {
-    const existing = tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-    if (existing) return { ok: false as const, reason: "taken" as const };
+    if (taken(tx)) return { ok: false as const, reason: "taken" as const }; // signed up meanwhile
     const user = tx
       .insert(users)
       .values({ email, firstName: input.firstName, lastName: input.lastName, passwordHash, role: "user" })

@@ -9,6 +9,7 @@ import { offerFreePlaces } from "./waiting-list.server";
 import { queueMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password.server";
 import { endAllSessions, endOtherSessions } from "~/services/session.server";
+import { claimAddressCheck } from "./address-checks.server";
 import { checkPasswordTry, type PasswordClient } from "./password-tries.server";
 import { consumeToken, issueToken, revokeTokens } from "./user-token.server";
 
@@ -81,8 +82,14 @@ function appLink(path: string) {
  * An e-mail change takes effect when the link mailed to the current address is opened: whoever
  * took over a session cannot move the account to their own address.
  */
-export function requestEmailChange(userId: number, newEmailInput: string): { ok: true } | { ok: false; reason: "taken" | "same" } {
+export function requestEmailChange(
+  userId: number,
+  newEmailInput: string,
+  clientKey: string,
+): { ok: true } | { ok: false; reason: "taken" | "same" | "throttled" } {
   const newEmail = normalizeEmail(newEmailInput);
+  // It tells whether an address has an account, as a sign-up does: counted the same way.
+  if (!claimAddressCheck(clientKey)) return { ok: false, reason: "throttled" };
   return writeTransaction((tx) => {
     const user = tx.select({ id: users.id, email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId)).get();
     if (!user) throw new Error(`no user ${userId}`);

@@ -2,13 +2,15 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
 import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
 import { signUp } from "~/models/auth.server";
 import { SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
+import { rememberSignup, signedUpAddress } from "~/services/flash.server";
+import { clientKey } from "~/services/request.server";
 import { getUser } from "~/services/session.server";
 
 export const handle = { hydrate: true };
@@ -16,10 +18,17 @@ export const meta: MetaFunction = () => [{ title: "Registrierung – Lagerfeuer"
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/");
-  return null;
+  // After a sign-up (post/redirect/get): the thanks, with the address when this browser sent it.
+  if (!new URL(request.url).searchParams.has("gesendet")) return json({ done: null });
+  return json({ done: { email: await signedUpAddress(request) } });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+const SIGNUP_THROTTLED: Alert = {
+  title: "Registrierung fehlgeschlagen",
+  message: "Zu viele Registrierungen von diesem Anschluss. Bitte warten Sie 15 Minuten und versuchen Sie es dann erneut.",
+};
+
+export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: signupSchema });
   const password = String(formData.get("password") ?? "");
@@ -39,30 +48,31 @@ export async function action({ request }: ActionFunctionArgs) {
         check: invalidEmail ? null : checkPassword(password, repeat),
         values: invalidEmail ? { ...values, email: "" } : values,
         attempt: Date.now(),
-        done: null,
       },
       { status: 400 },
     );
   }
   try {
-    const outcome = await signUp(submission.value);
+    const outcome = await signUp(submission.value, clientKey(context));
     if (!outcome.ok) {
+      const [alert, status] = outcome.reason === "taken" ? [SIGNUP_TAKEN as Alert, 409] : [SIGNUP_THROTTLED, 429];
       return json(
-        { result: submission.reply({ hideFields: ["password", "passwordRepeat"] }), alert: SIGNUP_TAKEN as Alert, check: null, values, attempt: Date.now(), done: null },
-        { status: 409 },
+        { result: submission.reply({ hideFields: ["password", "passwordRepeat"] }), alert, check: null, values, attempt: Date.now() },
+        { status },
       );
     }
-    return json({ result: null, alert: null, check: null, values, attempt: Date.now(), done: { email: outcome.email } });
+    return redirect("/signup?gesendet", { headers: { "Set-Cookie": await rememberSignup(outcome.email, request) } });
   } catch (error) {
     console.error(error);
     return json(
-      { result: submission.reply({ hideFields: ["password", "passwordRepeat"] }), alert: SIGNUP_FAILED as Alert, check: null, values, attempt: Date.now(), done: null },
+      { result: submission.reply({ hideFields: ["password", "passwordRepeat"] }), alert: SIGNUP_FAILED as Alert, check: null, values, attempt: Date.now() },
       { status: 500 },
     );
   }
 }
 
 export default function Signup() {
+  const { done } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const navigation = useNavigation();
   const [password, setPassword] = useState<string | null>(null);
@@ -78,12 +88,12 @@ export default function Signup() {
     shouldValidate: "onSubmit",
   });
 
-  if (data?.done) {
+  if (done) {
     return (
       <section className="panel" aria-labelledby="thanks">
         <h1 id="thanks">Vielen Dank für Ihre Registrierung!</h1>
         <p role="status">
-          Wir haben eine Bestätigungsmail an <strong>{data.done.email}</strong> gesendet. Bitte bestätigen Sie Ihre
+          Wir haben eine Bestätigungsmail an {done.email ? <strong>{done.email}</strong> : "die angegebene Adresse"} gesendet. Bitte bestätigen Sie Ihre
           E-Mail-Adresse über den Link in dieser Mail. Der Link ist 24 Stunden gültig.
         </p>
         <p>Keine Mail bekommen? Bitte schauen Sie auch in Ihrem Spam-Ordner nach.</p>

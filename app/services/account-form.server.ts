@@ -32,6 +32,11 @@ import { readForm } from "./form.server";
 
 const CHANGED = "Erfolgreiche Änderung";
 const PASSWORD_THROTTLED = "Zu viele Fehlversuche. Bitte warte 15 Minuten und versuche es dann erneut.";
+const EMAIL_REFUSED = {
+  taken: [SIGNUP_TAKEN.message, 409],
+  same: ["Das ist bereits die aktuelle E-Mail-Adresse.", 400],
+  throttled: ["Zu viele Versuche. Bitte warte 15 Minuten und versuche es dann erneut.", 429],
+} as const;
 
 /** Who checks the current password: the client, and the browser's device mark for the address. */
 async function passwordClient(request: Request, email: string, clientKey: string) {
@@ -61,10 +66,10 @@ export async function handleAccountForm(request: Request, target: SessionUser, s
   if (intent === "email") {
     const submission = parseWithZod(formData, { schema: emailSchema });
     if (submission.status !== "success") return failure("email", submission.reply(), CHANGE_FAILED, "E-Mail-Format nicht korrekt");
-    const outcome = self ? requestEmailChange(target.id, submission.value.email) : changeEmailByAdmin(target.id, submission.value.email);
+    const outcome = self ? requestEmailChange(target.id, submission.value.email, clientKey) : changeEmailByAdmin(target.id, submission.value.email);
     if (!outcome.ok) {
-      const message = outcome.reason === "taken" ? SIGNUP_TAKEN.message : "Das ist bereits die aktuelle E-Mail-Adresse.";
-      return failure("email", submission.reply({ fieldErrors: { email: [message] } }), CHANGE_FAILED, message, outcome.reason === "taken" ? 409 : 400);
+      const [message, status] = EMAIL_REFUSED[outcome.reason];
+      return failure("email", submission.reply({ fieldErrors: { email: [message] } }), CHANGE_FAILED, message, status);
     }
     return redirectWithFlash(backTo, {
       kind: "success",

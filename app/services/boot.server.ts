@@ -1,5 +1,6 @@
 // What the server does once at start, before it accepts requests.
 import { accessSync, constants, existsSync, rmSync, writeFileSync } from "node:fs";
+import { deleteOldAddressChecks } from "~/models/address-checks.server";
 import { deleteOldLoginAttempts } from "~/models/password-tries.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
@@ -92,6 +93,7 @@ export function startJobs() {
     run: () => {
       deleteExpiredSessions();
       deleteOldLoginAttempts();
+      deleteOldAddressChecks();
       deleteOldSubmissions();
     },
   });

@@ -8,16 +8,24 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { errorPage, securityHeaders } from "./security.server";
+import { clientAddressKey } from "~/lib/client-address";
 
 /**
  * For createServer: headers must arrive within 20 s (a phone on a weak connection sends a few
  * hundred bytes), a whole request within 2 minutes (an event's pictures and mail attachments, at
  * most 20 MB, on a slow upload), checked every 5 s.
  */
-export const SERVER_LIMITS = { headersTimeout: 20_000, requestTimeout: 120_000, connectionsCheckingInterval: 5_000 } as const;
+export const SERVER_LIMITS = {
+  headersTimeout: 20_000,
+  requestTimeout: 120_000,
+  connectionsCheckingInterval: 5_000,
+  // node would answer an HTTP/1.1 request without Host itself, bare and in English; the server's
+  // own check refuses it with the German page (server.mjs, hostsFine).
+  requireHostHeader: false,
+} as const;
 
 /**
- * Connections one address may hold open in one process. A browser opens at most 6 per host; the
+ * Connections one address (an IPv6 /64) may hold open in one process. A browser opens at most 6 per host; the
  * rest is room for households and mobile networks that share one address. Connections of a trusted
  * proxy (TRUST_PROXY) are not counted: all clients arrive through it, and it limits them.
  */
@@ -34,8 +42,8 @@ type Options = {
 export function guardConnections(server: Server, { isProxy, maxPerAddress = MAX_CONNECTIONS_PER_ADDRESS, nonce, https }: Options) {
   const open = new Map<string, number>();
   server.on("connection", (socket: Socket) => {
-    const address = socket.remoteAddress;
-    if (address === undefined || isProxy(address)) return;
+    if (socket.remoteAddress === undefined || isProxy(socket.remoteAddress)) return;
+    const address = clientAddressKey(socket.remoteAddress); // an IPv6 client by its /64
     const count = (open.get(address) ?? 0) + 1;
     if (count > maxPerAddress) {
       socket.destroy();

@@ -52,3 +52,29 @@ export async function redirectWithFlash(url: string, flash: Flash, init: { setCo
   headers.append("Set-Cookie", await setFlash(flash, init.request));
   return redirect(url, { headers });
 }
+
+let signupCookie: ReturnType<typeof createCookie> | undefined;
+function signedUpCookie() {
+  signupCookie ??= createCookie("lf_signup", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/signup",
+    maxAge: 3600,
+    secrets: [settings().sessionSecret],
+    secure: settings().appUrl.startsWith("https://"),
+  });
+  return signupCookie;
+}
+
+/** The address a sign-up has just mailed, for the thanks shown after its redirect. */
+export function rememberSignup(email: string, request: Request) {
+  return signedUpCookie().serialize(email, isHttps(request) ? { secure: true } : {});
+}
+
+/** The address this browser signed up with in the last hour, if any. */
+export async function signedUpAddress(request: Request): Promise<string | null> {
+  const header = request.headers.get("Cookie");
+  if (!header || !header.includes("lf_signup")) return null;
+  const value: unknown = await signedUpCookie().parse(header);
+  return typeof value === "string" ? value : null;
+}

@@ -1,6 +1,7 @@
 // What travels over the wire: security headers, cross-site refusal, caching, weight.
 import { describe, expect, inject, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import path from "node:path";
 import { events, files } from "../../db/schema";
 import { berlinToInstant, berlinToday } from "~/lib/dates";
@@ -200,6 +201,24 @@ describe("requests the app does not take", () => {
       expect(response.status).toBe(400);
       expect(response.text()).toContain("<h1>Ungültige Anfrage</h1>");
     }
+  });
+
+  it("an HTTP/1.1 request without Host gets the German 400 page with its headers, not node's bare one; HTTP/1.0 needs none", async () => {
+    // Found by an attack probe: node answered it before any handler of ours ran.
+    const { hostname, port } = new URL(baseUrl);
+    const ask = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.end(request));
+        let answer = "";
+        socket.on("data", (chunk) => (answer += chunk));
+        socket.on("close", () => resolve(answer));
+        socket.on("error", reject);
+      });
+    const missing = await ask("GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expect(missing).toMatch(/^HTTP\/1\.1 400 /);
+    expect(missing).toContain("<h1>Ungültige Anfrage</h1>");
+    expect(missing).toContain("Content-Security-Policy: ");
+    expect(await ask("GET / HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it("a Host or X-Forwarded-Host with a user or an impossible port, or a full address as the target, gets the German 400, not a logged 500", async () => {

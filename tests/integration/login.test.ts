@@ -149,6 +149,15 @@ describe("signing in", () => {
     expect(fromOneClient.filter((answer) => answer.status === 401)).toHaveLength(MAX_FAILURES_PER_CLIENT);
   });
 
+  it("counts the addresses of one IPv6 /64 as one client", async () => {
+    await createUser({ email: "eltern@example.org", password: PASSWORD });
+    for (let i = 0; i < MAX_FAILURES_PER_CLIENT; i++) {
+      expect((await login(`versuch${i}@example.org`, "Falsch-1!", {}, `2001:db8:1:1::${i + 1}`)).status).toBe(401);
+    }
+    expect((await login("eltern@example.org", PASSWORD, {}, "2001:db8:1:1:ffff::1")).status).toBe(429);
+    expect((await login("eltern@example.org", PASSWORD, {}, "2001:db8:1:2::1")).status).toBe(302);
+  });
+
   it(`refuses a client after ${MAX_FAILURES_PER_CLIENT} failures in 15 minutes`, async () => {
     await createUser({ email: "eltern@example.org", password: PASSWORD });
     for (let i = 0; i < MAX_FAILURES_PER_CLIENT; i++) {

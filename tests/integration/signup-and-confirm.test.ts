@@ -3,10 +3,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { userTokens, users } from "../../db/schema";
 import { action as resendAction } from "~/routes/konto-bestaetigen._index";
 import { action as confirmAction, loader as confirmLoader } from "~/routes/konto-bestaetigen.$token";
-import { action as signupAction } from "~/routes/signup";
+import { action as signupAction, loader as signupLoader } from "~/routes/signup";
 import { db } from "~/services/db.server";
-import { createUser, resetDatabase } from "../support/fixtures";
-import { body, linkIn, outbox, post, run, get } from "../support/remix";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { action as accountAction } from "~/routes/account._index";
+import { MAX_ADDRESS_CHECKS_PER_CLIENT } from "~/models/address-checks.server";
+import { body, cookieFrom, linkIn, outbox, post, run, get } from "../support/remix";
 
 beforeEach(() => resetDatabase());
 
@@ -33,8 +35,16 @@ type SignupAnswer = {
 describe("sign-up", () => {
   it("creates an unconfirmed account with role 'user' and mails the confirmation link", async () => {
     const response = await run(signupAction, post("/signup", valid));
-    expect(response.status).toBe(200);
-    expect((await body<SignupAnswer>(response)).done).toEqual({ email: "erika.mustermann@example.org" });
+    // Post/redirect/get: reloading the thanks must not send the form again (it would say the
+    // address is taken).
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/signup?gesendet");
+    const cookie = cookieFrom(response, "lf_signup")!;
+    expect(cookie).toBeDefined();
+    expect(await body(await run(signupLoader, get("/signup?gesendet", { cookie })))).toEqual({ done: { email: "erika.mustermann@example.org" } });
+    // Another browser (no cookie) still gets the thanks, without the address; the form without ?gesendet.
+    expect(await body(await run(signupLoader, get("/signup?gesendet")))).toEqual({ done: { email: null } });
+    expect(await body(await run(signupLoader, get("/signup", { cookie })))).toEqual({ done: null });
     const user = userByEmail("erika.mustermann@example.org")!;
     expect(user).toMatchObject({ firstName: "Erika", lastName: "Mustermann", role: "user", emailConfirmedAt: null, banned: false });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
@@ -59,6 +69,32 @@ describe("sign-up", () => {
     });
     expect(db.select().from(users).all()).toHaveLength(usersBefore);
     expect(outbox()).toHaveLength(mailsBefore);
+  });
+
+  it(`allows ${MAX_ADDRESS_CHECKS_PER_CLIENT} sign-ups and address changes per client in 15 minutes, also sent at once`, async () => {
+    // Found by an attack probe: sign-ups were unlimited, so anyone could test which addresses
+    // have an account, make the server hash passwords without end and have it mail strangers.
+    await createUser({ email: "vergeben@example.org" });
+    const from = (ip: string) => ({ context: { clientIp: ip } });
+    const answers = await Promise.all(
+      Array.from({ length: MAX_ADDRESS_CHECKS_PER_CLIENT + 5 }, (_, i) =>
+        run(signupAction, post("/signup", { ...valid, email: i % 2 ? "vergeben@example.org" : `neu${i}@example.org` }, from("10.5.0.1"))),
+      ),
+    );
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused).toHaveLength(5);
+    expect((await body<SignupAnswer>(refused[0])).alert).toEqual({
+      title: "Registrierung fehlgeschlagen",
+      message: "Zu viele Registrierungen von diesem Anschluss. Bitte warten Sie 15 Minuten und versuchen Sie es dann erneut.",
+    });
+    // Another client is not affected; the same client's address change shares the count.
+    expect((await run(signupAction, post("/signup", { ...valid, email: "andere@example.org" }, from("10.5.0.2")))).status).toBe(302);
+    const user = await createUser({ email: "eltern@example.org" });
+    const change = await run(accountAction, post("/account", { intent: "email", email: "vergeben@example.org" }, { cookie: await sessionCookieFor(user.id), ...from("10.5.0.1") }));
+    expect(change.status).toBe(429);
+    expect((await body<{ result: { error?: Record<string, string[]> } }>(change)).result.error?.email).toEqual([
+      "Zu viele Versuche. Bitte warte 15 Minuten und versuche es dann erneut.",
+    ]);
   });
 
   it("answers an invalid address with the spec's toast and clears address and passwords", async () => {
