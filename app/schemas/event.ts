@@ -91,6 +91,9 @@ export const eventSchema = z
     if (value.dateTo && value.dateTo < value.dateFrom) {
       ctx.addIssue({ code: "custom", path: ["dateTo"], message: "Das Enddatum liegt vor dem Startdatum." });
     }
+    if (value.registrationDeadline && value.registrationDeadline > value.dateFrom) {
+      ctx.addIssue({ code: "custom", path: ["registrationDeadline"], message: "Der Anmeldeschluss liegt nach dem Startdatum." });
+    }
   });
 
 export type EventFormValue = z.infer<typeof eventSchema>;

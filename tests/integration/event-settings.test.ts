@@ -32,4 +32,14 @@ describe("sibling discount and offer time", () => {
     expect((await create({ offerHours: "169" })).status).toBe(400);
     expect(db.select().from(events).all()).toEqual([]);
   });
+
+  it("refuses a registration deadline after the start date (DECISIONS: never after it); on the start date it is fine", async () => {
+    // Found by a review: a deadline in August for a camp in July was saved.
+    const late = await create({ dateFrom: "2030-07-10", registrationDeadline: "2030-08-01" });
+    expect(late.status).toBe(400);
+    const data = await body<{ result: { error: Record<string, string[]> } }>(late);
+    expect(data.result.error.registrationDeadline).toEqual(["Der Anmeldeschluss liegt nach dem Startdatum."]);
+    expect(db.select().from(events).all()).toEqual([]);
+    expect((await create({ dateFrom: "2030-07-10", registrationDeadline: "2030-07-10" })).status).toBe(302);
+  });
 });
