@@ -203,11 +203,12 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
     recordLegalConsent(enrolmentId, now); // proof of consent: the terms and privacy versions accepted
 
     // In one read of the event's registrations: this account's children already holding a place
-    // (the sibling discount counts on from them) and the end of the waiting list.
+    // (the sibling discount counts on from them), the end of the waiting list and its length.
     const before = eventPlacesBefore().get({ eventId, userId: user.id })!;
     const placed = request.boxes.map((_, index) => free === null || index < free);
     const amounts = childAmounts(event.priceCents, event.siblingDiscountCents, before.places, placed);
     let nextWaiting = before.lastWaiting + 1;
+    let nextPlaceInLine = before.waiting + 1; // what the mail says: positions of those gone are not counted
 
     const created: { firstName: string; lastName: string; waitingListPosition: number | null; amountCents: number | null }[] = [];
     request.boxes.forEach((box, index) => {
@@ -262,7 +263,7 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
         amountCents: amounts[index],
       })!;
       insertCreatedHistory().run({ registrationId: registration.id, actorId: user.id });
-      created.push({ ...name, waitingListPosition, amountCents: amounts[index] });
+      created.push({ ...name, waitingListPosition: waitingListPosition === null ? null : nextPlaceInLine++, amountCents: amounts[index] });
     });
 
     // To the address the session read with this request (the account's row, not a copy).

@@ -1,6 +1,7 @@
 // The children (participants) and guardians of an account, as the account page shows them.
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { comments, events, guardians, participants, registrations, users, type SwimBadge, type TshirtSize } from "../../db/schema";
+import { waitingPlace } from "./registration-change.server";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 
@@ -49,7 +50,7 @@ export function getFamily(userId: number) {
           dateFrom: events.dateFrom,
           applicationStatus: registrations.applicationStatus,
           paid: registrations.paid,
-          waitingListPosition: registrations.waitingListPosition,
+          waitingListPosition: waitingPlace,
           offerExpiresAt: registrations.offerExpiresAt,
           enrolmentId: registrations.enrolmentId,
         })

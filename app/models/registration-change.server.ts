@@ -20,14 +20,23 @@ export function placesTaken(eventId: number) {
   return placesTakenOf().get({ eventId })!.n;
 }
 
-/** A registration's state with its child's name: what every list of registrations shows. */
+/**
+ * A waiting registration's place in line (1, 2, …); null for any other. The stored positions keep
+ * the order of arrival and are not renumbered when someone ahead leaves the list (a place taken,
+ * given back, 'Nachrücken'), so the place shown to parents and leaders is counted from them: the
+ * waiting registrations of the event at or before this one, read from the index of the positions.
+ */
+export const waitingPlace = sql<number | null>`(case when ${registrations.waitingListPosition} is null then null else (select count(*) from "registrations" as "ahead" where "ahead"."event_id" = ${registrations.eventId} and "ahead"."waiting_list_position" <= ${registrations.waitingListPosition}) end)`;
+
+/** A registration's state with its child's name: what every list of registrations shows. Its
+ * `waitingListPosition` is the place in line (waitingPlace). */
 export const registrationStateColumns = {
   id: registrations.id,
   firstName: participants.firstName,
   lastName: participants.lastName,
   applicationStatus: registrations.applicationStatus,
   paid: registrations.paid,
-  waitingListPosition: registrations.waitingListPosition,
+  waitingListPosition: waitingPlace,
   offerExpiresAt: registrations.offerExpiresAt,
 };
 

@@ -3,6 +3,7 @@
 import { asc, eq } from "drizzle-orm";
 import { enrolments, events, guardians, participants, registrationHistory, registrations, users } from "../../db/schema";
 import { db } from "~/services/db.server";
+import { waitingPlace } from "./registration-change.server";
 
 /** The event a registration belongs to (for the guard), or null. */
 export function registrationEventId(registrationId: number): number | null {
@@ -18,7 +19,7 @@ export function getRegistrationDetail(registrationId: number) {
         eventId: registrations.eventId,
         applicationStatus: registrations.applicationStatus,
         paid: registrations.paid,
-        waitingListPosition: registrations.waitingListPosition,
+        waitingListPosition: waitingPlace,
         offerExpiresAt: registrations.offerExpiresAt,
         paymentMethod: registrations.paymentMethod,
         sepaMandateId: registrations.sepaMandateId,

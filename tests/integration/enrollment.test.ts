@@ -2,6 +2,10 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { enrolments, formSubmissions, guardians, participants, registrations, sepaMandates } from "../../db/schema";
 import { enrol, EnrolmentError } from "~/models/enrollment.server";
+import { getFamily } from "~/models/family.server";
+import { getParticipantList } from "~/models/review.server";
+import { getRegistrationDetail } from "~/models/review-detail.server";
+import { parseListQuery } from "~/lib/review-filter";
 import { loader as confirmationLoader } from "~/routes/anmeldung.$enrolmentId";
 import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
 import { db } from "~/services/db.server";
@@ -315,6 +319,32 @@ describe("capacity", () => {
       ["Cem", 2],
     ]);
     expect(outbox()[0].text).toContain("- Ben Muster: Warteliste (Platz 1)");
+  });
+
+  it("shows the place in line, not the stored position, once someone ahead has left the waiting list", async () => {
+    // Found by both reviews: after two left the list, a new child was told 'Platz 23' with 20
+    // ahead, and the leaders' list began at 'Platz 2'.
+    const camp = createEvent({ capacity: 1 });
+    const { user, cookie } = await parent();
+    const kids = ["Anna", "Ben", "Cem", "Dua"].map((name, i) => child(user.id, `2000-01-0${i + 1}`, name));
+    const fields = Object.fromEntries(kids.map((kid, i) => [`boxes[${i}].participant`, String(kid.id)]));
+    await submit(camp.id, cookie, { ...form({}), ...fields });
+    // Ben (stored position 1) leaves the list: Cem is first in line now, Dua second.
+    const ben = db.select().from(registrations).where(eq(registrations.participantId, kids[1].id)).get()!;
+    db.update(registrations).set({ applicationStatus: "cancelled", waitingListPosition: null }).where(eq(registrations.id, ben.id)).run();
+
+    const late = child(user.id, "2000-02-01", "Emil");
+    const page = await confirmation(await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(late.id) }), cookie);
+    expect(page.enrolment.children.map((r) => [r.firstName, r.waitingListPosition])).toEqual([["Emil", 3]]);
+    expect(outbox().find((mail) => mail.text.includes("Emil"))!.text).toContain("- Emil Muster: Warteliste (Platz 3)");
+
+    const family = getFamily(user.id);
+    const shown = Object.fromEntries(family.children.map((c) => [c.firstName, c.registrations.map((r) => r.waitingListPosition)]));
+    expect(shown).toMatchObject({ Anna: [null], Ben: [null], Cem: [1], Dua: [2], Emil: [3] });
+    const list = getParticipantList(camp.id, 1, parseListQuery(new URLSearchParams()), false);
+    expect(list.waiting.map((r) => [r.firstName, r.waitingListPosition])).toEqual([["Cem", 1], ["Dua", 2], ["Emil", 3]]);
+    const cem = db.select().from(registrations).where(eq(registrations.participantId, kids[2].id)).get()!;
+    expect(getRegistrationDetail(cem.id)!.registration.waitingListPosition).toBe(1);
   });
 
   it("never overbooks: 50 enrolments in quick succession for 10 places give 10 places and 40 waiting, none lost", async () => {
