@@ -5,6 +5,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ExportMenu } from "~/components/export-menu";
+import { STEP_ANCHOR } from "~/components/confirm-dialog";
 import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
 import { rowAnchor } from "~/lib/row-anchors";
 import { ListFilterForm, ListNavigation, ListNumbers, ListPager } from "~/components/review-summary";
@@ -68,7 +69,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Read once; the intent says whose form it is (both handlers ask the permissions module).
   const form = await readForm(request);
   if (isGroupIntent(form.get("intent"))) return handleGroupForm(request, event.id, backTo, form);
-  return handleDecisionForm(request, event.id, backTo, form);
+  // Done, the list opens at the decided row; refused, the answer opens where the form was (a
+  // step's form posts to its own anchor, so its message is in view).
+  const registrationId = Number(form.get("registrationId"));
+  const row = Number.isSafeInteger(registrationId) && registrationId > 0 ? `#${rowAnchor(registrationId)}` : "";
+  return handleDecisionForm(request, event.id, `${backTo}${row}`, form);
 }
 
 export default function ParticipantList() {
@@ -94,7 +99,7 @@ export default function ParticipantList() {
       {step ? (
         <DecisionStep
           step={step}
-          actionUrl={`${listUrl}${search ? "&" : "?"}entscheiden=${step.intent}&anmeldung=${step.registrationId}#${rowAnchor(step.registrationId)}`}
+          actionUrl={`${listUrl}${search ? "&" : "?"}entscheiden=${step.intent}&anmeldung=${step.registrationId}#${STEP_ANCHOR}`}
           cancelUrl={`${listUrl}#${rowAnchor(step.registrationId)}`}
           error={stepError}
         />

@@ -168,7 +168,11 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     await step.waitFor();
     // Without a reason: the spec's message from the server, not the browser's bubble.
     await step.getByRole("button", { name: "Ablehnen" }).click();
-    await page.getByRole("dialog", { name: "Anmeldung ablehnen" }).getByText("Begründung ist erforderlich").waitFor();
+    const refusal = page.getByRole("dialog", { name: "Anmeldung ablehnen" }).getByText("Begründung ist erforderlich");
+    await refusal.waitFor();
+    // In view (found by a review: without JavaScript the answer opened at the row, the message
+    // some 1,500 px above it on a phone).
+    expect(await refusal.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
     await page.getByRole("dialog", { name: "Anmeldung ablehnen" }).getByRole("link", { name: "Abbrechen" }).click();
     await page.getByRole("dialog").waitFor({ state: "detached" });
     // Back at the row, not at the top of the list.

@@ -213,7 +213,7 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
     expect((await body<ListData>(await list("lead", `?entscheiden=reject&anmeldung=${other}`))).step).toBeNull();
   });
 
-  it("a reject without a reason is refused next to the field; with one it goes back to the list with its filter", async () => {
+  it("a reject without a reason is refused next to the field; with one it goes back to the list with its filter, at the row", async () => {
     const url = `/freizeit/participants/${camp.event.id}?filter=offen&entscheiden=reject&anmeldung=${ids.open}`;
     const params = { id: String(camp.event.id) };
     const refused = await run(action, post(url, { intent: "reject", registrationId: String(ids.open), reason: "  " }, { cookie: camp.people.lead.cookie, params }));
@@ -222,7 +222,7 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
     expect(reply.decision.fieldErrors.reason).toEqual(["Begründung ist erforderlich"]);
     const done = await run(action, post(url, { intent: "reject", registrationId: String(ids.open), reason: "Zu jung" }, { cookie: camp.people.lead.cookie, params }));
     expect(done.status).toBe(302);
-    expect(done.headers.get("Location")).toBe(`/freizeit/participants/${camp.event.id}?filter=offen`);
+    expect(done.headers.get("Location")).toBe(`/freizeit/participants/${camp.event.id}?filter=offen#anmeldung-${ids.open}`);
     expect(db.select().from(registrations).where(eq(registrations.id, ids.open)).get()!.applicationStatus).toBe("rejected");
   });
 });
