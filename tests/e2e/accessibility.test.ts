@@ -82,7 +82,11 @@ describe("error messages", () => {
       const { page, context } = await openTab(browser(), { javaScriptEnabled: false, baseURL: baseUrl });
       if (user) await context.addCookies([await browserSessionCookie(user, baseUrl)]);
       await page.goto(path);
-      if (path === `/enroll/${camp.id}`) await page.getByLabel("SEPA-Lastschriftmandat", { exact: true }).check();
+      if (path === `/enroll/${camp.id}`) {
+        await page.getByLabel("SEPA-Lastschriftmandat", { exact: true }).check();
+        // A required swim badge offers no 'Keines' that the server then refuses (parents' review).
+        expect(await page.locator("select[name$='swimBadge'] option").allTextContents()).toEqual(["Bitte wählen", "Seepferdchen", "Bronze", "Silber", "Gold"]);
+      }
       await page.getByRole("button", { name: button }).click();
       await page.locator(".field-errors").first().waitFor();
       const report = await page.evaluate(() => {

@@ -92,7 +92,7 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
       <div key={participant}>
         <div className="field-row">
           <Select name={at("tshirtSize")} label="T-Shirt-Größe" {...a} options={TSHIRT_SIZES.map((s) => [s, s])} required={data.event.tshirtSizeRequired} empty="Bitte wählen" />
-          <Select name={at("swimBadge")} label="Schwimmabzeichen" {...a} options={SWIM_BADGES.map((s) => [s, s])} required={data.event.swimBadgeRequired} empty="Keines" />
+          <Select name={at("swimBadge")} label="Schwimmabzeichen" {...a} options={SWIM_BADGES.map((s) => [s, s])} required={data.event.swimBadgeRequired} empty={data.event.swimBadgeRequired ? "Bitte wählen" : "Keines"} />
         </div>
         <TextArea name={at("specialNeeds")} label="Besonderheiten (Allergien, Medikamente …)" {...a} max={500} />
         <h2 className="subheading">Versicherung</h2>
