@@ -37,6 +37,8 @@ function fileChanges(formData: FormData): FileChanges {
   };
 }
 
+const CHOOSE_AGAIN = { picture: "Bitte wähle das Bild erneut aus.", attachments: "Bitte wähle die Anhänge erneut aus." };
+
 /**
  * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
  * otherwise it hands back the input and the stored files.
@@ -60,16 +62,21 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
     return { response: redirect(done) };
   }
   const submission = parseWithZod(formData, { schema: eventSchema });
-  const fileErrors = Object.fromEntries(problems.map((p) => [p.field, p.message]));
   if (submission.status !== "success" || problems.length) {
     await discardUploads(uploads);
+    // A browser cannot keep a chosen file across the answer: each file field whose files are not
+    // kept says so, its own refusal first.
+    const fileErrors = {
+      ...Object.fromEntries(uploads.map((upload) => [upload.field, CHOOSE_AGAIN[upload.field as keyof typeof CHOOSE_AGAIN]])),
+      ...Object.fromEntries(problems.map((p) => [p.field, p.message])),
+    };
     return {
       response: json(
         {
           result: submission.reply(),
           alert: (submission.status === "success" && serverRefusal(problems)) || {
             title: INVALID_FORM,
-            message: problems.length ? "Bitte prüfe die markierten Felder und wähle die Dateien erneut aus." : "Bitte prüfe die markierten Felder.",
+            message: problems.length || uploads.length ? "Bitte prüfe die markierten Felder und wähle die Dateien erneut aus." : "Bitte prüfe die markierten Felder.",
           },
           fileErrors,
         },

@@ -4,7 +4,7 @@ import { events } from "../../db/schema";
 import { action as createAction } from "~/routes/freizeit.create";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
-import { multipartPost, validEventFields } from "../support/events";
+import { multipartPost, pngBytes, validEventFields } from "../support/events";
 import { body, run } from "../support/remix";
 
 let cookie: string;
@@ -41,5 +41,17 @@ describe("sibling discount and offer time", () => {
     expect(data.result.error.registrationDeadline).toEqual(["Der Anmeldeschluss liegt nach dem Startdatum."]);
     expect(db.select().from(events).all()).toEqual([]);
     expect((await create({ dateFrom: "2030-07-10", registrationDeadline: "2030-07-10" })).status).toBe(302);
+  });
+
+  it("says to choose the files again when another field was wrong, at the form and at each file field", async () => {
+    // Found by a review: the chosen picture and attachments came back empty without a word, and
+    // the event was then published without them.
+    const files = { picture: [{ name: "lager.png", bytes: pngBytes() }], attachments: [{ name: "Packliste.txt", bytes: Buffer.from("Schlafsack\n") }] };
+    const refused = await run(createAction, multipartPost("/freizeit/create", validEventFields({ location: "" }), files, cookie));
+    expect(refused.status).toBe(400);
+    const data = await body<{ alert: { message: string }; fileErrors: Record<string, string> }>(refused);
+    expect(data.alert.message).toBe("Bitte prüfe die markierten Felder und wähle die Dateien erneut aus.");
+    expect(data.fileErrors).toEqual({ picture: "Bitte wähle das Bild erneut aus.", attachments: "Bitte wähle die Anhänge erneut aus." });
+    expect(db.select().from(events).all()).toEqual([]);
   });
 });
