@@ -11,6 +11,7 @@ import { getAccount } from "~/models/user.server";
 import { getOwnPhone } from "~/models/user-phone.server";
 import { handleAccountForm } from "~/services/account-form.server";
 import { clientKey } from "~/services/request.server";
+import { shownCalendarAddress } from "~/services/flash.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
 
@@ -29,6 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     keys: { child: randomToken(), guardian: randomToken() },
     confirmDelete: url.searchParams.has("loeschen"),
     calendarFeed: hasCalendarFeed(user.id),
+    calendarAddress: await shownCalendarAddress(request, user.id),
   });
 }
 
@@ -38,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Account() {
-  const { account, phone, tab, family, keys, confirmDelete, calendarFeed } = useLoaderData<typeof loader>();
+  const { account, phone, tab, family, keys, confirmDelete, calendarFeed, calendarAddress } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <>
@@ -49,7 +51,7 @@ export default function Account() {
       ) : (
         <>
           <AccountContact account={account} phone={phone} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData} />
-          <CalendarFeed active={calendarFeed} />
+          <CalendarFeed active={calendarFeed} address={calendarAddress} />
         </>
       )}
     </>

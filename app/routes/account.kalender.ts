@@ -1,8 +1,10 @@
 // POST /account/kalender: a new secret address for the personal calendar feed (the old one stops
-// working). The address is shown once, in the flash message on /account: only its hash is kept.
+// working). Only its hash is stored, so the address is shown right after it is made: the redirect
+// carries it in a short-lived cookie to the account page's 'Kalender-Abo', for this account only.
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { CALENDAR_ANCHOR } from "~/components/calendar-feed";
 import { replaceCalendarFeed } from "~/models/calendar.server";
-import { redirectWithFlash } from "~/services/flash.server";
+import { rememberCalendarAddress } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 
@@ -14,9 +16,5 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   await readForm(request);
   const address = replaceCalendarFeed(user.id);
-  return redirectWithFlash(
-    "/account",
-    { kind: "success", title: "Neue Kalender-Adresse", message: `Trage diese Adresse in deinem Kalender als Abo ein: ${address}` },
-    { request },
-  );
+  return redirect(`/account#${CALENDAR_ANCHOR}`, { headers: { "Set-Cookie": await rememberCalendarAddress(user.id, address, request) } });
 }

@@ -9,7 +9,7 @@ import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
 import { signUp } from "~/models/auth.server";
 import { SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
-import { rememberSignup, signedUpAddress } from "~/services/flash.server";
+import { signedUp } from "~/services/flash.server";
 import { clientKey } from "~/services/request.server";
 import { getUser } from "~/services/session.server";
 
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/");
   // After a sign-up (post/redirect/get): the thanks, with the address when this browser sent it.
   if (!new URL(request.url).searchParams.has("gesendet")) return json({ done: null });
-  return json({ done: { email: await signedUpAddress(request) } });
+  return json({ done: { email: await signedUp.read(request) } });
 }
 
 const SIGNUP_THROTTLED: Alert = {
@@ -61,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { status },
       );
     }
-    return redirect("/signup?gesendet", { headers: { "Set-Cookie": await rememberSignup(outcome.email, request) } });
+    return redirect("/signup?gesendet", { headers: { "Set-Cookie": await signedUp.remember(outcome.email, request) } });
   } catch (error) {
     console.error(error);
     return json(

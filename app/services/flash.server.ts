@@ -53,28 +53,44 @@ export async function redirectWithFlash(url: string, flash: Flash, init: { setCo
   return redirect(url, { headers });
 }
 
-let signupCookie: ReturnType<typeof createCookie> | undefined;
-function signedUpCookie() {
-  signupCookie ??= createCookie("lf_signup", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/signup",
-    maxAge: 3600,
-    secrets: [settings().sessionSecret],
-    secure: settings().appUrl.startsWith("https://"),
-  });
-  return signupCookie;
+/**
+ * A value the next page shows after a redirect (post/redirect/get), kept by this browser only for
+ * a while, signed, readable by the pages under `path`.
+ */
+function shortLivedValue(name: string, path: string, maxAge: number) {
+  let cookie: ReturnType<typeof createCookie> | undefined;
+  const made = () =>
+    (cookie ??= createCookie(name, {
+      httpOnly: true,
+      sameSite: "lax",
+      path,
+      maxAge,
+      secrets: [settings().sessionSecret],
+      secure: settings().appUrl.startsWith("https://"),
+    }));
+  return {
+    remember: (value: string, request: Request) => made().serialize(value, isHttps(request) ? { secure: true } : {}),
+    async read(request: Request): Promise<string | null> {
+      const header = request.headers.get("Cookie");
+      if (!header || !header.includes(name)) return null;
+      const value: unknown = await made().parse(header);
+      return typeof value === "string" ? value : null;
+    },
+  };
 }
 
-/** The address a sign-up has just mailed, for the thanks shown after its redirect. */
-export function rememberSignup(email: string, request: Request) {
-  return signedUpCookie().serialize(email, isHttps(request) ? { secure: true } : {});
+/** The address a sign-up has just mailed, for the thanks shown after its redirect (an hour). */
+export const signedUp = shortLivedValue("lf_signup", "/signup", 3600);
+
+/** A new calendar feed's secret address, shown on the account page for ten minutes after it is made
+ * (only its hash is stored, so it cannot be shown later), to the account that made it only. */
+const newCalendarAddress = shortLivedValue("lf_kalender", "/account", 600);
+
+export function rememberCalendarAddress(userId: number, address: string, request: Request) {
+  return newCalendarAddress.remember(`${userId} ${address}`, request);
 }
 
-/** The address this browser signed up with in the last hour, if any. */
-export async function signedUpAddress(request: Request): Promise<string | null> {
-  const header = request.headers.get("Cookie");
-  if (!header || !header.includes("lf_signup")) return null;
-  const value: unknown = await signedUpCookie().parse(header);
-  return typeof value === "string" ? value : null;
+export async function shownCalendarAddress(request: Request, userId: number) {
+  const [owner, address] = (await newCalendarAddress.read(request))?.split(" ") ?? [];
+  return owner === String(userId) && address ? address : null;
 }

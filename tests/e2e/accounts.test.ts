@@ -192,4 +192,29 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("a new calendar address is shown whole in 'Kalender-Abo', at 320 px, and works", async () => {
+    // Parents' review: it was only in the flash message, cut off and widening the page.
+    const email = unique("kalender");
+    await createUser({ email, password: "Kanu-Tour-2026!" });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto("/login");
+    await signIn(page, email, "Kanu-Tour-2026!");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Kalender-Adresse erzeugen" }).click();
+    const field = page.getByLabel(/^Deine neue Kalender-Adresse/);
+    await field.waitFor();
+    const address = await field.inputValue();
+    expect(address).toMatch(/^http:\/\/.+\/kalender\/[\w-]+\/meine-veranstaltungen\.ics$/);
+    expect(await field.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.getBoundingClientRect().top < window.innerHeight)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    const feed = await context.request.get(address.replace(/^http:\/\/[^/]+/, baseUrl));
+    expect(feed.status()).toBe(200);
+    expect(await feed.text()).toContain("BEGIN:VCALENDAR");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
+
