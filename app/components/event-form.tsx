@@ -171,6 +171,7 @@ export function EventForm(props: Props) {
                 <input id={`attachment-${file.id}`} type="text" name={`attachmentName-${file.id}`} defaultValue={file.displayName} maxLength={150} />
                 <label className="checkbox">
                   <input type="checkbox" name="removeAttachment" value={file.id} /> Entfernen
+                  <span className="visually-hidden">: {file.displayName}</span>
                 </label>
               </li>
             ))}

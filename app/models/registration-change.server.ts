@@ -192,7 +192,7 @@ export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: strin
       `Alle Anmeldungen findest du in deinem Konto: ${link("/account?tab=teilnehmer")}`,
       "",
       "Viele Grüße",
-      "dein Lagerfeuer-Team",
+      "Dein Lagerfeuer-Team",
     ].join("\n"),
   }, when);
 }

@@ -8,6 +8,7 @@ import { earlierSubmission } from "~/models/form-submission.server";
 import { db } from "~/services/db.server";
 import { randomToken } from "~/services/tokens.server";
 import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
+import { redirectWithFlash } from "~/services/flash.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { requireAdmin } from "~/services/session.server";
 
@@ -26,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const created = createEvent(form.input, admin, form.stored, form.submissionKey);
     // A repeated submission that slipped past the early check: its files are not needed.
     if (created.repeated) await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
-    return redirect(`/freizeit/${created.id}`);
+    return redirectWithFlash(`/freizeit/${created.id}`, { kind: "success", title: "Veranstaltung veröffentlicht" });
   } catch (error) {
     console.error(error);
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));

@@ -6,6 +6,7 @@ import type { Alert } from "~/components/forms";
 import { centsToInput } from "~/lib/event-rules";
 import { getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
 import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
+import { redirectWithFlash } from "~/services/flash.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { earlierSubmission } from "~/models/form-submission.server";
 import { db } from "~/services/db.server";
@@ -77,7 +78,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
     return json({ result: form.submission.reply(), alert: GENERIC_FAILURE, fileErrors: {} }, { status: 500 });
   }
-  return redirect(`/freizeit/${id}`);
+  return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert" });
 }
 
 export default function EditEvent() {

@@ -53,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithFlash(
     `/freizeit/${outcome.eventId}`,
     answer === "accept"
-      ? { kind: "success", title: "Platz angenommen", message: "Der Platz gehört jetzt euch. Die Bestätigung kommt per E-Mail, mit allem zur Bezahlung, falls etwas zu zahlen ist." }
+      ? { kind: "success", title: "Platz angenommen", message: "Der Platz ist jetzt für euch reserviert. Die Leitung prüft die Anmeldung; ihre Bestätigung kommt per E-Mail, mit allem zur Bezahlung, falls etwas zu zahlen ist." }
       : { kind: "info", title: "Platz freigegeben", message: "Der Platz geht an das nächste Kind auf der Warteliste." },
   );
 }

@@ -336,7 +336,11 @@ describe("capacity", () => {
     const late = child(user.id, "2000-02-01", "Emil");
     const page = await confirmation(await submit(camp.id, cookie, { ...form({}), "boxes[0].participant": String(late.id) }), cookie);
     expect(page.enrolment.children.map((r) => [r.firstName, r.waitingListPosition])).toEqual([["Emil", 3]]);
-    expect(outbox().find((mail) => mail.text.includes("Emil"))!.text).toContain("- Emil Muster: Warteliste (Platz 3)");
+    const waitingOnly = outbox().find((mail) => mail.text.includes("Emil"))!.text;
+    expect(waitingOnly).toContain("- Emil Muster: Warteliste (Platz 3)");
+    // Only on the waiting list: no promise of a confirmation (parents' review).
+    expect(waitingOnly).toContain("Sobald ein Platz frei wird, bekommst du eine E-Mail und kannst ihn annehmen.");
+    expect(waitingOnly).not.toContain("bestätigt sie dir");
 
     const family = getFamily(user.id);
     const shown = Object.fromEntries(family.children.map((c) => [c.firstName, c.registrations.map((r) => r.waitingListPosition)]));

@@ -14,7 +14,8 @@ import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent, executableBytes, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
-import { body, get, outbox, post, run } from "../support/remix";
+import { body, cookieFrom, get, outbox, post, run } from "../support/remix";
+import { takeFlash } from "~/services/flash.server";
 
 beforeEach(() => {
   resetDatabase();
@@ -131,6 +132,7 @@ describe("creating an event", () => {
     const { cookie } = await person("admin");
     const response = await run(createAction, multipartPost("/freizeit/create", validEventFields({ title: "Lager\r\nATTACH:x", location: "Plön\nSee" }), {}, cookie));
     expect(response.status).toBe(302);
+    expect((await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(response, "lf_flash")! } })))?.flash.title).toBe("Veranstaltung veröffentlicht");
     expect(db.select({ title: events.title, location: events.location }).from(events).get()).toEqual({ title: "Lager ATTACH:x", location: "Plön See" });
   });
 
@@ -327,6 +329,8 @@ describe("editing and deleting", () => {
     const saved = await run(editAction, edit);
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe(`/freizeit/${id}`);
+    // Said, as every other action says what it did (leaders' review).
+    expect((await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(saved, "lf_flash")! } })))?.flash.title).toBe("Änderungen gespeichert");
     const after = db.select().from(files).where(eq(files.eventId, id)).orderBy(asc(files.position)).all();
     expect(after.filter((f) => f.kind === "attachment").map((f) => f.displayName)).toEqual(["Packliste 2027.txt", "c.pdf"]);
     expect(after.find((f) => f.kind === "preview")!.displayName).toBe("neu.png");
