@@ -637,6 +637,8 @@ export const mailOutbox = sqliteTable(
     html: text("html"),
     /** JSON array of { filename, path, contentType } below UPLOADS_DIR, or null. */
     attachments: text("attachments"),
+    /** Where an answer goes (an event e-mail: the lead person who wrote it), or null: nowhere but MAIL_FROM. */
+    replyTo: text("reply_to"),
     status: text("status", { enum: MAIL_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),

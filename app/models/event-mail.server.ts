@@ -114,7 +114,8 @@ export function sendEventMail(
     const mailAttachments = input.attachments.map(({ filename, path, contentType }) => ({ filename, path, contentType }));
     const outboxIds = queueMails(
       tx,
-      addresses.map((to) => ({ to, subject: input.subject, text: mailText(input.text, event), attachments: mailAttachments })),
+      // An answer goes to the lead person who wrote it (the sender's address is MAIL_FROM's no-reply).
+      addresses.map((to) => ({ to, subject: input.subject, text: mailText(input.text, event), attachments: mailAttachments, replyTo: sender.email })),
     );
     for (let start = 0; start < addresses.length; start += 500) {
       tx.insert(eventMailRecipients)
@@ -141,9 +142,11 @@ export function resendFailed(eventId: number, mailId: number) {
     const attachments = mail.attachments
       ? (JSON.parse(mail.attachments) as StoredAttachment[]).map(({ filename, path, contentType }) => ({ filename, path, contentType }))
       : undefined;
+    // Answers still go to whoever wrote it (a deleted account: to nobody but MAIL_FROM).
+    const replyTo = mail.senderId === null ? undefined : tx.select({ email: users.email }).from(users).where(eq(users.id, mail.senderId)).get()?.email;
     const ids = queueMails(
       tx,
-      failed.map((r) => ({ to: r.email, subject: mail.subject, text: mailText(mail.text, event), attachments })),
+      failed.map((r) => ({ to: r.email, subject: mail.subject, text: mailText(mail.text, event), attachments, replyTo })),
     );
     failed.forEach((r, i) => tx.update(eventMailRecipients).set({ outboxId: ids[i] }).where(eq(eventMailRecipients.id, r.id)).run());
     return failed.length;

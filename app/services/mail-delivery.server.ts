@@ -30,6 +30,7 @@ export type Deliver = (mail: {
   text: string;
   html?: string;
   attachments?: { filename: string; path: string; contentType?: string }[];
+  replyTo?: string;
 }) => Promise<void>;
 
 /** The delivery of this process: SMTP when configured, otherwise files in MAIL_DIR. */
@@ -113,6 +114,7 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
           text: mail.text,
           html: mail.html ?? undefined,
           attachments,
+          replyTo: mail.replyTo ?? undefined,
         });
         bookkeepingTransaction((tx) =>
           tx.update(mailOutbox)

@@ -19,6 +19,8 @@ export type MailMessage = {
   text: string;
   html?: string;
   attachments?: MailAttachment[];
+  /** Where an answer goes; without it, to the sender (MAIL_FROM). */
+  replyTo?: string;
 };
 
 /**
@@ -35,6 +37,7 @@ const insertMail = preparedQuery((database) =>
       text: bound("text"),
       html: bound("html"),
       attachments: bound("attachments"),
+      replyTo: bound("replyTo"),
       nextAttemptAt: bound("nextAttemptAt"),
     })
     .returning({ id: mailOutbox.id })
@@ -51,6 +54,7 @@ function storedMail(message: MailMessage) {
     text: message.text,
     html: message.html ?? null,
     attachments: message.attachments?.length ? JSON.stringify(message.attachments) : null,
+    replyTo: message.replyTo ?? null,
   };
 }
 

@@ -181,7 +181,10 @@ describe("delivery", () => {
       for (const mail of smtp.received) {
         expect(mail.to).toHaveLength(1);
         expect(mail.raw).toContain('filename=plan.pdf');
-        expect((await parseMail(mail.raw)).subject).toBe("Treffpunkt");
+        const parsed = await parseMail(mail.raw);
+        expect(parsed.subject).toBe("Treffpunkt");
+        // An answer goes to the lead person who wrote it, not to the no-reply sender (leaders' review).
+        expect(parsed.replyTo).toEqual([lead.email]);
       }
       expect(eventMailLog(eventId)[0].recipients.every((r) => r.state === "sent" && r.error === null)).toBe(true);
     } finally {

@@ -3,12 +3,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 
-export type ParsedMail = { to: string[]; subject: string; text: string; file?: string };
+export type ParsedMail = { to: string[]; replyTo: string[]; subject: string; text: string; file?: string };
 
 export async function parseMail(raw: string | Buffer): Promise<ParsedMail> {
   const mail = await simpleParser(raw);
   const to = (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value.map((v) => v.address ?? ""));
-  return { to, subject: mail.subject ?? "", text: mail.text ?? "" };
+  const replyTo = mail.replyTo?.value.map((v) => v.address ?? "") ?? [];
+  return { to, replyTo, subject: mail.subject ?? "", text: mail.text ?? "" };
 }
 
 /** Every .eml file in `mailDir`, oldest first, parsed. */
