@@ -38,8 +38,8 @@ const within = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<"still open">((resolve) => setTimeout(() => resolve("still open"), ms))]);
 
 describe("connections", () => {
-  it("the server's limits: headers within 20 s, a whole request within 2 minutes, checked every 5 s", () => {
-    expect(SERVER_LIMITS).toEqual({ headersTimeout: 20_000, requestTimeout: 120_000, connectionsCheckingInterval: 5_000 });
+  it("the server's limits: headers within 20 s, a whole request within 2 minutes, checked every 5 s; Host checked by the server itself", () => {
+    expect(SERVER_LIMITS).toEqual({ headersTimeout: 20_000, requestTimeout: 120_000, connectionsCheckingInterval: 5_000, requireHostHeader: false });
   });
 
   it("one address holds at most its share of connections; the next is closed at once, others still get in", async () => {
