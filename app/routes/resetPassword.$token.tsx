@@ -2,6 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
+import { INVALID_TOKEN, InvalidResetLink } from "~/components/invalid-reset-link";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { FormAlert, PasswordChecklist, PasswordField, useHydrated } from "~/components/forms";
@@ -15,11 +16,6 @@ import { readForm } from "~/services/form.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Passwort zurücksetzen – Lagerfeuer" }];
-
-const INVALID_TOKEN = {
-  title: "Ungültiger Reset-Token.",
-  message: "Beim Zurücksetzen des Passworts ist ein Fehler aufgetreten… Der Link ist abgelaufen oder wurde bereits verwendet.",
-};
 
 const PASSWORDS = ["password", "confirmPassword"];
 
@@ -58,19 +54,7 @@ export default function ResetPassword() {
   const [form, fields] = useForm({ id: "reset", lastResult: data?.result, shouldValidate: "onSubmit" });
   const rulesHold = password !== null && meetsPasswordRules(password) && password === confirm;
 
-  if (!usable && !data?.alert) {
-    return (
-      <section className="panel narrow" aria-labelledby="reset-title">
-        <h1 id="reset-title">Passwort zurücksetzen</h1>
-        <FormAlert alert={INVALID_TOKEN} />
-        <p>
-          <a href="/forgot" className="button">
-            Neuen Link anfordern
-          </a>
-        </p>
-      </section>
-    );
-  }
+  if (!usable && !data?.alert) return <InvalidResetLink />;
   return (
     <section className="panel narrow" aria-labelledby="reset-title">
       <h1 id="reset-title">Passwort zurücksetzen</h1>

@@ -203,6 +203,15 @@ describe("requests the app does not take", () => {
     }
   });
 
+  it("/resetPassword without a token shows the invalid link's text, not the general 404 (spec: 'Ungültiger Reset-Token.')", async () => {
+    for (const path of ["/resetPassword", "/resetPassword/"]) {
+      const response = await rawRequest(`${baseUrl}${path}`);
+      expect([path, response.status]).toEqual([path, 200]);
+      expect(response.text()).toContain("Ungültiger Reset-Token.");
+      expect(response.text()).toContain('href="/forgot"');
+    }
+  });
+
   it("an HTTP/1.1 request without Host gets the German 400 page with its headers, not node's bare one; HTTP/1.0 needs none", async () => {
     // Found by an attack probe: node answered it before any handler of ours ran.
     const { hostname, port } = new URL(baseUrl);
