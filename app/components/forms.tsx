@@ -27,6 +27,40 @@ export function FormAlert({ alert, kind = "danger" }: { alert: Alert | null | un
   );
 }
 
+export type FieldErrorLink = { id: string; label: string; errors?: string[] };
+
+/**
+ * The answer to a refused form: its alert (the spec's toast, if any) and every field's message as
+ * a link to that field, in the form's order. The page opens here: autofocus without JavaScript,
+ * focus moved here after each answer (`attempt`) with it.
+ */
+export function FormErrors({ alert, fields, attempt, lead }: { alert: Alert | null | undefined; fields: FieldErrorLink[]; attempt: number | undefined; lead: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (attempt !== undefined) ref.current?.focus();
+  }, [attempt]);
+  const wrong = fields.filter((field) => field.errors?.length);
+  if (!alert && wrong.length === 0) return null;
+  return (
+    // eslint-disable-next-line jsx-a11y/no-autofocus -- the answer to a refused submit is this list
+    <div role="alert" ref={ref} tabIndex={-1} autoFocus className="flash flash-danger form-alert">
+      <strong>{alert?.title ?? lead}</strong>
+      {alert?.message ? <p>{alert.message}</p> : null}
+      {wrong.length ? (
+        <ul className="error-links">
+          {wrong.map((field) => (
+            <li key={field.id}>
+              <a href={`#${field.id}`}>
+                {field.label}: {field.errors![0]}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (

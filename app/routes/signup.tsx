@@ -4,7 +4,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
+import { Field, FormErrors, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
 import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
 import { signUp } from "~/models/auth.server";
 import { SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
@@ -112,7 +112,18 @@ export default function Signup() {
       <h1 id="signup-title">Registrierung</h1>
       {/* A new key after each try: the inputs start again from what the server sent back. */}
       <Form method="post" {...getFormProps(form)} key={data?.attempt ?? "signup"} noValidate>
-        <FormAlert alert={data?.alert} />
+        <FormErrors
+          alert={data?.alert}
+          attempt={data?.attempt}
+          lead="Bitte prüfen Sie Ihre Eingaben."
+          fields={[
+            { id: fields.firstName.id, label: "Vorname", errors: fields.firstName.errors },
+            { id: fields.lastName.id, label: "Nachname", errors: fields.lastName.errors },
+            { id: fields.email.id, label: "E-Mail", errors: fields.email.errors },
+            { id: fields.password.id, label: "Passwort", errors: fields.password.errors },
+            { id: fields.passwordRepeat.id, label: "Passwort wiederholen", errors: fields.passwordRepeat.errors },
+          ]}
+        />
         <Field label="Vorname*" meta={fields.firstName} inputProps={{ autoComplete: "given-name", maxLength: 50, defaultValue: values?.firstName }} />
         <Field label="Nachname*" meta={fields.lastName} inputProps={{ autoComplete: "family-name", maxLength: 50, defaultValue: values?.lastName }} />
         <Field label="E-Mail*" meta={fields.email} type="email" inputProps={{ autoComplete: "email", maxLength: 50, defaultValue: values?.email }} />

@@ -26,7 +26,7 @@ export const signupSchema = z
       .string({ required_error: "Bitte geben Sie ein Passwort ein." })
       .max(PASSWORD_MAX, `Höchstens ${PASSWORD_MAX} Zeichen`)
       .refine(meetsPasswordRules, "Das Passwort erfüllt noch nicht alle Regeln."),
-    passwordRepeat: z.string({ required_error: SIGNUP_MISMATCH.title }),
+    passwordRepeat: z.string({ required_error: "Bitte wiederholen Sie das Passwort." }),
   })
   .refine((value) => value.password === value.passwordRepeat, {
     message: SIGNUP_MISMATCH.title,

@@ -103,6 +103,16 @@ describe("error messages", () => {
         };
       });
       expect(report.errors, path).toBeGreaterThan(0);
+      if (path === "/signup") {
+        // The answer opens at a list of what is wrong, each linking to its field (parents' review:
+        // only the address was named, focus stayed on the page).
+        const summary = await page.evaluate(() => ({
+          focused: document.activeElement?.getAttribute("role") ?? document.activeElement?.tagName,
+          links: [...document.querySelectorAll("[role=alert] a[href^='#']")].map((a) => document.querySelector(a.getAttribute("href")!)?.getAttribute("name")),
+        }));
+        expect(summary).toEqual({ focused: "alert", links: ["firstName", "lastName", "email", "password", "passwordRepeat"] });
+        expect(await page.locator("[name=passwordRepeat] ~ .field-errors, #signup-passwordRepeat-error").first().textContent()).not.toContain("stimmt nicht überein");
+      }
       expect({ path, unlinked: report.unlinked, invalid: report.invalidWithoutDescription }).toEqual({ path, unlinked: [], invalid: [] });
       await context.close();
     }
