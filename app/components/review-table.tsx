@@ -68,6 +68,7 @@ type GroupRights = { groups: GroupOption[]; assignGroups: boolean };
  * table markup, each cell labelled by its data-label, so nothing changes for screen readers.
  */
 export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared }: Shared & GroupRights & { rows: Row[]; bulk: boolean }) {
+  const acts = shared.may.decideRegistrations || shared.may.confirmPayments;
   return (
     <div className="table-scroll">
       <table className="review-table card-table">
@@ -83,7 +84,8 @@ export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared 
             <th scope="col">Gruppe</th>
             <th scope="col">Bezahlung</th>
             <th scope="col">Anmeldung</th>
-            <th scope="col">Aktionen</th>
+            {/* The camp team decides nothing: no column that stays empty for it. */}
+            {acts ? <th scope="col">Aktionen</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -121,9 +123,11 @@ export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared 
                 <td data-label="Anmeldung">
                   <Mark word={applicationStatusWord(row)} />
                 </td>
-                <td data-label="Aktionen" className="actions-cell">
-                  <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
-                </td>
+                {acts ? (
+                  <td data-label="Aktionen" className="actions-cell">
+                    <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
+                  </td>
+                ) : null}
               </tr>
             );
           })}
