@@ -1,7 +1,7 @@
 // The four Excel lists of an event (DECISIONS.md, 'Excel lists' and 'Zuschussliste'). One query
 // per list part, whatever the number of rows; only accepted registrations and accepted helpers;
 // never an IBAN.
-import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import {
   eventGroups,
   eventHelpers,
@@ -17,6 +17,7 @@ import { formatIsoDate } from "~/lib/dates";
 import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { excelDate, streamWorkbook, type CellValue, type Column, type WorkbookWriter } from "~/services/excel.server";
+import { getCampSheets } from "./camp-sheet.server";
 
 export const EXPORT_LISTS = {
   teilnehmerliste: "Teilnehmerliste",
@@ -239,47 +240,13 @@ const GROUP_COLUMNS: Column[] = [
   { header: "Alter bei Beginn", width: 10, type: "number" },
 ];
 
+/** One sheet per group, then 'Ohne Gruppe' for whoever has none: the camp sheets' grouping. */
 function writeGruppenliste(book: WorkbookWriter, event: EventHead) {
-  const groups = db
-    .select({ id: eventGroups.id, name: eventGroups.name })
-    .from(eventGroups)
-    .where(eq(eventGroups.eventId, event.id))
-    .orderBy(asc(eventGroups.name))
-    .all();
-  const members = db
-    .select({
-      groupId: groupMembers.groupId,
-      firstName: participants.firstName,
-      lastName: participants.lastName,
-      birthDate: participants.birthDate,
-    })
-    .from(groupMembers)
-    .innerJoin(registrations, eq(registrations.id, groupMembers.registrationId))
-    .innerJoin(participants, eq(participants.id, registrations.participantId))
-    .where(and(eq(groupMembers.eventId, event.id), isNotNull(groupMembers.registrationId), eq(registrations.applicationStatus, "accepted")))
-    .orderBy(asc(participants.lastName), asc(participants.firstName))
-    .all();
-  const helpers = db
-    .select({ groupId: groupMembers.groupId, firstName: users.firstName, lastName: users.lastName })
-    .from(groupMembers)
-    .innerJoin(eventHelpers, and(eq(eventHelpers.eventId, groupMembers.eventId), eq(eventHelpers.userId, groupMembers.helperUserId)))
-    .innerJoin(users, eq(users.id, groupMembers.helperUserId))
-    .where(and(eq(groupMembers.eventId, event.id), eq(eventHelpers.status, "accepted")))
-    .orderBy(asc(users.lastName), asc(users.firstName))
-    .all();
-  if (groups.length === 0) {
-    const sheet = book.sheet("Keine Gruppen", GROUP_COLUMNS);
-    sheet.header();
-    sheet.done();
-    return;
-  }
-  for (const group of groups) {
+  for (const group of getCampSheets(event.id)?.sheets ?? []) {
     const sheet = book.sheet(group.name, GROUP_COLUMNS);
     sheet.header();
-    for (const h of helpers.filter((m) => m.groupId === group.id)) sheet.row(["Mitarbeiter*in", h.lastName, h.firstName, null, null]);
-    for (const m of members.filter((p) => p.groupId === group.id)) {
-      sheet.row(["Teilnehmer*in", m.lastName, m.firstName, excelDate(m.birthDate), ageOn(m.birthDate, event.dateFrom)]);
-    }
+    for (const h of group.helpers) sheet.row(["Mitarbeiter*in", h.lastName, h.firstName, null, null]);
+    for (const c of group.children) sheet.row(["Teilnehmer*in", c.lastName, c.firstName, excelDate(c.birthDate), c.age]);
     sheet.done();
   }
 }

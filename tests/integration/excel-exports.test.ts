@@ -140,6 +140,27 @@ describe("the Excel lists", () => {
     expect(foxes[2][2]).toBe("Anna");
   });
 
+  it("Gruppenliste: the accepted children and helpers without a group on a sheet 'Ohne Gruppe', everyone there when there are no groups", async () => {
+    // Found by a review: they were on no sheet at all, while the camp sheets list them.
+    const lead = await createUser();
+    const helper = await createUser({ firstName: "Hanna", lastName: "Helfer" });
+    const camp = createEvent({ title: "Gruppenlager", ownerIds: [lead.id], dateFrom: "2027-07-10" } as never).id;
+    addHelper(camp, helper.id, "accepted");
+    const cookie = await sessionCookieFor(lead.id);
+    const grouped = register(camp, { child: { firstName: "Gina", lastName: "Gruppe", birthDate: "2015-01-01" } });
+    register(camp, { child: { firstName: "Olaf", lastName: "Ohne", birthDate: "2015-01-01" } });
+    register(camp, { status: "open", child: { firstName: "Offen", lastName: "Ohne" } });
+
+    const noGroups = await workbookOf(await download(camp, "gruppenliste", cookie));
+    expect(noGroups.worksheets.map((s) => s.name)).toEqual(["Ohne Gruppe"]);
+    expect(rowValues(noGroups.worksheets[0]).slice(1).map((r) => [r[0], r[2]])).toEqual([["Mitarbeiter*in", "Hanna"], ["Teilnehmer*in", "Gina"], ["Teilnehmer*in", "Olaf"]]);
+
+    addGroup(camp, "Adler", { registrationIds: [grouped.registration.id] });
+    const book = await workbookOf(await download(camp, "gruppenliste", cookie));
+    expect(book.worksheets.map((s) => s.name)).toEqual(["Adler", "Ohne Gruppe"]);
+    expect(rowValues(book.worksheets[1]).slice(1).map((r) => r[2])).toEqual(["Hanna", "Olaf"]);
+  });
+
   it("Teilnehmerliste and Zuschussliste of 1,000 registrations: under 1 s and 50 MB each", async () => {
     const big = createEvent({ title: "Großlager" }).id;
     const parent = quickUser();
