@@ -16,6 +16,7 @@ type Shown = {
   paid: boolean;
   waitingListPosition: number | null;
   offerExpiresAt?: Date | string | number | null;
+  eventStarted?: boolean;
 };
 
 export function RegistrationStatus({ registration }: { registration: Shown }) {

@@ -9,6 +9,10 @@ describe("status in words", () => {
     [{ ...base, applicationStatus: "accepted", paid: true }, "Bestätigt", "ok", "✓", "Bezahlt", "✓"],
     [{ ...base, applicationStatus: "accepted" }, "Bestätigt", "ok", "✓", "Zahlung ausstehend", "○"],
     [{ ...base, waitingListPosition: 3 }, "Warteliste (Platz 3)", "pending", "○", null, null],
+    // After the event has begun no place comes any more (parents' review: a year later it still
+    // said 'Warteliste (Platz 1)').
+    [{ ...base, waitingListPosition: 1, eventStarted: true }, "Warteliste – kein Platz frei geworden", "bad", "✗", null, null],
+    [{ ...base, waitingListPosition: 1, eventStarted: false }, "Warteliste (Platz 1)", "pending", "○", null, null],
     [{ ...base, applicationStatus: "rejected" }, "Abgelehnt", "bad", "✗", null, null],
     [{ ...base, applicationStatus: "cancelled" }, "Storniert", "bad", "✗", null, null],
   ])("%o", (registration, text, tone, mark, payment, paymentMark) => {

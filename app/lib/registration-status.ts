@@ -11,6 +11,8 @@ type Registration = {
   waitingListPosition: number | null;
   /** Set while a freed place is offered to this waiting registration. */
   offerExpiresAt?: Date | string | number | null;
+  /** The event has begun: a waiting registration gets no place any more. */
+  eventStarted?: boolean;
 };
 
 /**
@@ -41,6 +43,7 @@ export function applicationStatusWord(r: Registration): StatusWord {
         const until = new Date(r.offerExpiresAt!);
         return { text: `Platz frei – bitte bis ${formatDate(until)}, ${formatTime(until)} annehmen`, done: false, tone: "pending" };
       }
+      if (r.waitingListPosition !== null && r.eventStarted) return { text: "Warteliste – kein Platz frei geworden", done: false, tone: "bad" };
       return r.waitingListPosition !== null
         ? { text: `Warteliste (Platz ${r.waitingListPosition})`, done: false, tone: "pending" }
         : { text: "Anmeldung eingegangen – Bestätigung ausstehend", done: false, tone: "pending" };

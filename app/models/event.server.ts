@@ -160,7 +160,8 @@ export function getEventPage(eventId: number, user: SessionUser | null, now = ne
           .from(registrations)
           .innerJoin(participants, eq(participants.id, registrations.participantId))
           .where(and(eq(registrations.eventId, eventId), eq(registrations.userId, user.id)))
-          .all(),
+          .all()
+          .map((row) => ({ ...row, eventStarted: event.event.startsAt.getTime() <= now.getTime() })),
       )
     : [];
   const myHelperStatus: HelperStatus | null = user

@@ -1,5 +1,5 @@
 // The children (participants) and guardians of an account, as the account page shows them.
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { comments, events, guardians, participants, registrations, users, type SwimBadge, type TshirtSize } from "../../db/schema";
 import { waitingPlace } from "./registration-change.server";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
@@ -53,6 +53,7 @@ export function getFamily(userId: number) {
           waitingListPosition: waitingPlace,
           offerExpiresAt: registrations.offerExpiresAt,
           enrolmentId: registrations.enrolmentId,
+          eventStarted: sql<boolean>`${events.startsAt} <= ${Date.now()}`.mapWith(Boolean),
         })
         .from(registrations)
         .innerJoin(events, eq(events.id, registrations.eventId))

@@ -3,7 +3,9 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { auditLog, events, registrations } from "../../db/schema";
-import { placesTaken, updateEvent, type EventInput } from "~/models/event.server";
+import { getEventPage, placesTaken, updateEvent, type EventInput } from "~/models/event.server";
+import { getFamily } from "~/models/family.server";
+import { applicationStatusWord } from "~/lib/registration-status";
 import { deleteAccount } from "~/models/user.server";
 import { decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
@@ -118,6 +120,16 @@ describe("a freed place", () => {
     db.update(events).set({ startsAt: new Date(Date.now() - HOUR) }).where(eq(events.id, eventId)).run();
     decide(eventId, first.id, "reject", lead, "x");
     expect(registration(waiting[0].id).offerExpiresAt).toBeNull();
+  });
+
+  it("once the event has begun, the family's pages say no place came instead of a place in line", async () => {
+    const { waiting } = await fullCamp();
+    const page = () => getEventPage(eventId, parents[1], new Date())!.myRegistrations.map((r) => applicationStatusWord(r).text);
+    expect(page()).toEqual(["Warteliste (Platz 1)"]);
+    db.update(events).set({ startsAt: new Date(Date.now() - HOUR) }).where(eq(events.id, eventId)).run();
+    expect(page()).toEqual(["Warteliste – kein Platz frei geworden"]);
+    const family = getFamily(parents[1].id).children.flatMap((c) => c.registrations).filter((r) => r.id === waiting[0].id);
+    expect(family.map((r) => applicationStatusWord(r).text)).toEqual(["Warteliste – kein Platz frei geworden"]);
   });
 
   it("'Nachrücken' skips the order when a place is free, and is refused when none is", async () => {
