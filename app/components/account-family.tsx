@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { formatDate, formatIsoDate } from "~/lib/dates";
 import type { getFamily } from "~/models/family.server";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
-import { FormAlert, PlainInput, PlainSelect, useHydrated, type Alert } from "./forms";
+import { FormAlert, PlainInput, PlainSelect, PlainTextArea, useHydrated, type Alert } from "./forms";
 import { RegistrationStatus } from "./registration-status";
 
 type Family = SerializeFrom<ReturnType<typeof getFamily>>;
@@ -88,6 +88,11 @@ function Input(props: FieldProps & { type?: string; max?: number; required?: boo
   return <PlainInput {...shown(props)} name={props.name} label={props.label} type={props.type} max={props.max} required={props.required} />;
 }
 
+/** Up to 300 characters (allergies, medicines): shown whole, as in the enrolment form. */
+function TextArea(props: FieldProps & { max?: number }) {
+  return <PlainTextArea {...shown(props)} name={props.name} label={props.label} max={props.max} />;
+}
+
 function Choice(props: FieldProps & { options: readonly string[]; empty: string }) {
   return <PlainSelect {...shown(props)} name={props.name} label={props.label} options={props.options.map((o) => [o, o] as const)} empty={props.empty} />;
 }
@@ -114,7 +119,7 @@ function ChildFields({ formId, child, actionData }: { formId: string; child: Par
         <Choice {...p} name="tshirtSize" label="T-Shirt-Größe" value={child.tshirtSize ?? ""} options={TSHIRT_SIZES} empty="Keine Angabe" />
         <Choice {...p} name="swimBadge" label="Schwimmabzeichen" value={child.swimBadge ?? ""} options={SWIM_BADGES} empty="Keines" />
       </div>
-      <Input {...p} name="specialNeeds" label="Besonderheiten" value={child.specialNeeds ?? ""} max={300} />
+      <TextArea {...p} name="specialNeeds" label="Besonderheiten" value={child.specialNeeds ?? ""} max={300} />
     </>
   );
 }

@@ -237,6 +237,15 @@ export function PlainInput(props: PlainProps & { type?: string; max?: number; au
   );
 }
 
+/** A labelled text area for forms that keep their own state (a longer note shown whole). */
+export function PlainTextArea(props: PlainProps & { max?: number; rows?: number }) {
+  return (
+    <PlainShell {...props}>
+      <textarea id={props.id} name={props.name} defaultValue={props.defaultValue} maxLength={props.max} rows={props.rows ?? 3} {...describedBy(props)} />
+    </PlainShell>
+  );
+}
+
 /** A labelled select for forms that keep their own state; `empty` adds a first, empty option. */
 export function PlainSelect(
   props: PlainProps & {

@@ -196,6 +196,10 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     await box.getByLabel("Straße und Hausnummer").fill("Weg 1");
     await box.getByLabel("Ort").fill("Kiel");
     await box.getByLabel("Geburtsdatum").fill("2099-01-01");
+    // A note of up to 300 characters is shown whole, as in the enrolment form (parents' review).
+    const needs = box.getByLabel("Besonderheiten");
+    expect(await needs.evaluate((el) => el.tagName)).toBe("TEXTAREA");
+    await needs.fill("Nussallergie – Notfallset im Gepäck, bitte auch beim Ausflug an die Tasche denken.");
     await box.getByRole("button", { name: "Kind anlegen" }).click();
     const alert = page.getByRole("region", { name: "Neues Kind anlegen" }).getByRole("alert");
     await alert.waitFor();
