@@ -3,7 +3,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { Box } from "~/components/enrollment/box";
 import { ErrorSummary } from "~/components/enrollment/error-summary";
 import { TextArea, type Errors } from "~/components/enrollment/fields";
@@ -121,6 +121,19 @@ export default function Enroll() {
     setChanged([]);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- a new answer of the server
   }, [answer?.stamp]);
+  // Without JavaScript a button's formAction (#teilnehmer-2, #zahlung) opens the answer at its box;
+  // with it, the box it names gets the focus once the answer is there (unless messages take it).
+  const comeBackTo = useRef<string | null>(null);
+  const onClickCapture = (e: MouseEvent<HTMLFormElement>) => {
+    const button = (e.target as HTMLElement).closest("button[formaction]");
+    comeBackTo.current = button ? new URL(button.getAttribute("formaction") ?? "", window.location.href).hash.slice(1) || null : null;
+  };
+  useEffect(() => {
+    if (!answer || Object.keys(answer.errors).length > 0 || !comeBackTo.current) return;
+    document.getElementById(comeBackTo.current)?.focus();
+    comeBackTo.current = null;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new answer of the server
+  }, [answer?.stamp]);
   // A guardian typed into one box is offered in the others at once.
   const onInput = (e: FormEvent<HTMLFormElement>) => {
     const target = e.target as HTMLInputElement;
@@ -162,7 +175,7 @@ export default function Enroll() {
           {placesNote(data.placesLeft, event.late)}
         </p>
       ) : null}
-      <Form method="post" action={action} key={answer?.stamp ?? "enroll"} noValidate className="enroll-form" onInput={onInput} onChange={onInput}>
+      <Form method="post" action={action} key={answer?.stamp ?? "enroll"} noValidate className="enroll-form" onInput={onInput} onChange={onInput} onClickCapture={onClickCapture}>
         {/* The form's default button comes first: Enter in any field enrols (or shows the messages), never another button. */}
         <button type="submit" name="intent" value="submit" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={submitting}>
           Verbindlich Anmelden

@@ -77,6 +77,8 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
     const second = page.getByRole("group", { name: "Teilnehmer*in 2" });
     await second.waitFor();
+    // The new box has the focus, with JavaScript too (parents' review: it stayed on the page).
+    await page.waitForFunction(() => document.activeElement?.id === "teilnehmer-2");
     await second.getByLabel("Kind*").selectOption("neu");
     // Without JavaScript the choice is taken over by a button; with it, at once.
     if (!javaScriptEnabled) await second.getByRole("button", { name: "Auswahl übernehmen" }).first().click();
