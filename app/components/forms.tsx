@@ -27,6 +27,18 @@ export function FormAlert({ alert, kind = "danger" }: { alert: Alert | null | un
   );
 }
 
+/**
+ * The answer to a refused form takes the focus: each new answer (`stamp`) moves it to the element
+ * this ref is given (with JavaScript; without it that element has autofocus).
+ */
+export function useFocusOnAnswer<T extends HTMLElement>(stamp: number | null | undefined) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (stamp !== null && stamp !== undefined) ref.current?.focus();
+  }, [stamp]);
+  return ref;
+}
+
 export type FieldErrorLink = { id: string; label: string; errors?: string[] };
 
 /**
@@ -35,10 +47,7 @@ export type FieldErrorLink = { id: string; label: string; errors?: string[] };
  * focus moved here after each answer (`attempt`) with it.
  */
 export function FormErrors({ alert, fields, attempt, lead }: { alert: Alert | null | undefined; fields: FieldErrorLink[]; attempt: number | undefined; lead: string }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (attempt !== undefined) ref.current?.focus();
-  }, [attempt]);
+  const ref = useFocusOnAnswer<HTMLDivElement>(attempt);
   const wrong = fields.filter((field) => field.errors?.length);
   if (!alert && wrong.length === 0) return null;
   return (

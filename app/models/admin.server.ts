@@ -1,6 +1,6 @@
 // The admin panel (/gott): events with their open decisions, the users with roles and
 // deactivation, the protocol. Every list is one query (plus a count), whatever its length.
-import { and, asc, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, like, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { auditLog, eventHelpers, events, files, germanNameOrder, participants, registrations, users } from "../../db/schema";
 import { recordAudit } from "./audit.server";

@@ -10,7 +10,7 @@
 //   mapping, and that turns a null boolean into 0 and fails on a null time.
 // - drizzle computes `$onUpdate` values (updated_at) when it builds a query: a prepared update
 //   sets updated_at itself, from a placeholder.
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { enrolments, events, guardians, participants, registrationHistory, registrations, sepaMandates } from "../../db/schema";
 import { bound, preparedQuery } from "~/services/db.server";
 

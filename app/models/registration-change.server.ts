@@ -6,7 +6,7 @@ import { formatIsoDate } from "~/lib/dates";
 import type { RegistrationAction } from "~/lib/enums";
 import { childAmounts } from "~/lib/money";
 import type { RegistrationFacts } from "~/lib/registration-machine";
-import { db, type Queryable, type Tx } from "~/services/db.server";
+import { type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMail } from "~/services/mail.server";
 import { placesTakenOf } from "./enrollment-queries.server";

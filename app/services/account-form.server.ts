@@ -31,6 +31,7 @@ import { deviceKeyFor, readDeviceMarks } from "./device.server";
 import { readForm } from "./form.server";
 
 const CHANGED = "Erfolgreiche Änderung";
+const CHANGE_FAILED = "Fehler beim Ändern";
 const PASSWORD_THROTTLED = "Zu viele Fehlversuche. Bitte warte 15 Minuten und versuche es dann erneut.";
 const EMAIL_REFUSED = {
   taken: [SIGNUP_TAKEN.message, 409],
@@ -42,7 +43,6 @@ const EMAIL_REFUSED = {
 async function passwordClient(request: Request, email: string, clientKey: string) {
   return { clientKey, deviceKey: deviceKeyFor(await readDeviceMarks(request), email) };
 }
-const CHANGE_FAILED = "Fehler beim Ändern";
 
 function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400) {
   return json({ intent, result, alert: { title, message } }, { status });

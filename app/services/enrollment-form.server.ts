@@ -11,7 +11,6 @@ import { earlierEnrolment, enrol, EnrolmentError, lateProblem, type getEnrolment
 import { saveFromEnrolmentBox } from "~/models/family.server";
 import type { SessionUser } from "~/models/user.server";
 import { enrollmentSchema, newChildSchema, newGuardianSchema, sepaProblems } from "~/schemas/enrollment";
-import { db } from "./db.server";
 import { randomToken } from "./tokens.server";
 
 type Context = NonNullable<ReturnType<typeof getEnrolmentContext>>;

@@ -7,19 +7,25 @@ import { isHttps } from "./session.server";
 export type FlashKind = "success" | "info" | "danger";
 export type Flash = { kind: FlashKind; title: string; message?: string };
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-function flashCookie() {
-  cookie ??= createCookie("lf_flash", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secrets: [settings().sessionSecret],
-    // A public https:// APP_URL: always Secure. Otherwise per request (takeFlash), and the server
-    // adds Secure to every cookie of an answer over HTTPS.
-    secure: settings().appUrl.startsWith("https://"),
-  });
-  return cookie;
+/**
+ * A signed, HttpOnly cookie of this app, made on first use (the secret comes from the settings).
+ * A public https:// APP_URL makes it always Secure; otherwise per request, and the server adds
+ * Secure to every cookie of an answer over HTTPS.
+ */
+function appCookie(name: string, path: string, maxAge?: number) {
+  let cookie: ReturnType<typeof createCookie> | undefined;
+  return () =>
+    (cookie ??= createCookie(name, {
+      httpOnly: true,
+      sameSite: "lax",
+      path,
+      ...(maxAge === undefined ? {} : { maxAge }),
+      secrets: [settings().sessionSecret],
+      secure: settings().appUrl.startsWith("https://"),
+    }));
 }
+
+const flashCookie = appCookie("lf_flash", "/");
 
 function isFlash(value: unknown): value is Flash {
   if (!value || typeof value !== "object") return false;
@@ -58,16 +64,7 @@ export async function redirectWithFlash(url: string, flash: Flash, init: { setCo
  * a while, signed, readable by the pages under `path`.
  */
 function shortLivedValue(name: string, path: string, maxAge: number) {
-  let cookie: ReturnType<typeof createCookie> | undefined;
-  const made = () =>
-    (cookie ??= createCookie(name, {
-      httpOnly: true,
-      sameSite: "lax",
-      path,
-      maxAge,
-      secrets: [settings().sessionSecret],
-      secure: settings().appUrl.startsWith("https://"),
-    }));
+  const made = appCookie(name, path, maxAge);
   return {
     remember: (value: string, request: Request) => made().serialize(value, isHttps(request) ? { secure: true } : {}),
     async read(request: Request): Promise<string | null> {

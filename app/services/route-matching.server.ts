@@ -15,7 +15,6 @@ import { createRequire } from "node:module";
 import type * as RemixRouter from "@remix-run/router";
 
 type MatchRoutes = typeof RemixRouter.matchRoutes;
-type Matches = NonNullable<ReturnType<MatchRoutes>>;
 
 const MAX_ADDRESSES = 2_000;
 const MAX_PATH = 256;

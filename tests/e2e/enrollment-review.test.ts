@@ -15,7 +15,6 @@ const { baseUrl } = inject("e2e")!;
 const browser = fileBrowser();
 
 
-type Box = { top: number; bottom: number; height: number };
 
 /** Where the permission questions' legends and their Ja/Nein labels are, and every label's height. */
 function layout(page: Page) {

@@ -80,7 +80,7 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
   it("participant list: cards, groups sorted on the list, the camp sheet linked and readable", async () => {
     const lead = await createUser({ firstName: "Lea", lastName: "Leitung" });
     const camp = createEvent({ title: `Herbstlager ${Date.now()}`, ownerIds: [lead.id], capacity: 3, dateFrom: daysFromToday(30), dateTo: daysFromToday(35) });
-    const mia = register(camp.id, { status: "open", ...child("Mia", "Acker"), answers: { specialNeeds: "Erdnussallergie" } });
+    register(camp.id, { status: "open", ...child("Mia", "Acker"), answers: { specialNeeds: "Erdnussallergie" } });
     register(camp.id, { status: "accepted", paid: true, ...child("Noah", "Berg") });
     register(camp.id, { status: "open", waitingListPosition: 1, ...child("Leon", "Schneider") });
     addGroup(camp.id, "Füchse");

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { enrolments, formSubmissions, guardians, participants, registrations, sepaMandates } from "../../db/schema";
+import { enrolments, guardians, participants, registrations, sepaMandates } from "../../db/schema";
 import { enrol, EnrolmentError } from "~/models/enrollment.server";
 import { getFamily } from "~/models/family.server";
 import { getParticipantList } from "~/models/review.server";

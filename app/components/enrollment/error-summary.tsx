@@ -2,7 +2,7 @@
 // 9, item 2). Without JavaScript the summary has autofocus, so the page opens here (the form's
 // address has no #fehler, which the browser would carry over the redirect to the confirmation);
 // with JavaScript the focus moves here.
-import { useEffect, useRef } from "react";
+import { useFocusOnAnswer } from "../forms";
 import { fieldId, type Errors } from "./fields";
 import { SEPA_FIELDS } from "./payment";
 
@@ -24,10 +24,7 @@ function order(path: string) {
 }
 
 export function ErrorSummary({ errors, stamp }: { errors: Errors; stamp: number | null }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (stamp !== null) ref.current?.focus();
-  }, [stamp]);
+  const ref = useFocusOnAnswer<HTMLDivElement>(stamp);
   const entries = Object.entries(errors)
     .sort(([a], [b]) => order(a) - order(b))
     .flatMap(([path, messages]) => messages.map((message) => ({ path, message })));
