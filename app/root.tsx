@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { useHydrated } from "~/components/forms";
+import { useInPageLinks } from "~/components/in-page-links";
 import { useNonce } from "~/components/nonce";
 import { errorPageText } from "~/components/route-error";
 import { cachedLegalLinks } from "~/models/legal.server";
@@ -218,6 +219,7 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  useInPageLinks();
   return <Outlet />;
 }
 

@@ -2,6 +2,7 @@
 // (aria-describedby), the spec's toasts as alerts inside the form, the password checklist.
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
+import { showAndFocus } from "~/components/in-page-links";
 import { checkPassword, PASSWORD_CHECK_LABELS, passwordStrength, type PasswordCheck } from "~/lib/password-rules";
 
 /** True once React runs in the browser: controls that need JavaScript show only then. */
@@ -34,7 +35,9 @@ export function FormAlert({ alert, kind = "danger" }: { alert: Alert | null | un
 export function useFocusOnAnswer<T extends HTMLElement>(stamp: number | null | undefined) {
   const ref = useRef<T>(null);
   useEffect(() => {
-    if (stamp !== null && stamp !== undefined) ref.current?.focus();
+    // Its top in view, as autofocus opens it without JavaScript (focus() alone centred a list
+    // taller than a phone's screen, its heading above the top).
+    if (stamp !== null && stamp !== undefined && ref.current) showAndFocus(ref.current);
   }, [stamp]);
   return ref;
 }

@@ -1,0 +1,33 @@
+// Links to a place on the same page (a refused form's messages, "Zum Inhalt springen"). Without
+// JavaScript the browser jumps there and focuses a field. With it, that jump is a navigation React
+// Router answers by dropping the last form's answer: the form went back to its first state and
+// what a parent had typed was gone (screens' review). So with JavaScript the page does the jump.
+import { useEffect } from "react";
+
+const FOCUSABLE = "input, select, textarea, button, a[href], [tabindex]";
+
+/** Brings `target` into view from its top and gives it the focus (a container gets tabindex -1). */
+export function showAndFocus(target: HTMLElement) {
+  if (!target.matches(FOCUSABLE)) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
+  // A field is shown with its label (or its group's legend) above it, as the jump would not.
+  const place = target.matches("input, select, textarea") ? (target.closest<HTMLElement>("fieldset, .field") ?? target) : target;
+  const top = place.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight / 2) place.scrollIntoView({ block: "start" });
+}
+
+export function useInPageLinks() {
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const link = (event.target as Element | null)?.closest?.("a[href^='#']");
+      const id = link?.getAttribute("href")?.slice(1);
+      const target = id ? document.getElementById(decodeURIComponent(id)) : null;
+      if (!target) return;
+      event.preventDefault();
+      showAndFocus(target);
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, []);
+}

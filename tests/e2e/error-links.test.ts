@@ -1,0 +1,78 @@
+// A refused form opens at its list of messages, each a link to its field (screens' review: with
+// JavaScript such a link, and the skip link, was a client navigation that dropped the server's
+// answer, so the form went back to its first state and what the parent typed was gone; and the
+// list's heading was above the screen on a phone).
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { fileBrowser, JS_MODES, openTab } from "../support/browser";
+import { createEvent } from "../support/events";
+import { browserSessionCookie, createUser } from "../support/fixtures";
+
+const { baseUrl } = inject("e2e")!;
+const browser = fileBrowser();
+
+/** Where the answer's list starts in the window, and what has the focus. */
+async function view(page: Page, selector: string) {
+  return page.evaluate((selector) => {
+    const box = document.querySelector(selector)!.getBoundingClientRect();
+    return { top: Math.round(box.top), inView: box.top >= 0 && box.top < window.innerHeight / 2 };
+  }, selector);
+}
+
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.id ?? document.activeElement?.tagName);
+
+describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScriptEnabled }) => {
+  it("sign-up: the list's top is in view; a link goes to its field and keeps what was typed", async () => {
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 640 });
+    await page.goto("/signup");
+    await page.getByLabel("Nachname*").fill("Petersen");
+    await page.getByLabel("E-Mail*").fill("paula.petersen@example.org");
+    await page.getByRole("button", { name: "Account erstellen" }).click();
+    const list = page.locator(".form-alert");
+    await list.getByRole("link", { name: /Vorname/ }).waitFor();
+    expect(await view(page, ".form-alert")).toMatchObject({ inView: true });
+    await list.getByRole("link", { name: /Vorname/ }).click();
+    await page.waitForTimeout(300);
+    expect(await focused(page)).toBe("firstName");
+    expect(await page.getByLabel("Nachname*").inputValue()).toBe("Petersen");
+    expect(await page.getByLabel("E-Mail*").inputValue()).toBe("paula.petersen@example.org");
+    expect(await list.count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("enrolment: the list's heading is in view; a link and the skip link keep the form as the server answered it", async () => {
+    const parent = await createUser();
+    const camp = createEvent({ title: `Sprunglager ${Date.now()}`, inDays: 30 });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 640 });
+    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    await page.goto(`/enroll/${camp.id}`);
+    // Two children's boxes make a list taller than the phone's screen.
+    await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
+    await page.locator("#teilnehmer-2").waitFor();
+    await page.getByLabel("Vorname*").first().fill("Nele");
+    await page.getByLabel("Wie hast du von uns erfahren?").fill("Vom Sportverein");
+    await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();
+    const summary = page.locator("#fehler");
+    await summary.getByRole("heading", { name: "Mindestens ein Feld ist nicht valide" }).waitFor();
+    expect(await view(page, "#fehler-titel")).toMatchObject({ inView: true });
+
+    await summary.getByRole("link", { name: /Bitte wähle eine Zahlungsart/ }).click();
+    await page.waitForTimeout(300);
+    expect(await focused(page)).toBe("paymentMethod");
+    expect(await page.getByLabel("Vorname*").first().inputValue()).toBe("Nele");
+    expect(await page.getByLabel("Wie hast du von uns erfahren?").inputValue()).toBe("Vom Sportverein");
+    expect(await summary.count()).toBe(1);
+
+    await page.getByRole("link", { name: "Zum Inhalt springen" }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(300);
+    if (javaScriptEnabled) expect(await focused(page)).toBe("inhalt");
+    expect(await page.getByLabel("Vorname*").first().inputValue()).toBe("Nele");
+    expect(await summary.count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
