@@ -21,6 +21,8 @@ const enrolmentQuery = (own: boolean) =>
         dateFrom: events.dateFrom,
         priceCents: events.priceCents,
         siblingDiscountCents: events.siblingDiscountCents,
+        offerHours: events.offerHours,
+        startsAt: events.startsAt,
       })
       .from(enrolments)
       .innerJoin(events, eq(events.id, enrolments.eventId))
@@ -44,9 +46,14 @@ const childrenOfEnrolment = preparedQuery((database) =>
  * (they open it from a parent's account page); null for anyone else (404).
  */
 export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser) {
-  const enrolment = (user.role === "admin" ? anyEnrolment() : ownEnrolment()).get({ enrolmentId, userId: user.id });
-  if (!enrolment) return null;
-  const children = childrenOfEnrolment().all({ enrolmentId });
+  const found = (user.role === "admin" ? anyEnrolment() : ownEnrolment()).get({ enrolmentId, userId: user.id });
+  if (!found) return null;
+  const { startsAt, ...enrolment } = found;
+  // Once the event has begun, a child still waiting gets no place (no offers any more).
+  const eventStarted = startsAt.getTime() <= Date.now();
+  const children = childrenOfEnrolment()
+    .all({ enrolmentId })
+    .map((child) => ({ ...child, eventStarted }));
   // Only children that hold a place and are not turned down count (waiting ones pay later).
   const due = children.filter(paysNow);
   const total = totalCents(due.map((c) => c.amountCents));

@@ -12,7 +12,8 @@ type Props = { enrolment: SerializeFrom<EnrolmentConfirmation>; bank: Bank; qr: 
 
 export function Confirmation({ enrolment, bank, qr }: Props) {
   const placed = enrolment.children.filter((c) => c.waitingListPosition === null && c.amountCents !== null);
-  const waiting = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open");
+  const waiting = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open" && !c.eventStarted);
+  const checking = placed.some((c) => c.applicationStatus === "open");
   const transfer = enrolment.paymentMethod === "transfer" && enrolment.totalCents > 0 && !enrolment.paid;
   return (
     <article className="confirmation" aria-labelledby="confirmation-title">
@@ -39,7 +40,7 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
             : ""}
         </p>
       ) : null}
-      {waiting.length > 0 ? <p>Für Kinder auf der Warteliste zahlst du erst, wenn sie einen Platz bekommen. Wir melden uns dann bei dir.</p> : null}
+      {waiting.length > 0 ? <p>Für Kinder auf der Warteliste zahlst du erst, wenn sie einen Platz bekommen.</p> : null}
       {enrolment.paid ? <p>Die Zahlung ist eingegangen. Vielen Dank!</p> : null}
       {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid ? <p>Der Gesamtbetrag wird einmal per SEPA-Lastschrift eingezogen.</p> : null}
       {transfer ? (
@@ -71,7 +72,11 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
           ) : null}
         </section>
       ) : null}
-      <p>Wir haben dir diese Bestätigung auch per E-Mail geschickt. Die Leitung prüft die Anmeldung und meldet sich.</p>
+      <p>
+        Wir haben dir diese Bestätigung auch per E-Mail geschickt.
+        {checking ? " Die Leitung prüft die Anmeldung und bestätigt sie dir." : ""}
+        {waiting.length > 0 ? ` Sobald ein Platz frei wird, bekommst du eine E-Mail; dann hast du ${enrolment.offerHours} Stunden Zeit, ihn anzunehmen.` : ""}
+      </p>
       <p className="actions">
         <a href={`/freizeit/${enrolment.eventId}`} className="button">
           Zur Veranstaltung
