@@ -182,7 +182,8 @@ export function PasswordChecklist({
   showStrength?: boolean;
   id?: string;
 }) {
-  const check = password !== null ? checkPassword(password, repeat ?? "") : serverCheck ?? null;
+  // Once either field is typed in, the live check replaces the server's (of a password now gone).
+  const check = password !== null || repeat !== null ? checkPassword(password ?? "", repeat ?? "") : serverCheck ?? null;
   const headingId = useId();
   return (
     <div className="password-checklist" id={id}>

@@ -38,14 +38,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const values = { firstName: text("firstName"), lastName: text("lastName"), email: text("email") };
   if (submission.status !== "success") {
     const invalidEmail = Boolean(submission.error?.email);
-    const mismatch = !invalidEmail && password !== repeat;
+    // A repeat left empty has its own message; the mismatch's toast is for two different passwords.
+    const mismatch = !invalidEmail && password !== "" && repeat !== "" && password !== repeat;
     const alert: Alert | null = invalidEmail ? SIGNUP_INVALID_EMAIL : mismatch ? SIGNUP_MISMATCH : null;
+    // Both password fields come back empty. The checklist shows the server's check only to say
+    // which rule the password broke (without JavaScript nothing else says it); ticks for a good
+    // password that is gone from the form would say a field is fine that is empty.
+    const check = checkPassword(password, repeat);
+    const rulesBroken = (Object.keys(check) as (keyof PasswordCheck)[]).some((rule) => rule !== "matches" && !check[rule]);
     return json(
       {
         // Passwords are never sent back into the page; after an invalid address the address goes too.
         result: submission.reply({ hideFields: invalidEmail ? ["email", "password", "passwordRepeat"] : ["password", "passwordRepeat"] }),
         alert,
-        check: invalidEmail ? null : checkPassword(password, repeat),
+        check: invalidEmail || !rulesBroken ? null : check,
         values: invalidEmail ? { ...values, email: "" } : values,
         attempt: Date.now(),
       },

@@ -114,8 +114,18 @@ describe("sign-up", () => {
     expect(response.status).toBe(400);
     const answer = await body<SignupAnswer>(response);
     expect(answer.alert).toEqual({ title: "Passwort stimmt nicht überein", message: "Bitte überprüfen Sie Ihre Eingabe." });
-    expect(answer.check?.matches).toBe(false);
+    // Both fields come back empty: no ticks of a password that is gone (screens' review).
+    expect(answer.check).toBeNull();
     expect(answer.result?.error?.passwordRepeat).toEqual(["Passwort stimmt nicht überein"]);
+  });
+
+  it("a repeat left empty is not a mismatch, and a good password gone from the form leaves no ticks", async () => {
+    const response = await run(signupAction, post("/signup", { ...valid, firstName: "", passwordRepeat: "" }));
+    expect(response.status).toBe(400);
+    const answer = await body<SignupAnswer>(response);
+    expect(answer.alert).toBeNull();
+    expect(answer.check).toBeNull();
+    expect(answer.result?.error?.passwordRepeat).toEqual(["Bitte wiederholen Sie das Passwort."]);
   });
 
   it("enforces the password rules on the server and answers with the checklist", async () => {
