@@ -162,6 +162,23 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 
+  it("says in the box itself which child goes on the waiting list when places run short", async () => {
+    const parent = await createUser();
+    const camp = createEvent({ title: `Knapplager ${Date.now()}`, capacity: 1 });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 640 });
+    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    await page.goto(`/enroll/${camp.id}`);
+    await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
+    await page.locator("#teilnehmer-2").waitFor();
+    // The screens' review: the note was only at the page's top, far above the new box.
+    const second = "Teilnehmer*in 2 kommt auf die Warteliste: Es ist nur noch 1 Platz frei, für Teilnehmer*in 1.";
+    expect(await page.locator("#teilnehmer-2").textContent()).toContain(second);
+    expect(await page.locator("#teilnehmer-1").textContent()).not.toContain("Warteliste");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("shows the rules' messages next to the fields and keeps the entries", async () => {
     const parent = await createUser();
     const camp = createEvent({ title: `Regellager ${Date.now()}`, inDays: 30 });

@@ -10,7 +10,9 @@ import { Select, TakeOverButton, TextArea, TextField, YesNo, type Errors, type V
 
 type Child = Parameters<typeof childAnswers>[0] & { id: number; firstName: string; lastName: string; birthDate: string };
 export type BoxData = {
-  event: { tshirtSizeRequired: boolean; swimBadgeRequired: boolean; permitsRequired: boolean };
+  event: { tshirtSizeRequired: boolean; swimBadgeRequired: boolean; permitsRequired: boolean; late: boolean };
+  /** Places still free (null: no limit); the boxes take them in their order. */
+  placesLeft: number | null;
   children: NonNullable<Child>[];
   guardians: { id: number; firstName: string; lastName: string }[];
   registered: number[];
@@ -53,6 +55,11 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
   return (
     <fieldset className="panel box" id={anchor} tabIndex={-1}>
       <legend>Teilnehmer*in {index + 1}</legend>
+      {data.placesLeft !== null && index >= data.placesLeft ? (
+        <p className="flash flash-info" role="note">
+          {noPlaceNote(index, data.placesLeft, data.event.late)}
+        </p>
+      ) : null}
       <input type="hidden" name={at("saveKey")} value={valueAt(values, at("saveKey"))} />
       <input type="hidden" name={at("answersFor")} value={participant} />
       <div className="field-row">
@@ -156,4 +163,13 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
       </div>
     </fieldset>
   );
+}
+
+/** Places go to the boxes in their order; a box beyond them says so where the parent is. */
+function noPlaceNote(index: number, left: number, late: boolean) {
+  const which = left === 1 ? "für Teilnehmer*in 1" : left === 2 ? "für Teilnehmer*in 1 und 2" : `für Teilnehmer*in 1 bis ${left}`;
+  const why = left === 0 ? "Alle Plätze sind vergeben." : `Es ${left === 1 ? "ist nur noch 1 Platz" : `sind nur noch ${left} Plätze`} frei, ${which}.`;
+  return late
+    ? `Für Teilnehmer*in ${index + 1} ist kein Platz frei, und nach dem Anmeldeschluss gibt es keine Warteliste. ${why}`
+    : `Teilnehmer*in ${index + 1} kommt auf die Warteliste: ${why}`;
 }
