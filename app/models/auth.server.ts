@@ -9,7 +9,7 @@ import { queueMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password.server";
 import { endAllSessions } from "~/services/session.server";
 import { claimAddressCheck } from "./address-checks.server";
-import { checkPasswordTry, type PasswordClient } from "./password-tries.server";
+import { checkPasswordTry } from "./password-tries.server";
 import { consumeToken, issueToken, mayMailAnotherLink, revokeTokens } from "./user-token.server";
 import { sessionUserColumns, type SessionUser } from "./user.server";
 
@@ -95,14 +95,20 @@ export type LoginResult =
   | { ok: false; reason: "unconfirmed"; email: string };
 
 /** Checks the password (argon2id) within the limits on guessing; the caller starts the session. */
-export async function logIn(emailInput: string, password: string, client: PasswordClient, now = new Date()): Promise<LoginResult> {
+export async function logIn(
+  emailInput: string,
+  password: string,
+  client: { clientKey: string; deviceKeyOf: (userId: number | undefined) => string | null },
+  now = new Date(),
+): Promise<LoginResult> {
   const email = normalizeEmail(emailInput).slice(0, 254);
   const user = db
     .select({ ...sessionUserColumns, passwordHash: users.passwordHash, banned: users.banned, confirmedAt: users.emailConfirmedAt })
     .from(users)
     .where(eq(users.email, email))
     .get();
-  const checked = await checkPasswordTry(email, user?.passwordHash ?? null, password, client, now);
+  // The browser's mark names the account, found by the address (none for an unknown address).
+  const checked = await checkPasswordTry(email, user?.passwordHash ?? null, password, { clientKey: client.clientKey, deviceKey: client.deviceKeyOf(user?.id) }, now);
   if (checked === "throttled") return { ok: false, reason: "throttled" };
   if (!user || checked === "invalid") return { ok: false, reason: "invalid" };
   if (user.banned) return { ok: false, reason: "banned" };
@@ -141,12 +147,12 @@ export function requestPasswordReset(emailInput: string) {
 }
 
 /** Sets a new password through a reset link and ends every session and every other reset link
- * of the account. */
-export async function resetPassword(token: string, password: string) {
+ * of the account; the account's id, or null when the link is not (or no longer) valid. */
+export async function resetPassword(token: string, password: string): Promise<number | null> {
   const passwordHash = await hashPassword(password);
   return writeTransaction((tx) => {
     const row = consumeToken(tx, token, "reset_password");
-    if (!row) return false;
+    if (!row) return null;
     // Opening the mailed link also proves the address.
     tx.update(users).set({ passwordHash }).where(eq(users.id, row.userId)).run();
     tx.update(users)
@@ -155,6 +161,6 @@ export async function resetPassword(token: string, password: string) {
       .run();
     endAllSessions(row.userId, tx);
     revokeTokens(tx, row.userId, "reset_password");
-    return true;
+    return row.userId;
   });
 }

@@ -12,6 +12,7 @@ import { isTokenUsable } from "~/models/user-token.server";
 import { resetPasswordSchema } from "~/schemas/auth";
 import { db } from "~/services/db.server";
 import { redirectWithFlash } from "~/services/flash.server";
+import { markDevice, readDeviceMarks } from "~/services/device.server";
 import { readForm } from "~/services/form.server";
 
 export const handle = { hydrate: true };
@@ -32,8 +33,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // The typed passwords are checked, never sent back (a page a shared computer may keep).
     return json({ result: submission.reply({ hideFields: PASSWORDS }), check: checkPassword(password, confirm), alert: null }, { status: 400 });
   }
+  let userId: number | null;
   try {
-    if (!(await resetPassword(params.token ?? "", submission.value.password))) {
+    userId = await resetPassword(params.token ?? "", submission.value.password);
+    if (userId === null) {
       return json({ result: submission.reply({ hideFields: PASSWORDS }), check: null, alert: INVALID_TOKEN }, { status: 410 });
     }
   } catch (error) {
@@ -41,7 +44,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const alert = { title: "Fehler", message: "Es gab einen Fehler beim Zurücksetzen des Passworts. Bitte versuchen Sie es später erneut." };
     return json({ result: submission.reply({ hideFields: PASSWORDS }), check: null, alert }, { status: 500 });
   }
-  return redirectWithFlash("/login", { kind: "success", title: "Passwort erfolgreich zurückgesetzt!", message: "Sie können sich jetzt mit dem neuen Passwort anmelden." });
+  // The mailed link proved the mailbox: this browser gets a device mark, so that failures others
+  // made on the address (a lock) do not keep its owner out (an attack probe found the lock held).
+  const mark = await markDevice(request, await readDeviceMarks(request), userId);
+  return redirectWithFlash(
+    "/login",
+    { kind: "success", title: "Passwort erfolgreich zurückgesetzt!", message: "Sie können sich jetzt mit dem neuen Passwort anmelden." },
+    { setCookie: [mark] },
+  );
 }
 
 export default function ResetPassword() {

@@ -39,9 +39,9 @@ const EMAIL_REFUSED = {
   throttled: ["Zu viele Versuche. Bitte warte 15 Minuten und versuche es dann erneut.", 429],
 } as const;
 
-/** Who checks the current password: the client, and the browser's device mark for the address. */
-async function passwordClient(request: Request, email: string, clientKey: string) {
-  return { clientKey, deviceKey: deviceKeyFor(await readDeviceMarks(request), email) };
+/** Who checks the current password: the client, and the browser's device mark for the account. */
+async function passwordClient(request: Request, userId: number, clientKey: string) {
+  return { clientKey, deviceKey: deviceKeyFor(await readDeviceMarks(request), userId) };
 }
 
 function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400) {
@@ -98,7 +98,7 @@ export async function handleAccountForm(request: Request, target: SessionUser, s
       submission.value.currentPassword,
       submission.value.newPassword,
       await currentSessionHash(request),
-      await passwordClient(request, target.email, clientKey),
+      await passwordClient(request, target.id, clientKey),
     );
     if (changed !== "changed") {
       const [message, status] = changed === "throttled" ? [PASSWORD_THROTTLED, 429] : ["Das aktuelle Passwort ist nicht korrekt.", 400];

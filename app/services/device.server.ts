@@ -1,6 +1,7 @@
 // Device marks (OWASP: "Slow down online guessing attacks with device cookies"). A browser that
-// has signed in to an account gets a signed, long-lived cookie that names the account (by a hash
-// of its address) and carries a random nonce. Failed sign-ins from browsers without such a mark
+// has signed in to an account, or set its password through the mailed link, gets a signed,
+// long-lived cookie that names the account (by a keyed hash of its id, so that a new address
+// keeps the mark valid) and carries a random nonce. Failed sign-ins from browsers without such a mark
 // are throttled per address and per client; a browser with a valid mark for the address is
 // judged only by the failures made with that very mark, so nobody else can lock it out.
 import { createHmac } from "node:crypto";
@@ -14,7 +15,7 @@ const COOKIE_NAME = "lf_device";
 export const DEVICE_MARKS_MAX = 5;
 const MAX_AGE_SECONDS = 365 * 24 * 3600;
 
-type DeviceMark = { account: string; nonce: string };
+export type DeviceMark = { account: string; nonce: string };
 
 let cookie: ReturnType<typeof createCookie> | undefined;
 function deviceCookie() {
@@ -28,10 +29,10 @@ function deviceCookie() {
   return cookie;
 }
 
-/** Which account a mark belongs to, without writing the address (or a guessable hash of it)
- * into the cookie. */
-function accountKey(normalizedEmail: string) {
-  return createHmac("sha256", settings().sessionSecret).update(`device-mark:${normalizedEmail}`).digest("base64url").slice(0, 22);
+/** Which account a mark belongs to, without writing the account's id (or a guessable hash of
+ * it) into the cookie. */
+function accountKey(userId: number) {
+  return createHmac("sha256", settings().sessionSecret).update(`device-mark:user:${userId}`).digest("base64url").slice(0, 22);
 }
 
 function isMark(value: unknown): value is DeviceMark {
@@ -53,17 +54,19 @@ export async function readDeviceMarks(request: Request): Promise<DeviceMark[]> {
   return Array.isArray(value) ? value.filter(isMark).slice(0, DEVICE_MARKS_MAX) : [];
 }
 
-/** The key the throttle counts this browser's failures under for this address, or null when the
- * browser has no valid mark for it (then it is an unknown browser). */
-export function deviceKeyFor(marks: DeviceMark[], normalizedEmail: string): string | null {
-  const account = accountKey(normalizedEmail);
+/** The key the throttle counts this browser's failures under for this account, or null when the
+ * browser has no valid mark for it, or there is no such account (then it is an unknown browser). */
+export function deviceKeyFor(marks: DeviceMark[], userId: number | undefined): string | null {
+  if (userId === undefined || marks.length === 0) return null;
+  const account = accountKey(userId);
   const mark = marks.find((m) => m.account === account);
   return mark ? hashToken(mark.nonce) : null;
 }
 
-/** After a successful sign-in: a fresh mark for this account first, at most DEVICE_MARKS_MAX. */
-export function markDevice(request: Request, marks: DeviceMark[], normalizedEmail: string) {
-  const account = accountKey(normalizedEmail);
+/** After a successful sign-in or a password set through the mailed link: a fresh mark for this
+ * account first, at most DEVICE_MARKS_MAX. */
+export function markDevice(request: Request, marks: DeviceMark[], userId: number) {
+  const account = accountKey(userId);
   const next = [{ account, nonce: randomToken() }, ...marks.filter((m) => m.account !== account)].slice(0, DEVICE_MARKS_MAX);
   return deviceCookie().serialize(next, { secure: isHttps(request) });
 }

@@ -4,7 +4,6 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { logIn, type LoginResult } from "~/models/auth.server";
-import { normalizeEmail } from "~/lib/email";
 import { deviceKeyFor, markDevice, readDeviceMarks } from "./device.server";
 import { createUserSession } from "./session.server";
 
@@ -33,8 +32,7 @@ function authenticatorFor(client: { clientKey: string; marks: Awaited<ReturnType
     new FormStrategy(async ({ form }) => {
       const email = String(form.get("email") ?? "");
       const password = String(form.get("password") ?? "");
-      const deviceKey = deviceKeyFor(client.marks, normalizeEmail(email));
-      return logIn(email, password, { clientKey: client.clientKey, deviceKey });
+      return logIn(email, password, { clientKey: client.clientKey, deviceKeyOf: (userId) => deviceKeyFor(client.marks, userId) });
     }),
     "form",
   );
@@ -51,7 +49,7 @@ export async function signIn(
   if (!outcome.ok) return outcome;
   const setCookies = [
     await createUserSession(outcome.user.id, request),
-    await markDevice(request, marks, outcome.user.email),
+    await markDevice(request, marks, outcome.user.id),
   ];
   return { ok: true, userId: outcome.user.id, setCookies };
 }

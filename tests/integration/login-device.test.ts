@@ -2,10 +2,14 @@
 // the owner out of a browser they have signed in with before.
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_DEVICE, MAX_FAILURES_PER_EMAIL } from "~/models/password-tries.server";
+import { action as accountAction } from "~/routes/account._index";
+import { action as emailConfirmAction } from "~/routes/email-bestaetigen.$token";
+import { action as forgotAction } from "~/routes/forgot";
 import { action as loginAction } from "~/routes/login";
+import { action as resetAction } from "~/routes/resetPassword.$token";
 import { DEVICE_MARKS_MAX } from "~/services/device.server";
 import { createUser, resetDatabase } from "../support/fixtures";
-import { cookieFrom, post, run } from "../support/remix";
+import { cookieFrom, linkIn, outbox, post, run } from "../support/remix";
 
 beforeEach(() => resetDatabase());
 
@@ -136,5 +140,43 @@ describe("sign-in throttling with device marks", () => {
     await createUser({ email: "neu@example.org", password: PASSWORD, confirmed: false });
     expect(cookieFrom(await login("gesperrt@example.org", PASSWORD, "198.51.100.7"), "lf_device")).toBeUndefined();
     expect(cookieFrom(await login("neu@example.org", PASSWORD, "198.51.100.7"), "lf_device")).toBeUndefined();
+  });
+
+  // Found by an attack probe: the owner's way back in, the reset link, still met the lock.
+  it("gives the browser that set a new password through the mailed link a mark: the owner gets in while the address is locked", async () => {
+    await createUser({ email: "eltern@example.org", password: PASSWORD });
+    await attack("eltern@example.org", MAX_FAILURES_PER_EMAIL);
+    expect((await run(forgotAction, post("/forgot", { email: "eltern@example.org" }))).status).toBe(302);
+    const link = linkIn(outbox()[0].text);
+    const token = link.split("/").pop()!;
+    const NEW = "Ganz-Neu-2026!";
+    const reset = await run(resetAction, post(link, { password: NEW, confirmPassword: NEW }, { params: { token }, context: { clientIp: "198.51.100.7" } }));
+    expect(reset.status).toBe(302);
+    const mark = cookieFrom(reset, "lf_device");
+    expect(mark).toBeDefined();
+    expect((await login("eltern@example.org", NEW, "198.51.100.7", mark)).status).toBe(302);
+    // Any other browser is still throttled.
+    expect((await login("eltern@example.org", NEW, "192.0.2.50")).status).toBe(429);
+  });
+
+  // Found by an attack probe: a mark named the account by its address, so after an address change
+  // the owner's own browser counted as unknown, and a stranger's failures locked its password change.
+  it("keeps a browser known to its account after the address changes", async () => {
+    await createUser({ email: "alt@example.org", password: PASSWORD });
+    const signedIn = await login("alt@example.org", PASSWORD, "198.51.100.7");
+    const cookie = [cookieFrom(signedIn, "lf_session"), cookieFrom(signedIn, "lf_device")].join("; ");
+    await run(accountAction, post("/account", { intent: "email", email: "neu@example.org" }, { cookie }));
+    const link = linkIn(outbox()[0].text);
+    expect((await run(emailConfirmAction, post(link, {}, { cookie, params: { token: link.split("/").pop()! } }))).status).toBe(302);
+
+    await attack("neu@example.org", MAX_FAILURES_PER_EMAIL + 1);
+    const NEW = "Neues-Passwort-2026!";
+    const change = await run(
+      accountAction,
+      post("/account", { intent: "password", currentPassword: PASSWORD, newPassword: NEW, newPasswordRepeat: NEW }, { cookie, context: { clientIp: ATTACKER_IP } }),
+    );
+    expect(change.status).toBe(302);
+    expect(change.headers.get("Location")).toBe("/account");
+    expect((await login("neu@example.org", NEW, "198.51.100.7", cookieFrom(signedIn, "lf_device"))).status).toBe(302);
   });
 });
