@@ -11,7 +11,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "~/components/forms";
 import { useInPageLinks } from "~/components/in-page-links";
 import { useNonce } from "~/components/nonce";
@@ -163,8 +163,21 @@ function FlashRegion() {
   const floating = useHydrated();
   const [closed, setClosed] = useState<unknown>(null);
   const shown = flash && closed !== flash ? flash : null;
+  const region = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // A page opened at a row (a decision far down a list): the row goes below the floating
+    // message, not under it (screens' review). What is scrolled into view keeps clear of it.
+    const root = document.documentElement;
+    if (!floating || !shown || !region.current) {
+      root.style.scrollPaddingTop = "";
+      return;
+    }
+    root.style.scrollPaddingTop = `${region.current.getBoundingClientRect().height + 8}px`;
+    const target = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+    target?.scrollIntoView({ block: "start" });
+  }, [floating, shown]);
   return (
-    <div role="status" aria-live="polite" className={floating ? "flash-region floating" : "flash-region"}>
+    <div role="status" aria-live="polite" className={floating ? "flash-region floating" : "flash-region"} ref={region}>
       {shown ? (
         <div className={`flash flash-${shown.kind}`}>
           <strong>{shown.title}</strong>
