@@ -168,11 +168,18 @@ export function hasCalendarFeed(userId: number) {
   return Boolean(row?.hash);
 }
 
-/** A new secret address for the person's feed; the old one stops working. Returns the address. */
+/** A new secret address for the person's feed; the old one stops working. Returns its secret. */
 export function replaceCalendarFeed(userId: number) {
   const token = randomToken();
   db.update(users).set({ calendarTokenHash: hashToken(token) }).where(eq(users.id, userId)).run();
-  return feedAddress(token);
+  return token;
+}
+
+/** The feed's address for `token` while it is `userId`'s feed; null once replaced. */
+export function currentFeedAddress(userId: number, token: string | null) {
+  if (!token) return null;
+  const row = db.select({ hash: users.calendarTokenHash }).from(users).where(eq(users.id, userId)).get();
+  return row?.hash === hashToken(token) ? feedAddress(token) : null;
 }
 
 export function feedAddress(token: string) {

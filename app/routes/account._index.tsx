@@ -5,13 +5,13 @@ import { AccountContact, type AccountActionData } from "~/components/account-con
 import { AccountFamily, type FamilyActionData } from "~/components/account-family";
 import { AccountTabs } from "~/components/account-tabs";
 import { CalendarFeed } from "~/components/calendar-feed";
-import { hasCalendarFeed } from "~/models/calendar.server";
+import { currentFeedAddress, hasCalendarFeed } from "~/models/calendar.server";
 import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { getOwnPhone } from "~/models/user-phone.server";
 import { handleAccountForm } from "~/services/account-form.server";
 import { clientKey } from "~/services/request.server";
-import { shownCalendarAddress } from "~/services/flash.server";
+import { shownCalendarToken } from "~/services/flash.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
 
@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     keys: { child: randomToken(), guardian: randomToken() },
     confirmDelete: url.searchParams.has("loeschen"),
     calendarFeed: hasCalendarFeed(user.id),
-    calendarAddress: await shownCalendarAddress(request, user.id),
+    calendarAddress: currentFeedAddress(user.id, await shownCalendarToken(request, user.id)),
   });
 }
 

@@ -4,7 +4,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { CALENDAR_ANCHOR } from "~/components/calendar-feed";
 import { replaceCalendarFeed } from "~/models/calendar.server";
-import { rememberCalendarAddress } from "~/services/flash.server";
+import { rememberCalendarToken } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 
@@ -15,6 +15,6 @@ export async function loader() {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   await readForm(request);
-  const address = replaceCalendarFeed(user.id);
-  return redirect(`/account#${CALENDAR_ANCHOR}`, { headers: { "Set-Cookie": await rememberCalendarAddress(user.id, address, request) } });
+  const token = replaceCalendarFeed(user.id);
+  return redirect(`/account#${CALENDAR_ANCHOR}`, { headers: { "Set-Cookie": await rememberCalendarToken(user.id, token, request) } });
 }

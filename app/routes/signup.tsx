@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -15,12 +15,14 @@ import { getUser } from "~/services/session.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Registrierung – Lagerfeuer" }];
+/** The thanks names the address just signed up: the page says no cache may keep it. */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/");
   // After a sign-up (post/redirect/get): the thanks, with the address when this browser sent it.
   if (!new URL(request.url).searchParams.has("gesendet")) return json({ done: null });
-  return json({ done: { email: await signedUp.read(request) } });
+  return json({ done: { email: await signedUp.read(request) } }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 const SIGNUP_THROTTLED: Alert = {

@@ -60,34 +60,47 @@ export async function redirectWithFlash(url: string, flash: Flash, init: { setCo
 }
 
 /**
- * A value the next page shows after a redirect (post/redirect/get), kept by this browser only for
- * a while, signed, readable by the pages under `path`.
+ * A value the next page shows after a redirect (post/redirect/get), kept by this browser for
+ * `maxAge` seconds, signed, readable by the pages under `path`. The time it was made is signed
+ * with it, so the server holds to the limit too (a saved cookie is not shown later); signing out
+ * clears it (forget).
  */
 function shortLivedValue(name: string, path: string, maxAge: number) {
   const made = appCookie(name, path, maxAge);
+  const secure = (request: Request) => (isHttps(request) ? { secure: true } : {});
   return {
-    remember: (value: string, request: Request) => made().serialize(value, isHttps(request) ? { secure: true } : {}),
+    remember: (value: string, request: Request) => made().serialize(`${Date.now()} ${value}`, secure(request)),
     async read(request: Request): Promise<string | null> {
       const header = request.headers.get("Cookie");
       if (!header || !header.includes(name)) return null;
       const value: unknown = await made().parse(header);
-      return typeof value === "string" ? value : null;
+      if (typeof value !== "string") return null;
+      const space = value.indexOf(" ");
+      const age = Date.now() - Number(value.slice(0, space));
+      return space > 0 && age >= 0 && age <= maxAge * 1000 ? value.slice(space + 1) : null;
     },
+    forget: (request: Request) => made().serialize("", { expires: new Date(0), maxAge: 0, ...secure(request) }),
   };
 }
 
-/** The address a sign-up has just mailed, for the thanks shown after its redirect (an hour). */
-export const signedUp = shortLivedValue("lf_signup", "/signup", 3600);
+/** The address a sign-up has just mailed, for the thanks shown after its redirect (ten minutes). */
+export const signedUp = shortLivedValue("lf_signup", "/signup", 600);
 
-/** A new calendar feed's secret address, shown on the account page for ten minutes after it is made
- * (only its hash is stored, so it cannot be shown later), to the account that made it only. */
-const newCalendarAddress = shortLivedValue("lf_kalender", "/account", 600);
+/** A new calendar feed's secret, shown on the account page as its address for ten minutes after it
+ * is made (only its hash is stored, so it cannot be shown later), to the account that made it only. */
+const newCalendarToken = shortLivedValue("lf_kalender", "/account", 600);
 
-export function rememberCalendarAddress(userId: number, address: string, request: Request) {
-  return newCalendarAddress.remember(`${userId} ${address}`, request);
+export function rememberCalendarToken(userId: number, token: string, request: Request) {
+  return newCalendarToken.remember(`${userId} ${token}`, request);
 }
 
-export async function shownCalendarAddress(request: Request, userId: number) {
-  const [owner, address] = (await newCalendarAddress.read(request))?.split(" ") ?? [];
-  return owner === String(userId) && address ? address : null;
+/** The token this browser was shown for `userId`'s feed (the caller checks it is still the feed's). */
+export async function shownCalendarToken(request: Request, userId: number) {
+  const [owner, token] = (await newCalendarToken.read(request))?.split(" ") ?? [];
+  return owner === String(userId) && token ? token : null;
+}
+
+/** Signing out: the short-lived values go with the session (a shared computer's next user). */
+export async function forgetShortLivedValues(request: Request) {
+  return [await newCalendarToken.forget(request), await signedUp.forget(request)];
 }

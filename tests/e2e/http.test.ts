@@ -180,6 +180,12 @@ describe("personal answers", () => {
     expect(page.headers["cache-control"]).toBe("private, no-store");
     expect(page.headers.etag).toBeUndefined();
   });
+
+  it("the sign-up's thanks, which names the address, is never stored (attack probe)", async () => {
+    const thanks = await rawRequest(`${baseUrl}/signup?gesendet`);
+    expect(thanks.status).toBe(200);
+    expect(thanks.headers["cache-control"]).toBe("private, no-store");
+  });
 });
 
 describe("requests the app does not take", () => {

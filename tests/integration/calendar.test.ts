@@ -1,11 +1,12 @@
 // Calendars (issue 13): an .ics for every event a person may see, in Europe/Berlin with its time
 // zone, place and link; the personal feed under a secret address that can be replaced (the old
 // one is 404); a staff-only event is in no one else's feed.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { loader as eventIcs } from "~/routes/freizeit_.$id.kalender[.ics]";
 import { loader as feed } from "~/routes/kalender.$token.meine-veranstaltungen[.ics]";
 import { action as replaceFeed } from "~/routes/account.kalender";
 import { loader as accountPage } from "~/routes/account._index";
+import { action as logout } from "~/routes/logout";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
 import { addHelper, register } from "../support/lists-fixtures";
@@ -135,5 +136,36 @@ describe("the personal feed", () => {
     const response = await run(replaceFeed, post("/account/kalender", {}));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toMatch(/^\/login/);
+  });
+});
+
+// Attack probe: the address's cookie lived on after a sign-out, its ten minutes were only the
+// browser's word, and an address replaced from another device was still shown as new.
+describe("the new address's cookie", () => {
+  const shownWith = async (cookie: string, kalender: string) =>
+    (await body<{ calendarAddress: string | null }>(await run(accountPage, get("/account", { cookie: `${cookie}; ${kalender}` })))).calendarAddress;
+
+  it("shows the address for ten minutes by the server's clock, and only while it is the account's feed", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const first = cookieFrom(await run(replaceFeed, post("/account/kalender", {}, { cookie })), "lf_kalender")!;
+    expect(await shownWith(cookie, first)).toMatch(/\/kalender\//);
+    const second = cookieFrom(await run(replaceFeed, post("/account/kalender", {}, { cookie })), "lf_kalender")!;
+    expect(await shownWith(cookie, first)).toBeNull();
+    expect(await shownWith(cookie, second)).toMatch(/\/kalender\//);
+    vi.useFakeTimers({ now: Date.now() + 11 * 60_000, toFake: ["Date"] });
+    try {
+      expect(await shownWith(cookie, second)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("is cleared by signing out, as is the sign-up's thanks", async () => {
+    const cookie = await sessionCookieFor((await createUser()).id);
+    const response = await run(logout, post("/logout", {}, { cookie }));
+    const cleared = response.headers.getSetCookie();
+    expect(cleared.find((c) => c.startsWith("lf_kalender=;"))).toMatch(/Path=\/account/);
+    expect(cleared.find((c) => c.startsWith("lf_signup=;"))).toMatch(/Path=\/signup/);
   });
 });

@@ -41,7 +41,10 @@ describe("sign-up", () => {
     expect(response.headers.get("Location")).toBe("/signup?gesendet");
     const cookie = cookieFrom(response, "lf_signup")!;
     expect(cookie).toBeDefined();
-    expect(await body(await run(signupLoader, get("/signup?gesendet", { cookie })))).toEqual({ done: { email: "erika.mustermann@example.org" } });
+    const thanks = await run(signupLoader, get("/signup?gesendet", { cookie }));
+    // The page names the address: no cache keeps it (attack probe).
+    expect(thanks.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(await body(thanks)).toEqual({ done: { email: "erika.mustermann@example.org" } });
     // Another browser (no cookie) still gets the thanks, without the address; the form without ?gesendet.
     expect(await body(await run(signupLoader, get("/signup?gesendet")))).toEqual({ done: { email: null } });
     expect(await body(await run(signupLoader, get("/signup", { cookie })))).toEqual({ done: null });
