@@ -172,8 +172,15 @@ function serveRequests() {
   const appOrigin = originOf(config.appUrl);
   /** Host (which HTTP/1.1 requires) and X-Forwarded-Host (trusted or not) name a host a URL can have,
    * or are absent. */
+  // One Host line at most (RFC 9112: a request with two is answered 400, as one without).
+  const oneHost = (raw) => {
+    let seen = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === "host" && ++seen > 1) return false;
+    return true;
+  };
   const hostsFine = (req) =>
     (req.headers.host !== undefined || req.httpVersion === "1.0") &&
+    oneHost(req.rawHeaders) &&
     !isMalformedHost(req.headers.host) &&
     !isMalformedHost(firstForwarded(req.headers["x-forwarded-host"]));
   let stopping = false;

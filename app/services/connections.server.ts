@@ -66,6 +66,14 @@ export function guardConnections(server: Server, { isProxy, maxPerAddress = MAX_
     }
     const status =
       error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW" ? 413 : 400;
+    answerAndClose(socket, status);
+  });
+
+  // CONNECT asks for a tunnel, which this server never is; node would close the connection
+  // without a word.
+  server.on("connect", (_request: unknown, socket: Socket) => answerAndClose(socket, 405));
+
+  function answerAndClose(socket: Socket, status: number) {
     const page = errorPage(status);
     const body = Buffer.from(page.body);
     const headers: Record<string, string | number> = {
@@ -77,5 +85,5 @@ export function guardConnections(server: Server, { isProxy, maxPerAddress = MAX_
     const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
     socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n`), body]));
     socket.once("finish", () => socket.destroy());
-  });
+  }
 }

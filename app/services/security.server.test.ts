@@ -77,6 +77,13 @@ describe("requests the app does not take", () => {
     expect(isMalformedHost("127.0.0.1:3000")).toBe(false);
     expect(isMalformedHost("[::1]:3000")).toBe(false);
     expect(isMalformedHost(undefined)).toBe(false);
+    // Attack probe: a port 0, letters a host name cannot have unencoded, an escape.
+    for (const host of ["localhost:0", "localhost:65536", "bücher.de", "lager%2eexample.org", "localhost:", ":3000", "[::1"]) {
+      expect([host, isMalformedHost(host)]).toEqual([host, true]);
+    }
+    for (const host of ["localhost:65535", "xn--bcher-kva.de", "LAGER.Example.org", "[2001:db8::1]:443", "10.0.0.5"]) {
+      expect([host, isMalformedHost(host)]).toEqual([host, false]);
+    }
   });
 
   it("answers with a small German page that never echoes the request", () => {

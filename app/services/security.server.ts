@@ -125,13 +125,20 @@ export function isMalformedPath(url: string) {
   }
 }
 
+/** A host name of letters, digits, hyphens (and underscores, as some internal names have) in
+ * dot-separated labels, or an IP address in brackets, then perhaps a port. */
+const HOST_AND_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?)(?::(\d{1,5}))?$/;
+
 /**
  * True when a Host header (or X-Forwarded-Host's first value) names no host a URL can have:
- * nothing but a host and a port (1–65535), no user, path or query.
+ * nothing but a host in ASCII (an international name in its xn-- form) and a port (1–65535), no
+ * user, path, query or escape.
  */
 export function isMalformedHost(host: string | undefined) {
   if (host === undefined) return false;
-  if (!host || /[@/\\?#,\s]/.test(host)) return true;
+  const parts = HOST_AND_PORT.exec(host);
+  if (!parts) return true;
+  if (parts[1] !== undefined && (Number(parts[1]) < 1 || Number(parts[1]) > 65535)) return true;
   try {
     return new URL(`http://${host}/`).host === "";
   } catch {

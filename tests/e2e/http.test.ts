@@ -234,6 +234,14 @@ describe("requests the app does not take", () => {
     expect(missing).toContain("<h1>Ungültige Anfrage</h1>");
     expect(missing).toContain("Content-Security-Policy: ");
     expect(await ask("GET / HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200 /);
+    // Two Host lines: RFC 9112 asks for a 400 as for none (attack probe: node kept the first).
+    const twice = await ask(`GET / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
+    expect(twice).toMatch(/^HTTP\/1\.1 400 /);
+    expect(twice).toContain("<h1>Ungültige Anfrage</h1>");
+    // A tunnel is not taken: the German 405, not a connection closed without a word.
+    const tunnel = await ask(`CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n`);
+    expect(tunnel).toMatch(/^HTTP\/1\.1 405 /);
+    expect(tunnel).toContain("Content-Security-Policy: ");
   });
 
   it("a Host or X-Forwarded-Host with a user or an impossible port, or a full address as the target, gets the German 400, not a logged 500", async () => {
