@@ -3,6 +3,7 @@
 // reason or a confirmation first leads (GET) to a step with the form, which JavaScript turns into
 // a modal <dialog>.
 import { Form, Link } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { allowedDecisions, isAllowed, NO_FREE_PLACE, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
 import { rowAnchor } from "~/lib/row-anchors";
 import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "./confirm-dialog";
@@ -150,6 +151,12 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
   const reasonId = `reason-${step.registrationId}`;
   const errorId = `${reasonId}-error`;
   const reasonErrors = error?.reason ?? [];
+  // A refused step (no reason given): the field with its message takes the focus, so that a
+  // screen reader says what is missing (without JavaScript the page opens at the step).
+  const reason = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (reasonErrors.length > 0) reason.current?.focus();
+  }, [error]); // eslint-disable-line react-hooks/exhaustive-deps -- each new answer
   if (step.noPlace) {
     // Said before anything is sent: the action would refuse it the same way.
     return (
@@ -183,6 +190,7 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
             <label htmlFor={reasonId}>{texts.reason === "required" ? "Begründung*" : "Begründung (optional)"}</label>
             {texts.reason === "required" ? <p className="hint">Die Begründung steht in der E-Mail an die Eltern.</p> : null}
             <textarea
+              ref={reason}
               id={reasonId}
               name="reason"
               rows={4}

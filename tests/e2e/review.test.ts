@@ -172,6 +172,9 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
     await dialog.getByRole("button", { name: "Ablehnen" }).click();
     await dialog.getByText("Begründung ist erforderlich").waitFor();
     expect(await dialog.getByLabel("Begründung*").getAttribute("aria-invalid")).toBe("true");
+    // The field with its message takes the focus, so a screen reader says it (attack probe: it
+    // stayed on the button).
+    if (javaScriptEnabled) expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("reason");
     await dialog.getByLabel("Begründung*").fill("Leider ist die Altersgrenze überschritten.");
     await dialog.getByRole("button", { name: "Ablehnen" }).click();
     await page.getByRole("status").getByText("Anmeldung abgelehnt").waitFor();
