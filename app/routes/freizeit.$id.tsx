@@ -151,7 +151,7 @@ export default function EventDetail() {
             </>
           ) : null}
         </dl>
-        <p className="hint">Anmeldungen nach dem Anmeldeschluss werden weiterhin angenommen, solange Plätze frei sind.</p>
+        {event.past ? null : <p className="hint">Anmeldungen nach dem Anmeldeschluss werden weiterhin angenommen, solange Plätze frei sind.</p>}
         <p>
           <a href={`/freizeit/${event.id}/kalender.ics`} download>
             Termin in den Kalender übernehmen

@@ -162,3 +162,15 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 });
+
+// Screens' review: a begun event's page said late enrolments are still taken while places are free,
+// beside 'Die Veranstaltung hat schon begonnen'.
+describe("the page of an event that has begun", () => {
+  it("does not promise late enrolments", async () => {
+    const begun = createEvent({ title: `Begonnen ${Date.now()}`, inDays: -1, capacity: 10, registrationDeadline: daysFromToday(-5) });
+    const upcoming = createEvent({ title: `Bald ${Date.now()}`, inDays: 20, capacity: 10, registrationDeadline: daysFromToday(10) });
+    const text = async (id: number) => (await fetch(`${baseUrl}/freizeit/${id}`)).text();
+    expect(await text(begun.id)).not.toContain("werden weiterhin angenommen");
+    expect(await text(upcoming.id)).toContain("Anmeldungen nach dem Anmeldeschluss werden weiterhin angenommen, solange Plätze frei sind.");
+  });
+});
