@@ -2,7 +2,7 @@
 // password, deleting the account.
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "./forms";
 
 export type AccountActionData = { intent: string | null; result: unknown; alert: Alert } | undefined;
@@ -14,13 +14,15 @@ type Props = {
   self: boolean;
   confirmDelete: boolean;
   actionData: AccountActionData;
+  /** More of the account (the calendar feed), before deleting it, which comes last. */
+  children?: ReactNode;
 };
 
 function resultFor(data: AccountActionData, intent: string) {
   return data?.intent === intent ? (data.result as SubmissionResult<string[]>) : undefined;
 }
 
-export function AccountContact({ account, phone, self, confirmDelete, actionData }: Props) {
+export function AccountContact({ account, phone, self, confirmDelete, actionData, children }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const alertFor = (intent: string) => (actionData?.intent === intent ? actionData.alert : null);
@@ -122,6 +124,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
         </section>
       ) : null}
 
+      {children}
       {self ? (
         <section className="panel danger-zone" aria-labelledby="delete-title">
           <h2 id="delete-title">Konto löschen</h2>

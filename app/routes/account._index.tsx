@@ -50,8 +50,9 @@ export default function Account() {
         <AccountFamily children={family.children} guardians={family.guardians} keys={keys} actionData={actionData as FamilyActionData} />
       ) : (
         <>
-          <AccountContact account={account} phone={phone} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData} />
-          <CalendarFeed active={calendarFeed} address={calendarAddress} />
+          <AccountContact account={account} phone={phone} self confirmDelete={confirmDelete} actionData={actionData as AccountActionData}>
+            <CalendarFeed active={calendarFeed} address={calendarAddress} />
+          </AccountContact>
         </>
       )}
     </>

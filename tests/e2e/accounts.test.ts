@@ -210,6 +210,8 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     expect(address).toMatch(/^http:\/\/.+\/kalender\/[\w-]+\/meine-veranstaltungen\.ics$/);
     expect(await field.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.getBoundingClientRect().top < window.innerHeight)).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    // Deleting the account comes last, not between the address and the rest (screens' review).
+    expect((await page.locator("main h2").allTextContents()).at(-1)).toBe("Konto löschen");
     const feed = await context.request.get(address.replace(/^http:\/\/[^/]+/, baseUrl));
     expect(feed.status()).toBe(200);
     expect(await feed.text()).toContain("BEGIN:VCALENDAR");
