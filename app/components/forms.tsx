@@ -250,11 +250,20 @@ export function PlainInput(props: PlainProps & { type?: string; max?: number; au
   );
 }
 
+/**
+ * Rows for a text area to show `text` whole on a phone (about 30 characters a line at 320 px),
+ * at least `least`, at most 12 (screens' review: a long note showed 3 of its 10 lines).
+ */
+export function rowsFor(text: unknown, least = 3) {
+  const lines = typeof text === "string" ? text.split("\n").reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 30)), 0) : 0;
+  return Math.min(12, Math.max(least, lines));
+}
+
 /** A labelled text area for forms that keep their own state (a longer note shown whole). */
 export function PlainTextArea(props: PlainProps & { max?: number; rows?: number }) {
   return (
     <PlainShell {...props}>
-      <textarea id={props.id} name={props.name} defaultValue={props.defaultValue} maxLength={props.max} rows={props.rows ?? 3} {...describedBy(props)} />
+      <textarea id={props.id} name={props.name} defaultValue={props.defaultValue} maxLength={props.max} rows={rowsFor(props.defaultValue, props.rows)} {...describedBy(props)} />
     </PlainShell>
   );
 }

@@ -1,6 +1,6 @@
 // The enrolment form's fields: each keeps what the server sent back, and its errors are linked.
 import type { ChangeEvent } from "react";
-import { ErrorList, PlainInput, PlainSelect } from "~/components/forms";
+import { ErrorList, PlainInput, PlainSelect, rowsFor } from "~/components/forms";
 import { valueAt } from "~/lib/enrollment-payload";
 
 export type Errors = Record<string, string[]>;
@@ -28,7 +28,7 @@ export function TextArea({ name, label, values, errors, max, rows = 3 }: Common 
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} defaultValue={valueAt(values, name)} maxLength={max} rows={rows} aria-invalid={errors[name] ? true : undefined} aria-describedby={errors[name] ? `${id}-error` : undefined} />
+      <textarea id={id} name={name} defaultValue={valueAt(values, name)} maxLength={max} rows={rowsFor(valueAt(values, name), rows)} aria-invalid={errors[name] ? true : undefined} aria-describedby={errors[name] ? `${id}-error` : undefined} />
       <ErrorList id={`${id}-error`} errors={errors[name]} />
     </div>
   );
