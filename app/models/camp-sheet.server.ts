@@ -5,7 +5,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { eventHelpers, events, groupMembers, guardians, participants, registrations, users } from "../../db/schema";
 import { ageOn } from "~/lib/age";
-import { listEventGroups } from "~/models/group.server";
+import { listEventGroups, NO_GROUP } from "~/models/group.server";
 import { db, type Queryable } from "~/services/db.server";
 
 export type SheetChild = {
@@ -120,7 +120,7 @@ export function getCampSheets(eventId: number, onlyGroupId: number | null = null
   }));
   const loose: SheetGroup = {
     id: null,
-    name: "Ohne Gruppe",
+    name: NO_GROUP,
     children: children.filter((c) => c.groupId === null).sort(byName),
     helpers: helperRows.filter((h) => h.groupId === null).sort(byName),
   };

@@ -24,6 +24,7 @@ export const GROUP_TEXTS = {
   deleted: (name: string) => `Die Gruppe "${name}" wurde gelöscht. Ihre Mitglieder sind jetzt ohne Gruppe.`,
   duplicate: (name: string) => `Es gibt schon eine Gruppe "${name}" in dieser Freizeit.`,
   tooLong: "Der Gruppenname darf höchstens 50 Zeichen lang sein.",
+  reserved: 'Der Name "Ohne Gruppe" steht in den Listen für alle, die keiner Gruppe zugeordnet sind. Bitte wähle einen anderen.',
   assigned: (name: string) => `Die Zuordnung zur Gruppe "${name}" wurde gespeichert.`,
   unassigned: "Die Person ist jetzt keiner Gruppe zugeordnet.",
   registrationRefused:
@@ -32,6 +33,8 @@ export const GROUP_TEXTS = {
 } as const;
 
 export const GROUP_NAME_MAX = 50;
+/** The lists' name for those in no group (camp sheets, the Gruppenliste); no group may take it. */
+export const NO_GROUP = "Ohne Gruppe";
 
 /** The groups of an event by name (one query). */
 export function listEventGroups(eventId: number, q: Queryable = db): GroupRow[] {
@@ -89,6 +92,7 @@ function cleanName(raw: unknown): { name: string } | { error: GroupOutcome } {
   const name = typeof raw === "string" ? raw.replace(/\s+/g, " ").replace(INVISIBLE_EDGES, "") : "";
   if (!name || !hasVisibleCharacter(name)) return { error: { ok: false, status: 400, title: GROUP_TEXTS.emptyTitle, message: GROUP_TEXTS.emptyMessage } };
   if (name.length > GROUP_NAME_MAX) return { error: failed(400, GROUP_TEXTS.tooLong) };
+  if (name.toLocaleLowerCase("de") === NO_GROUP.toLocaleLowerCase("de")) return { error: failed(400, GROUP_TEXTS.reserved) };
   return { name };
 }
 

@@ -35,6 +35,10 @@ describe("groups", () => {
     expect(createGroup(eventId, "   ")).toMatchObject({ ok: false, title: "Upps", message: "Du musst einen Gruppennamen angeben..." });
     expect(createGroup(eventId, "Füchse")).toMatchObject({ ok: false, status: 409 });
     expect(listEventGroups(eventId).map((g) => g.name)).toContain("Füchse");
+    // The lists' sheet for those without a group has this name (screens' review: two such sheets).
+    for (const name of ["Ohne Gruppe", " ohne  gruppe "]) {
+      expect(createGroup(eventId, name)).toMatchObject({ ok: false, status: 400, message: 'Der Name "Ohne Gruppe" steht in den Listen für alle, die keiner Gruppe zugeordnet sind. Bitte wähle einen anderen.' });
+    }
   });
 
   it("renames, and refuses a group of another event", () => {
