@@ -13,7 +13,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "~/components/forms";
-import { useInPageLinks } from "~/components/in-page-links";
+import { elementOfFragment, useInPageLinks } from "~/components/in-page-links";
 import { useNonce } from "~/components/nonce";
 import { errorPageText } from "~/components/route-error";
 import { cachedLegalLinks } from "~/models/legal.server";
@@ -173,8 +173,7 @@ function FlashRegion() {
       return;
     }
     root.style.scrollPaddingTop = `${region.current.getBoundingClientRect().height + 8}px`;
-    const target = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
-    target?.scrollIntoView({ block: "start" });
+    elementOfFragment(window.location.hash)?.scrollIntoView({ block: "start" });
   }, [floating, shown]);
   return (
     <div role="status" aria-live="polite" className={floating ? "flash-region floating" : "flash-region"} ref={region}>

@@ -6,6 +6,17 @@ import { useEffect } from "react";
 
 const FOCUSABLE = "input, select, textarea, button, a[href], [tabindex]";
 
+/** The element a fragment ("#teilnehmer-2", as in a link or the address) names; null for none,
+ * also for a fragment that is no valid escape (anyone can type one into the address). */
+export function elementOfFragment(fragment: string | null | undefined) {
+  if (!fragment || fragment === "#") return null;
+  try {
+    return document.getElementById(decodeURIComponent(fragment.replace(/^#/, "")));
+  } catch {
+    return null;
+  }
+}
+
 /** Brings `target` into view from its top and gives it the focus (a container gets tabindex -1). */
 export function showAndFocus(target: HTMLElement) {
   if (!target.matches(FOCUSABLE)) target.setAttribute("tabindex", "-1");
@@ -21,8 +32,7 @@ export function useInPageLinks() {
     const onClick = (event: MouseEvent) => {
       if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       const link = (event.target as Element | null)?.closest?.("a[href^='#']");
-      const id = link?.getAttribute("href")?.slice(1);
-      const target = id ? document.getElementById(decodeURIComponent(id)) : null;
+      const target = elementOfFragment(link?.getAttribute("href"));
       if (!target) return;
       event.preventDefault();
       showAndFocus(target);
