@@ -163,9 +163,13 @@ export function personalFeed(token: string) {
   return calendar("Meine Veranstaltungen", myEvents(user)).toString();
 }
 
-export function hasCalendarFeed(userId: number) {
-  const row = db.select({ hash: users.calendarTokenHash }).from(users).where(eq(users.id, userId)).get();
-  return Boolean(row?.hash);
+/**
+ * Whether the person has a feed, and its address when `token` (the one this browser was just
+ * shown) is still that feed's secret; null once replaced. One read of the account.
+ */
+export function calendarFeedState(userId: number, token: string | null) {
+  const hash = db.select({ hash: users.calendarTokenHash }).from(users).where(eq(users.id, userId)).get()?.hash ?? null;
+  return { active: hash !== null, address: token && hash === hashToken(token) ? feedAddress(token) : null };
 }
 
 /** A new secret address for the person's feed; the old one stops working. Returns its secret. */
@@ -175,12 +179,6 @@ export function replaceCalendarFeed(userId: number) {
   return token;
 }
 
-/** The feed's address for `token` while it is `userId`'s feed; null once replaced. */
-export function currentFeedAddress(userId: number, token: string | null) {
-  if (!token) return null;
-  const row = db.select({ hash: users.calendarTokenHash }).from(users).where(eq(users.id, userId)).get();
-  return row?.hash === hashToken(token) ? feedAddress(token) : null;
-}
 
 export function feedAddress(token: string) {
   return `${settings().appUrl}/kalender/${token}/meine-veranstaltungen.ics`;

@@ -5,7 +5,7 @@ import { AccountContact, type AccountActionData } from "~/components/account-con
 import { AccountFamily, type FamilyActionData } from "~/components/account-family";
 import { AccountTabs } from "~/components/account-tabs";
 import { CalendarFeed } from "~/components/calendar-feed";
-import { currentFeedAddress, hasCalendarFeed } from "~/models/calendar.server";
+import { calendarFeedState } from "~/models/calendar.server";
 import { getFamily } from "~/models/family.server";
 import { getAccount } from "~/models/user.server";
 import { getOwnPhone } from "~/models/user-phone.server";
@@ -22,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const tab = url.searchParams.get("tab") === "teilnehmer" ? ("teilnehmer" as const) : ("kontakt" as const);
+  const feed = calendarFeedState(user.id, await shownCalendarToken(request, user.id));
   return json({
     account: getAccount(user.id)!,
     phone: getOwnPhone(user.id),
@@ -29,8 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     family: tab === "teilnehmer" ? getFamily(user.id) : null,
     keys: { child: randomToken(), guardian: randomToken() },
     confirmDelete: url.searchParams.has("loeschen"),
-    calendarFeed: hasCalendarFeed(user.id),
-    calendarAddress: currentFeedAddress(user.id, await shownCalendarToken(request, user.id)),
+    calendarFeed: feed.active,
+    calendarAddress: feed.address,
   });
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { guardians, participants, registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { fileBrowser, JS_MODES, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab, phoneTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser, sessionCookieFor } from "../support/fixtures";
 import { waitForMail } from "../support/mail";
@@ -165,9 +165,7 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
   it("says in the box itself which child goes on the waiting list when places run short", async () => {
     const parent = await createUser();
     const camp = createEvent({ title: `Knapplager ${Date.now()}`, capacity: 1 });
-    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
-    await page.setViewportSize({ width: 360, height: 640 });
-    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 640 });
     await page.goto(`/enroll/${camp.id}`);
     await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
     await page.locator("#teilnehmer-2").waitFor();

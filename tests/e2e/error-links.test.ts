@@ -4,9 +4,9 @@
 // list's heading was above the screen on a phone).
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { fileBrowser, JS_MODES, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab, phoneTab } from "../support/browser";
 import { createEvent } from "../support/events";
-import { browserSessionCookie, createUser } from "../support/fixtures";
+import { createUser } from "../support/fixtures";
 
 const { baseUrl } = inject("e2e")!;
 const browser = fileBrowser();
@@ -45,9 +45,7 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
   it("enrolment: the list's heading is in view; a link and the skip link keep the form as the server answered it", async () => {
     const parent = await createUser();
     const camp = createEvent({ title: `Sprunglager ${Date.now()}`, inDays: 30 });
-    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
-    await page.setViewportSize({ width: 360, height: 640 });
-    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 640 });
     await page.goto(`/enroll/${camp.id}`);
     // Two children's boxes make a list taller than the phone's screen.
     await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();

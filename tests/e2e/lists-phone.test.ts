@@ -6,21 +6,14 @@
 // 'Nachrücken' first.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { fileBrowser, hydrated, JS_MODES, openTab } from "../support/browser";
+import { fileBrowser, hydrated, JS_MODES, phoneTab } from "../support/browser";
 import { createEvent, daysFromToday } from "../support/events";
-import { browserSessionCookie, createUser } from "../support/fixtures";
+import { createUser } from "../support/fixtures";
 import { addGroup, addHelper, quickUser, register } from "../support/lists-fixtures";
 
 const { baseUrl } = inject("e2e")!;
 const WIDTH = 360;
 const browser = fileBrowser();
-
-async function phoneTab(javaScriptEnabled: boolean, userId: number) {
-  const tab = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
-  await tab.page.setViewportSize({ width: WIDTH, height: 740 });
-  await tab.context.addCookies([await browserSessionCookie(userId, baseUrl)]);
-  return tab;
-}
 
 let families = 0;
 function child(firstName: string, lastName: string) {
@@ -85,7 +78,7 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     register(camp.id, { status: "open", waitingListPosition: 1, ...child("Leon", "Schneider") });
     addGroup(camp.id, "Füchse");
     addGroup(camp.id, "Eulen");
-    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
     const listPath = `/freizeit/participants/${camp.id}`;
     await page.goto(listPath);
     await page.getByRole("heading", { level: 1, name: `Teilnehmer*innen-Liste ${camp.title}` }).waitFor();
@@ -152,7 +145,7 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     const camp = createEvent({ title: `Volles Lager ${Date.now()}`, ownerIds: [lead.id], capacity: 1, dateFrom: daysFromToday(30), dateTo: daysFromToday(35) });
     register(camp.id, { status: "accepted", ...child("Noah", "Berg") });
     register(camp.id, { status: "open", waitingListPosition: 1, ...child("Leon", "Schneider") });
-    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
     await page.goto(`/freizeit/participants/${camp.id}`);
     if (javaScriptEnabled) await hydrated(page);
     const waiting = page.getByRole("region", { name: "Warteliste" }).getByRole("listitem").filter({ hasText: "Schneider" });
@@ -180,7 +173,7 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     addHelper(camp.id, anna.id, "accepted");
     addHelper(camp.id, paul.id, "pending");
     addGroup(camp.id, "Eulen", { helperIds: [anna.id] });
-    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
     await page.goto(`/freizeit/helper/${camp.id}`);
     const row = (name: string) => page.getByRole("table").getByRole("row").filter({ hasText: name });
     await row("Anna").waitFor();

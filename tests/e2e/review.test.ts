@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { fileBrowser, JS_MODES, openTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab, phoneTab } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { quickUser, register } from "../support/lists-fixtures";
@@ -17,13 +17,6 @@ import { mandateFor } from "../support/review-fixtures";
 const { baseUrl, mailDir } = inject("e2e")!;
 const browser = fileBrowser();
 
-
-async function phoneTab(javaScriptEnabled: boolean, userId: number) {
-  const tab = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
-  await tab.page.setViewportSize({ width: 360, height: 740 });
-  await tab.context.addCookies([await browserSessionCookie(userId, baseUrl)]);
-  return tab;
-}
 
 /** Nothing on the page is wider than the phone: the table scrolls in its own box. */
 async function fitsThePhone(page: Page) {
@@ -46,7 +39,7 @@ describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
     register(camp.id, { status: "open", ...child("Mila", "Sommer") });
     register(camp.id, { status: "open", ...child("Jonas", "Winter") });
     register(camp.id, { status: "accepted", paid: true, ...child("Emma", "Sommer") });
-    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
 
     await page.goto(`/freizeit/${camp.id}`);
     await page.getByRole("link", { name: "Teilnehmer*innen-Liste" }).click();
@@ -95,7 +88,7 @@ describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
     const helper = await createUser();
     const camp = createEvent({ title: `Teamlager ${Date.now()}`, helpers: [[helper.id, "accepted"]] });
     register(camp.id, { status: "open", ...child("Tom", "Team") });
-    const { page, problems, context } = await phoneTab(javaScriptEnabled, helper.id);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: helper.id });
     await page.goto(`/freizeit/${camp.id}`);
     expect(await page.getByRole("link", { name: "E-Mail an alle" }).count()).toBe(0);
     await page.getByRole("link", { name: "Teilnehmer*innen-Liste" }).click();
@@ -116,7 +109,7 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
     const lead = await createUser();
     const camp = createEvent({ title: `Langlager ${Date.now()}`, ownerIds: [lead.id] });
     for (let i = 0; i < 24; i++) register(camp.id, { status: "accepted", ...child(`Kind${String(i).padStart(2, "0")}`, "Lang") });
-    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
     await page.setViewportSize({ width, height: 740 });
     await page.goto(`/freizeit/participants/${camp.id}`);
     await page.getByRole("button", { name: "Bezahlung bestätigen: Kind15 Lang" }).click();
@@ -149,7 +142,7 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
       const r = register(camp.id, { status: "accepted", answers: { paymentMethod: "sepa" }, ...child(name, "Sepa"), userId: sepaFamily.id });
       db.update(registrations).set({ sepaMandateId: mandate.id }).where(eq(registrations.id, r.registration.id)).run();
     }
-    const { page, problems, context } = await phoneTab(javaScriptEnabled, lead.id);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
     await page.goto(`/freizeit/participants/${camp.id}`);
     const table = page.getByRole("table");
 

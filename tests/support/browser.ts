@@ -1,6 +1,7 @@
 // Real Chromium (Debian's /usr/bin/chromium) through playwright-core.
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { browserSessionCookie } from "./fixtures";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -63,4 +64,12 @@ export async function openTab(browser: Browser, options: { javaScriptEnabled: bo
 /** With JavaScript: waits until React has taken the page over (root.tsx marks <html>). */
 export async function hydrated(page: Page) {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+/** A tab of a signed-in person on a phone: 360 pixels wide (740 high unless told), as openTab. */
+export async function phoneTab(browser: Browser, options: { javaScriptEnabled: boolean; baseURL: string; userId: number; height?: number }): Promise<Tab> {
+  const tab = await openTab(browser, options);
+  await tab.page.setViewportSize({ width: 360, height: options.height ?? 740 });
+  await tab.context.addCookies([await browserSessionCookie(options.userId, options.baseURL)]);
+  return tab;
 }
