@@ -1,7 +1,8 @@
 // The form of creating and editing an event (spec part 1, §2 Create event / Edit event).
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
-import { ErrorList, Field, FormAlert, type Alert } from "./forms";
+import { INVALID_FORM } from "~/schemas/event";
+import { ErrorList, Field, FormErrors, type Alert } from "./forms";
 
 type Person = { id: number; firstName: string; lastName: string };
 type StoredAttachment = { id: number; key: string; displayName: string };
@@ -17,6 +18,8 @@ type Props = {
   lastResult?: SubmissionResult<string[]>;
   alert?: Alert | null;
   fileErrors?: Record<string, string>;
+  /** When the server last refused the form: the list of messages takes the focus. */
+  attempt?: number;
   submitLabel: string;
   /** Edit only: the current picture and attachments. */
   picture?: { key: string; displayName: string } | null;
@@ -33,6 +36,23 @@ const SETTINGS: [string, string][] = [
   ["permitsRequired", "Erlaubnisse erforderlich (Wandern, Schwimmen, Kanu)"],
   ["onlyStaffVisible", "Nur für Mitarbeiter*innen sichtbar"],
 ];
+
+/** The fields between the picture and the attachments, as the list of messages names them. */
+const LISTED = [
+  ["description", "Beschreibung"],
+  ["dateFrom", "Startdatum"],
+  ["timeFrom", "Startzeit"],
+  ["dateTo", "Enddatum"],
+  ["timeTo", "Endzeit"],
+  ["registrationDeadline", "Anmeldeschluss"],
+  ["location", "Ort"],
+  ["price", "Kosten pro Teilnehmer*in"],
+  ["capacity", "Plätze"],
+  ["siblingDiscount", "Geschwisterrabatt"],
+  ["siblingDiscountAmount", "Geschwisterrabatt in € je weiteres Kind"],
+  ["offerHours", "Platzangebot gilt (Stunden)"],
+  ["memberRules", "Mögliche Teilnehmer*innen"],
+] as const;
 
 export function EventForm(props: Props) {
   const navigation = useNavigation();
@@ -54,7 +74,17 @@ export function EventForm(props: Props) {
 
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="event-form">
-      <FormAlert alert={props.alert} />
+      <FormErrors
+        alert={props.alert}
+        attempt={props.attempt}
+        lead={INVALID_FORM}
+        fields={[
+          { id: fields.title.id, label: "Titel", errors: fields.title.errors },
+          { id: `${props.id}-picture`, label: "Foto", errors: fileError("picture") },
+          ...LISTED.map(([name, label]) => ({ id: fields[name].id, label, errors: fields[name].errors })),
+          { id: `${props.id}-attachments`, label: "Neue Anhänge", errors: fileError("attachments") },
+        ]}
+      />
       {typeof props.defaults?.submissionKey === "string" ? <input type="hidden" name="submissionKey" value={props.defaults.submissionKey} /> : null}
       <Field label="Titel*" meta={fields.title} inputProps={{ maxLength: 100 }} />
 

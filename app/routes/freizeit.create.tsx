@@ -7,7 +7,7 @@ import { createEvent, listAdminUsers } from "~/models/event.server";
 import { earlierSubmission } from "~/models/form-submission.server";
 import { db } from "~/services/db.server";
 import { randomToken } from "~/services/tokens.server";
-import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
+import { failedAnswer, readEventForm } from "~/services/event-form.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { requireAdmin } from "~/services/session.server";
@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     console.error(error);
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
-    return json({ result: form.submission.reply(), alert: GENERIC_FAILURE, fileErrors: {} }, { status: 500 });
+    return failedAnswer(form.submission);
   }
 }
 
@@ -49,6 +49,7 @@ export default function CreateEvent() {
         lastResult={data?.result ?? undefined}
         alert={data?.alert as Alert | undefined}
         fileErrors={data?.fileErrors}
+        attempt={data?.attempt}
         submitLabel="Veranstalltung veröffentlichen"
         canChangeOwners
         cancelTo="/"

@@ -5,7 +5,7 @@ import { EventForm } from "~/components/event-form";
 import type { Alert } from "~/components/forms";
 import { centsToInput } from "~/lib/event-rules";
 import { getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
-import { GENERIC_FAILURE, readEventForm } from "~/services/event-form.server";
+import { failedAnswer, readEventForm } from "~/services/event-form.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { earlierSubmission } from "~/models/form-submission.server";
@@ -76,7 +76,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     console.error(error);
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
-    return json({ result: form.submission.reply(), alert: GENERIC_FAILURE, fileErrors: {} }, { status: 500 });
+    return failedAnswer(form.submission);
   }
   return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert" });
 }
@@ -95,6 +95,7 @@ export default function EditEvent() {
         lastResult={actionData?.result ?? undefined}
         alert={actionData?.alert as Alert | undefined}
         fileErrors={actionData?.fileErrors}
+        attempt={actionData?.attempt}
         submitLabel="Änderungen Speichern"
         picture={data.picture}
         attachments={data.attachments}

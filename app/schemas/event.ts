@@ -8,33 +8,49 @@ export const INVALID_FORM = "Mindestens ein Feld ist nicht valide";
 export const SIBLING_AMOUNT_MISSING =
   "Bitte gib den Rabatt in € je weiteres Kind an – nur dieser Betrag wird abgezogen. Oder lass das Feld „Geschwisterrabatt“ leer.";
 
-const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
+/*
+ * Every message of the form comes in one answer: zod runs the checks across fields (the deadline
+ * against the start date) only when no field failed fatally, as a missing field or a failed check
+ * before a transform does. So here an empty field is "" and fails its own check, transforms come
+ * before checks, and an amount's checks are part of its transform.
+ */
+
+/** A field that must be there. */
+const required = (max: number, message: string) => requiredText(max, message).default("");
 /** One line (a title, a place): line breaks a browser's text field cannot send become spaces. */
-const line = (max: number, required: string) => requiredText(max, required).transform((v) => v.replace(/\s*[\r\n]+\s*/g, " "));
+const line = (max: number, message: string) =>
+  z.preprocess((v) => (typeof v === "string" ? v.replace(/\s*[\r\n]+\s*/g, " ") : v), required(max, message));
+/** A date or time that must be there: its message when empty, another when not valid. */
+const requiredWhen = (check: (v: string) => boolean, missing: string, invalid: string) =>
+  z
+    .string()
+    .default("")
+    .superRefine((v, ctx) => {
+      if (!check(v)) ctx.addIssue({ code: "custom", message: v ? invalid : missing });
+    });
 
 const optionalDate = (message: string) =>
   z
     .string()
     .optional()
-    .refine((v) => !v || isIsoDate(v), message)
-    .transform((v) => v || null);
+    .transform((v) => v || null)
+    .refine((v) => !v || isIsoDate(v), message);
 
 const optionalTime = z
   .string()
   .optional()
-  .refine((v) => !v || isTime(v), "Bitte gib eine Uhrzeit wie 09:30 an.")
-  .transform((v) => v || null);
+  .transform((v) => v || null)
+  .refine((v) => !v || isTime(v), "Bitte gib eine Uhrzeit wie 09:30 an.");
 
 /** An amount in euros as typed (6 characters at most, comma or point), in cents; empty is 0. */
 const euroAmount = (message: string) =>
   z
     .string()
-    .max(6, "Höchstens 6 Zeichen")
     .optional()
     .transform((v, ctx) => {
-      const cents = parsePriceCents(v ?? "");
+      const cents = (v ?? "").length > 6 ? null : parsePriceCents(v ?? "");
       if (cents === null) {
-        ctx.addIssue({ code: "custom", message });
+        ctx.addIssue({ code: "custom", message: (v ?? "").length > 6 ? "Höchstens 6 Zeichen" : message });
         return z.NEVER;
       }
       return cents;
@@ -46,15 +62,15 @@ const flag = z.boolean().default(false);
 export const eventSchema = z
   .object({
     title: line(100, "Bitte gib einen Titel an."),
-    description: text(1500, "Bitte gib eine Beschreibung an."),
-    dateFrom: z.string({ required_error: "Bitte gib ein Startdatum an." }).refine(isIsoDate, "Bitte gib ein gültiges Datum an."),
-    timeFrom: z.string({ required_error: "Bitte gib eine Startzeit an." }).refine(isTime, "Bitte gib eine Uhrzeit wie 09:30 an."),
+    description: required(1500, "Bitte gib eine Beschreibung an."),
+    dateFrom: requiredWhen(isIsoDate, "Bitte gib ein Startdatum an.", "Bitte gib ein gültiges Datum an."),
+    timeFrom: requiredWhen(isTime, "Bitte gib eine Startzeit an.", "Bitte gib eine Uhrzeit wie 09:30 an."),
     dateTo: optionalDate("Bitte gib ein gültiges Datum an."),
     timeTo: optionalTime,
     registrationDeadline: optionalDate("Bitte gib ein gültiges Datum an."),
     location: line(100, "Bitte gib einen Ort an."),
     price: euroAmount("Bitte gib einen Betrag wie 149 oder 149,50 an."),
-    siblingDiscount: text(50),
+    siblingDiscount: optionalText(50),
     /** The amount taken off for each further child of the same account (DECISIONS.md). */
     siblingDiscountAmount: euroAmount("Bitte gib einen Betrag wie 20 oder 12,50 an."),
     /** How long a place offered to the waiting list is held. */
@@ -64,7 +80,7 @@ export const eventSchema = z
       .min(6, "Mindestens 6 Stunden")
       .max(168, "Höchstens 168 Stunden (eine Woche)")
       .default(48),
-    memberRules: text(200),
+    memberRules: optionalText(200),
     ownerIds: ids,
     helperIds: ids,
     noRegistration: flag,
@@ -80,19 +96,24 @@ export const eventSchema = z
       .optional(),
   })
   .superRefine((value, ctx) => {
+    // Also called when a field failed its own check (see `required`): each rule below uses only
+    // values that passed theirs.
+    const { price, siblingDiscountAmount: amount, dateFrom, dateTo, registrationDeadline: deadline } = value;
+    const prices = typeof price === "number" && typeof amount === "number";
+    const startValid = isIsoDate(dateFrom);
     // Only the amount is taken off; a text promising a discount without it misleads parents
     // (docs/decisions/0015-sibling-discount-amount.md).
-    if (value.siblingDiscount && value.price > 0 && value.siblingDiscountAmount === 0) {
+    if (prices && value.siblingDiscount && price > 0 && amount === 0) {
       ctx.addIssue({ code: "custom", path: ["siblingDiscountAmount"], message: SIBLING_AMOUNT_MISSING });
     }
-    if (value.siblingDiscountAmount > value.price) {
+    if (prices && amount > price) {
       ctx.addIssue({ code: "custom", path: ["siblingDiscountAmount"], message: "Der Rabatt darf nicht höher sein als die Kosten." });
     }
-    if (value.dateTo && value.dateTo < value.dateFrom) {
-      ctx.addIssue({ code: "custom", path: ["dateTo"], message: "Das Enddatum liegt vor dem Startdatum." });
+    if (startValid && dateTo && isIsoDate(dateTo) && dateTo < dateFrom) {
+      ctx.addIssue({ code: "custom", path: ["dateTo"], message: "Das Enddatum darf nicht vor dem Startdatum liegen." });
     }
-    if (value.registrationDeadline && value.registrationDeadline > value.dateFrom) {
-      ctx.addIssue({ code: "custom", path: ["registrationDeadline"], message: "Der Anmeldeschluss liegt nach dem Startdatum." });
+    if (startValid && deadline && isIsoDate(deadline) && deadline > dateFrom) {
+      ctx.addIssue({ code: "custom", path: ["registrationDeadline"], message: "Der Anmeldeschluss darf nicht nach dem Startdatum liegen." });
     }
   });
 

@@ -1,6 +1,7 @@
 // Reading the create/edit form of an event: fields, uploads and file changes, checked.
 import { parseWithZod } from "~/services/parse-form.server";
 import { redirect } from "@remix-run/node";
+import type { SubmissionResult } from "@conform-to/react";
 import { json } from "~/services/json.server";
 import type { EventInput, FileChanges } from "~/models/event.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
@@ -37,7 +38,24 @@ function fileChanges(formData: FormData): FileChanges {
   };
 }
 
-const CHOOSE_AGAIN = { picture: "Bitte wähle das Bild erneut aus.", attachments: "Bitte wähle die Anhänge erneut aus." };
+/** Files named in one message at most; the rest are counted. */
+const NAMED_FILES = 5;
+
+/**
+ * A browser cannot keep a chosen file across the answer: each file field whose files are not kept
+ * says so and names them, since the browser has forgotten which they were.
+ */
+function chooseAgain(uploads: { field: string; originalName: string }[]): Record<string, string> {
+  const names = (field: string) => uploads.filter((u) => u.field === field).map((u) => u.originalName);
+  const listed = (all: string[]) =>
+    all.slice(0, NAMED_FILES).join(", ") + (all.length > NAMED_FILES ? ` und ${all.length - NAMED_FILES} weitere` : "");
+  const errors: Record<string, string> = {};
+  const picture = names("picture");
+  const attachments = names("attachments");
+  if (picture.length) errors.picture = `Bitte wähle das Foto erneut aus: ${listed(picture)}`;
+  if (attachments.length) errors.attachments = `Bitte wähle die Anhänge erneut aus: ${listed(attachments)}`;
+  return errors;
+}
 
 /**
  * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
@@ -49,7 +67,9 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
     read = await readUploadForm(request, { picture: "picture", attachments: "attachment" });
   } catch (error) {
     if (error instanceof UploadError) {
-      return { response: json({ result: null, alert: { title: INVALID_FORM, message: error.message }, fileErrors: {} }, { status: error.status }) };
+      return {
+        response: json({ result: null, alert: { title: INVALID_FORM, message: error.message }, fileErrors: {}, attempt: Date.now() }, { status: error.status }),
+      };
     }
     throw error;
   }
@@ -64,12 +84,8 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
   const submission = parseWithZod(formData, { schema: eventSchema });
   if (submission.status !== "success" || problems.length) {
     await discardUploads(uploads);
-    // A browser cannot keep a chosen file across the answer: each file field whose files are not
-    // kept says so, its own refusal first.
-    const fileErrors = {
-      ...Object.fromEntries(uploads.map((upload) => [upload.field, CHOOSE_AGAIN[upload.field as keyof typeof CHOOSE_AGAIN]])),
-      ...Object.fromEntries(problems.map((p) => [p.field, p.message])),
-    };
+    // A field's own refusal comes first.
+    const fileErrors = { ...chooseAgain(uploads), ...Object.fromEntries(problems.map((p) => [p.field, p.message])) };
     return {
       response: json(
         {
@@ -79,6 +95,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
             message: problems.length || uploads.length ? "Bitte prüfe die markierten Felder und wähle die Dateien erneut aus." : "Bitte prüfe die markierten Felder.",
           },
           fileErrors,
+          attempt: Date.now(),
         },
         { status: problems.find((p) => p.status >= 500)?.status ?? (problems.some((p) => p.status === 413) ? 413 : 400) },
       ),
@@ -91,14 +108,22 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
     if (error instanceof UploadError) {
       return {
         response: json(
-          { result: submission.reply(), alert: { title: INVALID_FORM, message: "Bitte wähle die Dateien erneut aus." }, fileErrors: { [error.field]: error.message } },
+          {
+            result: submission.reply(),
+            alert: { title: INVALID_FORM, message: "Bitte wähle die Dateien erneut aus." },
+            fileErrors: { ...chooseAgain(uploads), [error.field]: error.message },
+            attempt: Date.now(),
+          },
           { status: error.status },
         ),
       };
     }
     console.error(error);
-    return { response: json({ result: submission.reply(), alert: GENERIC_FAILURE, fileErrors: {} }, { status: 500 }) };
+    return { response: failedAnswer(submission) };
   }
 }
 
-export { GENERIC_FAILURE };
+/** The answer when storing failed after the form was fine: the form as sent, and a German 500. */
+export function failedAnswer(submission: { reply: () => SubmissionResult<string[]> }) {
+  return json({ result: submission.reply(), alert: GENERIC_FAILURE, fileErrors: {}, attempt: Date.now() }, { status: 500 });
+}

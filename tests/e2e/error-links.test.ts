@@ -2,10 +2,13 @@
 // JavaScript such a link, and the skip link, was a client navigation that dropped the server's
 // answer, so the form went back to its first state and what the parent typed was gone; and the
 // list's heading was above the screen on a phone).
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { fileBrowser, JS_MODES, openTab, phoneTab } from "../support/browser";
-import { createEvent } from "../support/events";
+import { createEvent, daysFromToday, pngBytes } from "../support/events";
 import { createUser } from "../support/fixtures";
 
 const { baseUrl } = inject("e2e")!;
@@ -70,6 +73,38 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
     if (javaScriptEnabled) expect(await focused(page)).toBe("inhalt");
     expect(await page.getByLabel("Vorname*").first().inputValue()).toBe("Nele");
     expect(await summary.count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("event form: every wrong field and every file to choose again is a link in the form's order", async () => {
+    // Screens' review: the answer said only "Bitte prüfe die markierten Felder und wähle die
+    // Dateien erneut aus."; on a phone the marked deadline was some 900 px further down, and the
+    // files to choose again were not named.
+    const admin = await createUser({ role: "admin" });
+    const picture = path.join(mkdtempSync(path.join(tmpdir(), "lf-e2e-links-")), "zeltlager.png");
+    writeFileSync(picture, pngBytes(400, 300));
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: admin.id, height: 640 });
+    await page.goto("/freizeit/create");
+    await page.getByLabel("Titel*").fill("Herbstlager");
+    await page.getByLabel("Foto").setInputFiles(picture);
+    await page.getByLabel("Beschreibung*").fill("Drei Tage im Wald.");
+    await page.getByLabel("Startdatum*").fill(daysFromToday(40));
+    await page.getByLabel("Startzeit*").fill("10:00");
+    await page.getByLabel("Anmeldeschluss").fill(daysFromToday(45));
+    await page.getByRole("button", { name: "Veranstalltung veröffentlichen" }).click();
+    const list = page.locator(".form-alert");
+    await list.getByRole("link").first().waitFor();
+    expect(await list.getByRole("link").allTextContents()).toEqual([
+      "Foto: Bitte wähle das Foto erneut aus: zeltlager.png",
+      "Anmeldeschluss: Der Anmeldeschluss darf nicht nach dem Startdatum liegen.",
+      "Ort: Bitte gib einen Ort an.",
+    ]);
+    expect(await view(page, ".form-alert")).toMatchObject({ inView: true });
+    await list.getByRole("link", { name: /^Anmeldeschluss/ }).click();
+    await page.waitForTimeout(300);
+    expect(await focused(page)).toBe("registrationDeadline");
+    expect(await page.getByLabel("Titel*").inputValue()).toBe("Herbstlager");
     expect(problems).toEqual([]);
     await context.close();
   });
