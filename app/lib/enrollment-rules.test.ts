@@ -92,6 +92,28 @@ describe("permission questions and the guardian choice (review at 360 px)", () =
   });
 });
 
+describe("a new child's missing field does not hide the guardian's rule (forms' audit)", () => {
+  // Nearly every parent enrolling for the first time has no guardian in the account yet: the
+  // first answer named only the empty street, the second then asked for the guardian.
+  it("asks for the guardian in the same answer as for the child's other fields", () => {
+    const problems = checkBoxes([{ participant: "neu", child: { ...newChild, street: "" }, guardian: "" }], context());
+    expect(problems).toEqual({
+      "boxes[0].child.street": ["Bitte gib Straße und Hausnummer an."],
+      "boxes[0].guardian": ["Ida ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."],
+    });
+  });
+
+  it("without a first name it says 'Das Kind'; a birth date that is wrong or missing decides nothing", () => {
+    expect(checkBoxes([{ participant: "neu", child: { ...newChild, firstName: "" }, guardian: "" }], context())["boxes[0].guardian"]).toEqual([
+      "Das Kind ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.",
+    ]);
+    expect(checkBoxes([{ participant: "neu", child: { ...newChild, street: "", birthDate: "" }, guardian: "" }], context())["boxes[0].guardian"]).toBeUndefined();
+    expect(checkBoxes([{ participant: "neu", child: { ...newChild, birthDate: "2031-01-01" }, guardian: "" }], context())["boxes[0].guardian"]).toBeUndefined();
+    const adult = { ...newChild, street: "", birthDate: "2000-01-01" };
+    expect(checkBoxes([{ participant: "neu", child: adult, guardian: "" }], context())["boxes[0].guardian"]).toBeUndefined();
+  });
+});
+
 describe("mergeProblems", () => {
   it("keeps the first list's messages for a field", () => {
     expect(mergeProblems({ a: ["eins"] }, { a: ["zwei"], b: ["drei"] })).toEqual({ a: ["eins"], b: ["drei"] });

@@ -61,15 +61,18 @@ export function checkBoxes(boxes: RawBox[], ctx: RuleContext): Problems {
   boxes.forEach((box, index) => {
     const at = (field: string) => `boxes[${index}].${field}`;
     const participant = str(box.participant);
+    /** Whose age decides whether a guardian is needed. */
     let child: { firstName: string; birthDate: string } | null = null;
     if (participant === "neu") {
       const parsed = newChildSchema.safeParse(filledFields(box.child));
-      if (parsed.success) child = parsed.data;
-      else for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors)) for (const m of messages ?? []) add(at(`child.${field}`), m);
-      const birthDate = str(obj(box.child).birthDate);
+      if (!parsed.success) for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors)) for (const m of messages ?? []) add(at(`child.${field}`), m);
+      const typed = obj(box.child);
+      const birthDate = str(typed.birthDate);
       const wrong = isIsoDate(birthDate) ? birthDateProblem(birthDate, ctx.today, ctx.event.dateFrom) : null;
       if (wrong) add(at("child.birthDate"), wrong);
-      if (wrong) child = null;
+      // A valid birth date decides, whatever else of the child is missing: the guardian's message
+      // comes in the same answer as the others.
+      else if (isIsoDate(birthDate)) child = { firstName: str(typed.firstName).trim() || "Das Kind", birthDate };
     } else {
       const existing = /^\d{1,12}$/.test(participant) ? ctx.children.get(Number(participant)) : undefined;
       if (!existing) {

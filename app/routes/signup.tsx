@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "~/services/parse-form.server";
+import { mismatchAtField, parseWithZod } from "~/services/parse-form.server";
 import { redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -40,9 +40,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const values = { firstName: text("firstName"), lastName: text("lastName"), email: text("email") };
   if (submission.status !== "success") {
     const invalidEmail = Boolean(submission.error?.email);
-    // A repeat left empty has its own message; the mismatch's toast is for two different passwords.
-    const mismatch = !invalidEmail && password !== "" && repeat !== "" && password !== repeat;
+    // A repeat left empty has its own message; the mismatch is for two different passwords.
+    const mismatch = password !== "" && repeat !== "" && password !== repeat;
     const alert: Alert | null = invalidEmail ? SIGNUP_INVALID_EMAIL : mismatch ? SIGNUP_MISMATCH : null;
+    const fieldErrors = mismatchAtField(formData, ["password", "passwordRepeat"], SIGNUP_MISMATCH.title, submission.error);
     // Both password fields come back empty. The checklist shows the server's check only to say
     // which rule the password broke (without JavaScript nothing else says it); ticks for a good
     // password that is gone from the form would say a field is fine that is empty.
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(
       {
         // Passwords are never sent back into the page; after an invalid address the address goes too.
-        result: submission.reply({ hideFields: invalidEmail ? ["email", "password", "passwordRepeat"] : ["password", "passwordRepeat"] }),
+        result: submission.reply({ hideFields: invalidEmail ? ["email", "password", "passwordRepeat"] : ["password", "passwordRepeat"], ...(fieldErrors && { fieldErrors }) }),
         alert,
         check: invalidEmail || !rulesBroken ? null : check,
         values: invalidEmail ? { ...values, email: "" } : values,

@@ -1,6 +1,6 @@
 // The actions of the account page, shared by /account (one's own) and /account/{id} (an admin
 // editing someone else). The routes guard; this parses, calls the model and answers.
-import { parseWithZod } from "~/services/parse-form.server";
+import { mismatchAtField, parseWithZod } from "~/services/parse-form.server";
 import { json } from "~/services/json.server";
 import {
   changeEmailByAdmin,
@@ -19,6 +19,7 @@ import {
   guardianSchema,
   namesSchema,
   participantSchema,
+  PASSWORD_RULES,
   passwordSchema,
   phoneSchema,
   REQUIRED_FIELDS,
@@ -91,7 +92,8 @@ export async function handleAccountForm(request: Request, target: SessionUser, s
     const submission = parseWithZod(formData, { schema: passwordSchema });
     const hidden = { hideFields: ["currentPassword", "newPassword", "newPasswordRepeat"] };
     if (submission.status !== "success") {
-      return failure("password", submission.reply(hidden), CHANGE_FAILED, "Passwort entspricht nicht den Anforderungen");
+      const fieldErrors = mismatchAtField(formData, ["newPassword", "newPasswordRepeat"], PASSWORD_RULES, submission.error);
+      return failure("password", submission.reply({ ...hidden, ...(fieldErrors && { fieldErrors }) }), CHANGE_FAILED, PASSWORD_RULES);
     }
     const changed = await changePassword(
       target.id,

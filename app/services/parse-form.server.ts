@@ -12,3 +12,20 @@ export function parseWithZod<Schema extends ZodTypeAny>(payload: FormData | URLS
   if (!schema) coerced.set(options.schema, (schema = coerceFormValue(options.schema)));
   return conformParseWithZod(payload, { schema: schema as Schema, disableAutoCoercion: true });
 }
+
+/**
+ * zod checks that two fields match only when every field of the form passed its own checks: this
+ * says the mismatch at the second field in any case, so it comes in the same answer as the rest.
+ * Undefined when they match, when one is empty (it has its own message) or the field has one.
+ */
+export function mismatchAtField(
+  formData: FormData,
+  [first, second]: [string, string],
+  message: string,
+  error: Record<string, unknown> | null | undefined,
+): Record<string, string[]> | undefined {
+  const a = formData.get(first);
+  const b = formData.get(second);
+  if (typeof a !== "string" || typeof b !== "string" || a === "" || b === "" || a === b || error?.[second]) return undefined;
+  return { [second]: [message] };
+}

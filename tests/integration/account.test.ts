@@ -129,6 +129,17 @@ describe("password change", () => {
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: other } }))).toBeNull();
   });
 
+  it("an empty current password does not hide the new passwords' mismatch (forms' audit)", async () => {
+    const { cookie } = await signedIn({ password: "Alt-Passwort-1" });
+    const form = { intent: "password", currentPassword: "", newPassword: "Neu-Passwort-2", newPasswordRepeat: "Neu-Passwort-3" };
+    const refused = await run(accountAction, post("/account", form, { cookie }));
+    expect(refused.status).toBe(400);
+    expect((await body<Failure>(refused)).result.error).toEqual({
+      currentPassword: ["Bitte gib dein aktuelles Passwort ein."],
+      newPasswordRepeat: ["Passwort entspricht nicht den Anforderungen"],
+    });
+  });
+
   it("counts wrong current passwords as failed sign-ins: after the limit even the right one is refused, also sent at once", async () => {
     // Found by an attack probe: with a session (a browser left open) the password could be
     // guessed here without limit, then changed.

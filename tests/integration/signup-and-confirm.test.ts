@@ -122,6 +122,16 @@ describe("sign-up", () => {
     expect(answer.result?.error?.passwordRepeat).toEqual(["Passwort stimmt nicht überein"]);
   });
 
+  it("a missing or wrong field does not hide the mismatch at 'Passwort wiederholen' (forms' audit)", async () => {
+    // The passwords come back empty, so a parent who mistyped learnt it only by mistyping again.
+    const noAddress = await body<SignupAnswer>(await run(signupAction, post("/signup", { ...valid, email: "", passwordRepeat: "Zeltlager-2027!" })));
+    expect(noAddress.alert?.title).toBe("Ungültige E-Mail-Adresse");
+    expect(noAddress.result?.error).toEqual({ email: ["Ungültige E-Mail-Adresse"], passwordRepeat: ["Passwort stimmt nicht überein"] });
+    const noName = await body<SignupAnswer>(await run(signupAction, post("/signup", { ...valid, lastName: "", passwordRepeat: "Zeltlager-2027!" })));
+    expect(noName.alert?.title).toBe("Passwort stimmt nicht überein");
+    expect(noName.result?.error).toEqual({ lastName: ["Bitte geben Sie Ihren Nachnamen an."], passwordRepeat: ["Passwort stimmt nicht überein"] });
+  });
+
   it("a repeat left empty is not a mismatch, and a good password gone from the form leaves no ticks", async () => {
     const response = await run(signupAction, post("/signup", { ...valid, firstName: "", passwordRepeat: "" }));
     expect(response.status).toBe(400);
