@@ -84,8 +84,12 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
   const submission = parseWithZod(formData, { schema: eventSchema });
   if (submission.status !== "success" || problems.length) {
     await discardUploads(uploads);
-    // A field's own refusal comes first.
-    const fileErrors = { ...chooseAgain(uploads), ...Object.fromEntries(problems.map((p) => [p.field, p.message])) };
+    // A field's own refusals come first, then the files of it to choose again.
+    const fileErrors = chooseAgain(uploads);
+    for (const field of new Set(problems.map((p) => p.field))) {
+      const said = problems.filter((p) => p.field === field).map((p) => p.message);
+      fileErrors[field] = [...said, ...(fileErrors[field] ? [fileErrors[field]] : [])].join(" ");
+    }
     return {
       response: json(
         {

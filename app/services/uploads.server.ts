@@ -161,7 +161,8 @@ export async function readUploadForm(request: Request, fileFields: Record<string
   const multipart = /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "");
   try {
     const formData = await readForm(request, multipart ? { maxBytes, onFile, maxFiles: MAX_FILES_AT_ONCE } : {});
-    return { formData, uploads: slots.filter(Boolean), problems };
+    const uploads = await refuseWrongTypes(slots.filter(Boolean), problems);
+    return { formData, uploads, problems };
   } catch (error) {
     await discardUploads(slots.filter(Boolean));
     if (error instanceof Response && error.status === 413 && multipart) {
@@ -172,6 +173,31 @@ export async function readUploadForm(request: Request, fileFields: Record<string
     if (error instanceof Response) throw new UploadError("", FORM_UNREADABLE, error.status);
     throw error;
   }
+}
+
+/**
+ * Every file's type, checked as the form is read: a file of the wrong type is said in the same
+ * answer as the other fields' messages (not once they are right), each field once, naming the
+ * files when the field took several. Hands back the uploads that are fine.
+ */
+async function refuseWrongTypes(uploads: TempUpload[], problems: UploadError[]) {
+  const verdicts = await Promise.all(
+    uploads.map((upload) =>
+      detectType(upload).then(
+        () => null,
+        (error) => (error instanceof UploadError ? error : new UploadError(upload.field, SAVE_FAILED, 503)),
+      ),
+    ),
+  );
+  const wrong = uploads.filter((_, i) => verdicts[i]);
+  await discardUploads(wrong);
+  for (const field of new Set(wrong.map((upload) => upload.field))) {
+    const first = verdicts[uploads.findIndex((upload, i) => upload.field === field && verdicts[i])]!;
+    const several = uploads.filter((upload) => upload.field === field).length > 1;
+    const names = wrong.filter((upload) => upload.field === field).map((upload) => upload.originalName);
+    problems.push(several && first.status < 500 ? new UploadError(field, `${first.message} Nicht erlaubt: ${names.join(", ")}.`, first.status) : first);
+  }
+  return uploads.filter((_, i) => !verdicts[i]);
 }
 
 export async function discardUploads(uploads: TempUpload[]) {

@@ -128,6 +128,21 @@ describe("sending", () => {
     expect(outbox()).toHaveLength(0);
   });
 
+  it("says every attachment of the wrong type and an empty subject in one answer (forms' audit)", async () => {
+    const refused = await send(
+      { subject: "", text: "b" },
+      { attachment1: [{ name: "brief.docx", bytes: executableBytes() }], attachment2: [{ name: "foto.heic", bytes: executableBytes() }] },
+    );
+    expect(refused.status).toBe(400);
+    const answer = await refused.json();
+    expect(answer.errors.subject).toBeTruthy();
+    expect(answer.fileErrors).toEqual({
+      attachment1: "Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.",
+      attachment2: "Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.",
+    });
+    expect(outbox()).toHaveLength(0);
+  });
+
   it("attachments: images, text and PDF recognised from the content; 10 MB each, 20 MB together", async () => {
     const ok = await send({ subject: "a", text: "b" }, { attachment1: [{ name: "notiz.txt", bytes: Buffer.from("Treffpunkt: Bahnhof, 9 Uhr\n") }] });
     expect(ok.status).toBe(302);

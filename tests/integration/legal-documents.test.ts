@@ -102,6 +102,14 @@ describe("uploading", () => {
     });
   }
 
+  it("names every document that is no PDF in one answer (forms' audit)", async () => {
+    const response = await upload({ datenschutz: [{ name: "ds.docx", bytes: executableBytes() }], agb: [{ name: "agb.docx", bytes: executableBytes() }] });
+    expect(response.status).toBe(400);
+    const answer = await body<Failure>(response);
+    expect(answer.legal.messages).toEqual({ datenschutz: "Bitte laden Sie eine PDF-Datei hoch.", agb: "Bitte laden Sie eine PDF-Datei hoch." });
+    expect(storedFiles()).toEqual([]);
+  });
+
   it("asks for a file when none was chosen, and for one file per document", async () => {
     const none = await upload({});
     expect(none.status).toBe(400);
