@@ -5,12 +5,16 @@ import { json } from "~/services/json.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EventMailForm, type EventMailFormData } from "~/components/event-mail-form";
 import { EventMailLog } from "~/components/event-mail-log";
-import { eventMailLog, recipientCounts, resendFailed, sendEventMail, type StoredAttachment } from "~/models/event-mail.server";
+import { eventMailLog, mailAddresses, recipientCounts, resendFailed, sendEventMail, type StoredAttachment } from "~/models/event-mail.server";
+import { EVENT_MAIL_AUDIENCES, type EventMailAudience } from "~/lib/enums";
 import { ATTACHMENT_ROWS, INVALID, parseEventMail } from "~/schemas/event-mail";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireEventCapability } from "~/services/permissions.server";
 import { displayFileName } from "~/lib/file-names";
 import { discardUploads, readUploadForm, removeStoredFile, serverRefusal, storeUploads, UploadError } from "~/services/uploads.server";
+
+const NOBODY = "Für diese Auswahl gibt es keine Empfänger*innen.";
+const isAudience = (value: unknown): value is EventMailAudience => (EVENT_MAIL_AUDIENCES as readonly unknown[]).includes(value);
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -78,7 +82,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const message = tooLarge ? TOO_LARGE_TOGETHER : problems.length ? "Bitte wähle die Anhänge erneut aus." : undefined;
     const status = problems.find((p) => p.status >= 500)?.status ?? (tooLarge ? 413 : 400);
     const alert = (parsed.ok && !tooLarge && serverRefusal(problems)) || { title: INVALID, message };
-    return answer({ alert, errors: parsed.ok ? {} : parsed.errors, fileErrors, values }, status);
+    // A choice that reaches nobody is said now too, not after the next send.
+    const audience = formData.get("audience") ?? "both";
+    const unreached = parsed.ok || parsed.errors.audience ? false : isAudience(audience) && mailAddresses(event.id, audience).length === 0;
+    return answer({ alert, errors: { ...(parsed.ok ? {} : parsed.errors), ...(unreached && { audience: NOBODY }) }, fileErrors, values }, status);
   }
 
   let stored: Awaited<ReturnType<typeof storeUploads>>;
@@ -114,8 +121,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (sent === null) {
     await removeStored();
-    const nobody = "Für diese Auswahl gibt es keine Empfänger*innen.";
-    return answer({ alert: { title: INVALID, message: nobody }, errors: { audience: nobody }, values }, 400);
+    return answer({ alert: { title: INVALID, message: NOBODY }, errors: { audience: NOBODY }, values }, 400);
   }
   return redirectWithFlash(`/freizeit/${event.id}`, { kind: "success", title: "Erfolg", message: "E-Mail wurde erfolgreich gesendet!" });
 }

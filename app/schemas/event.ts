@@ -12,7 +12,7 @@ export const SIBLING_AMOUNT_MISSING =
  * Every message of the form comes in one answer: zod runs the checks across fields (the deadline
  * against the start date) only when no field failed fatally, as a missing field or a failed check
  * before a transform does. So here an empty field is "" and fails its own check, transforms come
- * before checks, and an amount's checks are part of its transform.
+ * before checks, and a number's or an amount's checks are part of its transform.
  */
 
 /** A field that must be there. */
@@ -56,6 +56,23 @@ const euroAmount = (message: string) =>
       return cents;
     });
 
+/** A whole number in a range, or nothing (`empty`); its checks are part of its transform. */
+function wholeNumber<E extends number | undefined>(min: number, tooSmall: string, max: number, tooBig: string, empty: E) {
+  return z
+    .string()
+    .optional()
+    .transform((v, ctx): number | E => {
+      if (v === undefined) return empty;
+      const n = Number(v);
+      const message = !Number.isInteger(n) ? "Bitte gib eine ganze Zahl an." : n < min ? tooSmall : n > max ? tooBig : null;
+      if (message) {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
 const ids = z.array(z.coerce.number().int().positive()).default([]);
 const flag = z.boolean().default(false);
 
@@ -74,12 +91,7 @@ export const eventSchema = z
     /** The amount taken off for each further child of the same account (DECISIONS.md). */
     siblingDiscountAmount: euroAmount("Bitte gib einen Betrag wie 20 oder 12,50 an."),
     /** How long a place offered to the waiting list is held. */
-    offerHours: z.coerce
-      .number({ invalid_type_error: "Bitte gib eine ganze Zahl an." })
-      .int("Bitte gib eine ganze Zahl an.")
-      .min(6, "Mindestens 6 Stunden")
-      .max(168, "Höchstens 168 Stunden (eine Woche)")
-      .default(48),
+    offerHours: wholeNumber(6, "Mindestens 6 Stunden", 168, "Höchstens 168 Stunden (eine Woche)", 48),
     memberRules: optionalText(200),
     ownerIds: ids,
     helperIds: ids,
@@ -88,12 +100,7 @@ export const eventSchema = z
     swimBadgeRequired: flag,
     permitsRequired: flag,
     onlyStaffVisible: flag,
-    capacity: z.coerce
-      .number({ invalid_type_error: "Bitte gib eine ganze Zahl an." })
-      .int("Bitte gib eine ganze Zahl an.")
-      .min(1, "Mindestens 1 Platz (leer lassen für unbegrenzt)")
-      .max(10000, "Höchstens 10000 Plätze")
-      .optional(),
+    capacity: wholeNumber(1, "Mindestens 1 Platz (leer lassen für unbegrenzt)", 10000, "Höchstens 10000 Plätze", undefined),
   })
   .superRefine((value, ctx) => {
     // Also called when a field failed its own check (see `required`): each rule below uses only

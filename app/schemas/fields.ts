@@ -36,14 +36,11 @@ export const tooLong = (max: number) => `Höchstens ${max} Zeichen`;
 export const requiredText = (max: number, required: string, longMessage = tooLong(max)) =>
   z.string({ required_error: required, invalid_type_error: required }).trim().min(1, required).max(max, longMessage);
 
-/** Trimmed text that may be empty (then ""), at most `max` characters. */
-export const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, tooLong(max))
-    .optional()
-    .transform((v) => v ?? "");
+/**
+ * Trimmed text that may be empty (then ""), at most `max` characters. Too long is no fatal
+ * failure: a form's checks across fields still run, so every message comes in one answer.
+ */
+export const optionalText = (max: number) => z.string().trim().max(max, tooLong(max)).default("");
 
 /**
  * An e-mail address that may be empty (then ""): one address of the app's pattern, never a list

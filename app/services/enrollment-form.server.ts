@@ -45,7 +45,8 @@ function saveBox(payload: Payload, index: number, user: SessionUser, context: Co
   let problems: Problems = {};
   const child = box.participant === "neu" ? newChildSchema.safeParse(filledFields(box.child)) : null;
   if (child && !child.success) problems = { ...problems, ...prefixed(at("child."), fieldErrors(child.error)) };
-  const birthDate = child?.success ? child.data.birthDate : "";
+  // The birth date as typed: a date in the future is said with the other fields' messages.
+  const birthDate = child ? String(filledFields(box.child).birthDate ?? "") : "";
   const wrongDate = isIsoDate(birthDate) ? birthDateProblem(birthDate, context.rules.today, context.event.dateFrom) : null;
   if (wrongDate) problems[at("child.birthDate")] = [wrongDate];
   const guardian = box.guardian === "neu" ? newGuardianSchema.safeParse(filledFields(box.newGuardian)) : null;

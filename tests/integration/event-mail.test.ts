@@ -122,6 +122,10 @@ describe("sending", () => {
     const nobody = await run(action, { ...args, params: { id: String(empty2) } });
     expect(nobody.status).toBe(400);
     expect(JSON.stringify(await nobody.json())).toContain("Für diese Auswahl gibt es keine Empfänger*innen.");
+    // Said with an empty subject's message too, not on the next send (forms' audit).
+    const both = multipartPost(`/freizeit/sendEmails/${empty2}`, { intent: "send", subject: "", text: "Text", audience: "waiting" }, {}, cookies.lead);
+    const bothAnswer = (await (await run(action, { ...both, params: { id: String(empty2) } })).json()) as { errors: Record<string, string> };
+    expect(bothAnswer.errors).toEqual({ subject: "Bitte gib einen Betreff an.", audience: "Für diese Auswahl gibt es keine Empfänger*innen." });
     expect(outbox()).toHaveLength(0);
     const unknown = await send({ subject: "Hallo", text: "Text", audience: "alle" });
     expect(unknown.status).toBe(400);

@@ -81,6 +81,18 @@ describe("sibling discount and offer time", () => {
     expect(db.select().from(events).all()).toEqual([]);
   });
 
+  it("a number that is none, or a text too long, does not hide them either (sent by hand; a browser's fields stop both)", async () => {
+    const refused = await create({ capacity: "zehn", offerHours: "2,5", memberRules: "x".repeat(201), dateFrom: "2030-07-10", registrationDeadline: "2030-08-01" });
+    const data = await body<{ result: { error: Record<string, string[]> } }>(refused);
+    expect(data.result.error).toEqual({
+      capacity: ["Bitte gib eine ganze Zahl an."],
+      offerHours: ["Bitte gib eine ganze Zahl an."],
+      memberRules: ["Höchstens 200 Zeichen"],
+      registrationDeadline: ["Der Anmeldeschluss darf nicht nach dem Startdatum liegen."],
+    });
+    expect(db.select().from(events).all()).toEqual([]);
+  });
+
   it("an end date before the start date says what is allowed", async () => {
     const early = await create({ dateFrom: "2030-07-10", dateTo: "2030-07-09" });
     expect(early.status).toBe(400);
