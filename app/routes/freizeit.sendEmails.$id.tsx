@@ -84,7 +84,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const alert = (parsed.ok && !tooLarge && serverRefusal(problems)) || { title: INVALID, message };
     // A choice that reaches nobody is said now too, not after the next send.
     const audience = formData.get("audience") ?? "both";
-    const unreached = parsed.ok || parsed.errors.audience ? false : isAudience(audience) && mailAddresses(event.id, audience).length === 0;
+    const unreached = !(parsed.ok ? undefined : parsed.errors.audience) && isAudience(audience) && mailAddresses(event.id, audience).length === 0;
     return answer({ alert, errors: { ...(parsed.ok ? {} : parsed.errors), ...(unreached && { audience: NOBODY }) }, fileErrors, values }, status);
   }
 

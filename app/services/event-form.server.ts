@@ -57,6 +57,16 @@ function chooseAgain(uploads: { field: string; originalName: string }[]): Record
   return errors;
 }
 
+/** Each file field's message: its own refusals first, then the files of it to choose again. */
+function fileMessages(uploads: { field: string; originalName: string }[], problems: UploadError[]) {
+  const messages = chooseAgain(uploads);
+  for (const field of new Set(problems.map((p) => p.field))) {
+    const said = problems.filter((p) => p.field === field).map((p) => p.message);
+    messages[field] = [...said, ...(messages[field] ? [messages[field]] : [])].join(" ");
+  }
+  return messages;
+}
+
 /**
  * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
  * otherwise it hands back the input and the stored files.
@@ -84,12 +94,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
   const submission = parseWithZod(formData, { schema: eventSchema });
   if (submission.status !== "success" || problems.length) {
     await discardUploads(uploads);
-    // A field's own refusals come first, then the files of it to choose again.
-    const fileErrors = chooseAgain(uploads);
-    for (const field of new Set(problems.map((p) => p.field))) {
-      const said = problems.filter((p) => p.field === field).map((p) => p.message);
-      fileErrors[field] = [...said, ...(fileErrors[field] ? [fileErrors[field]] : [])].join(" ");
-    }
+    const fileErrors = fileMessages(uploads, problems);
     return {
       response: json(
         {
@@ -115,7 +120,8 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
           {
             result: submission.reply(),
             alert: { title: INVALID_FORM, message: "Bitte wähle die Dateien erneut aus." },
-            fileErrors: { ...chooseAgain(uploads), [error.field]: error.message },
+            // The field that failed says only why; the other file field says to choose its files again.
+            fileErrors: fileMessages(uploads.filter((upload) => upload.field !== error.field), [error]),
             attempt: Date.now(),
           },
           { status: error.status },
