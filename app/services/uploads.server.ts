@@ -3,16 +3,16 @@
 // Preview pictures are turned once into small WebP versions (sharp) so phones never load the
 // camera original.
 import { createWriteStream } from "node:fs";
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { fileTypeFromFile } from "file-type";
 import { DISK_LOW, roomForFiles } from "./disk-space.server";
 import { settings } from "./env.server";
 import { MAX_PICTURE_PIXELS, writePictureVariants } from "./picture-variants.server";
 import { FORM_TOO_MANY_FIELDS, FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
 import { nameWithExtension, uploadedFileName } from "~/lib/file-names";
 import { randomToken } from "./tokens.server";
+import { detectType, UploadError, type TempUpload, type UploadKind } from "./upload-types.server";
 
 export const MB = 1024 * 1024;
 export const PICTURE_MAX_BYTES = 5 * MB;
@@ -21,27 +21,9 @@ export const ATTACHMENT_MAX_BYTES = 10 * MB;
 export const FORM_MAX_BYTES = MULTIPART_MAX_BYTES;
 export const PICTURE_WIDTHS = [480, 960] as const;
 
-export type UploadKind = "picture" | "attachment" | "legal";
-
-export type TempUpload = {
-  field: string;
-  kind: UploadKind;
-  tempPath: string;
-  originalName: string;
-  size: number;
-};
+export { UploadError, type TempUpload, type UploadKind } from "./upload-types.server";
 
 export type StoredFile = { key: string; displayName: string; mimeType: string; size: number };
-
-export class UploadError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
 
 const LIMITS: Record<UploadKind, number> = {
   picture: PICTURE_MAX_BYTES,
@@ -54,20 +36,6 @@ const TOO_LARGE: Record<UploadKind, string> = {
   attachment: "Der Anhang ist zu groß. Erlaubt sind höchstens 10 MB je Datei.",
   legal: "Die Datei ist zu groß. Erlaubt sind höchstens 10 MB.",
 };
-
-const WRONG_TYPE: Record<UploadKind, string> = {
-  picture: "Als Foto sind nur Bilder im Format JPEG, PNG, WebP oder GIF erlaubt.",
-  attachment: "Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.",
-  legal: "Bitte laden Sie eine PDF-Datei hoch.",
-};
-
-const PICTURE_TYPES = new Map([
-  ["image/jpeg", "jpg"],
-  ["image/png", "png"],
-  ["image/webp", "webp"],
-  ["image/gif", "gif"],
-]);
-const PDF = new Map([["application/pdf", "pdf"]]);
 
 function dir(...parts: string[]) {
   return path.join(settings().uploadsDir, ...parts);
@@ -202,45 +170,6 @@ async function refuseWrongTypes(uploads: TempUpload[], problems: UploadError[]) 
 
 export async function discardUploads(uploads: TempUpload[]) {
   await Promise.all(uploads.map((u) => rm(u.tempPath, { force: true })));
-}
-
-/** Is this a plain UTF-8 text file (no binary bytes)? */
-async function isPlainText(file: string) {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const sample = buffer.subarray(0, bytesRead);
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u0008\u000e-\u001a\u001c-\u001f]/.test(sample.toString("latin1"))) return false;
-    try {
-      // A cut at the end of the sample may split a character; only the full file must be valid.
-      new TextDecoder("utf-8", { fatal: true }).decode(bytesRead < buffer.length ? sample : sample.subarray(0, bytesRead - 4));
-      return true;
-    } catch {
-      return false;
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The stored type of an upload, recognised from its content; an UploadError when not allowed. */
-export async function detectType(upload: TempUpload): Promise<{ mimeType: string; extension: string }> {
-  const detected = await fileTypeFromFile(upload.tempPath);
-  if (upload.kind === "picture" || upload.kind === "legal") {
-    const allowed = upload.kind === "picture" ? PICTURE_TYPES : PDF;
-    const extension = detected ? allowed.get(detected.mime) : undefined;
-    if (!detected || !extension) throw new UploadError(upload.field, WRONG_TYPE[upload.kind]);
-    return { mimeType: detected.mime, extension };
-  }
-  if (detected) {
-    const extension = PICTURE_TYPES.get(detected.mime) ?? PDF.get(detected.mime);
-    if (!extension) throw new UploadError(upload.field, WRONG_TYPE.attachment);
-    return { mimeType: detected.mime, extension };
-  }
-  if (await isPlainText(upload.tempPath)) return { mimeType: "text/plain; charset=utf-8", extension: "txt" };
-  throw new UploadError(upload.field, WRONG_TYPE.attachment);
 }
 
 export function folderFor(kind: UploadKind) {

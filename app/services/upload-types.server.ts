@@ -1,0 +1,77 @@
+// What an uploaded file is, recognised from its content (file-type; never from its name or the
+// browser's word): pictures, PDF, and plain UTF-8 text.
+import { open } from "node:fs/promises";
+import { fileTypeFromFile } from "file-type";
+
+export type UploadKind = "picture" | "attachment" | "legal";
+
+export type TempUpload = {
+  field: string;
+  kind: UploadKind;
+  tempPath: string;
+  originalName: string;
+  size: number;
+};
+
+export class UploadError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+const WRONG_TYPE: Record<UploadKind, string> = {
+  picture: "Als Foto sind nur Bilder im Format JPEG, PNG, WebP oder GIF erlaubt.",
+  attachment: "Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.",
+  legal: "Bitte laden Sie eine PDF-Datei hoch.",
+};
+
+const PICTURE_TYPES = new Map([
+  ["image/jpeg", "jpg"],
+  ["image/png", "png"],
+  ["image/webp", "webp"],
+  ["image/gif", "gif"],
+]);
+const PDF = new Map([["application/pdf", "pdf"]]);
+
+/** Is this a plain UTF-8 text file (no binary bytes)? */
+async function isPlainText(file: string) {
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const sample = buffer.subarray(0, bytesRead);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u0008\u000e-\u001a\u001c-\u001f]/.test(sample.toString("latin1"))) return false;
+    try {
+      // A cut at the end of the sample may split a character; only the full file must be valid.
+      new TextDecoder("utf-8", { fatal: true }).decode(bytesRead < buffer.length ? sample : sample.subarray(0, bytesRead - 4));
+      return true;
+    } catch {
+      return false;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The stored type of an upload, recognised from its content; an UploadError when not allowed. */
+export async function detectType(upload: TempUpload): Promise<{ mimeType: string; extension: string }> {
+  const detected = await fileTypeFromFile(upload.tempPath);
+  if (upload.kind === "picture" || upload.kind === "legal") {
+    const allowed = upload.kind === "picture" ? PICTURE_TYPES : PDF;
+    const extension = detected ? allowed.get(detected.mime) : undefined;
+    if (!detected || !extension) throw new UploadError(upload.field, WRONG_TYPE[upload.kind]);
+    return { mimeType: detected.mime, extension };
+  }
+  if (detected) {
+    const extension = PICTURE_TYPES.get(detected.mime) ?? PDF.get(detected.mime);
+    if (!extension) throw new UploadError(upload.field, WRONG_TYPE.attachment);
+    return { mimeType: detected.mime, extension };
+  }
+  if (await isPlainText(upload.tempPath)) return { mimeType: "text/plain; charset=utf-8", extension: "txt" };
+  throw new UploadError(upload.field, WRONG_TYPE.attachment);
+}
