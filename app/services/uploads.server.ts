@@ -24,6 +24,8 @@ export const PICTURE_WIDTHS = [480, 960] as const;
 export { UploadError, type TempUpload, type UploadKind } from "./upload-types.server";
 
 export type StoredFile = { key: string; displayName: string; mimeType: string; size: number };
+/** An upload whose type was recognised from its content as one its field takes. */
+export type CheckedUpload = TempUpload & { mimeType: string; extension: string };
 
 const LIMITS: Record<UploadKind, number> = {
   picture: PICTURE_MAX_BYTES,
@@ -148,24 +150,26 @@ export async function readUploadForm(request: Request, fileFields: Record<string
  * answer as the other fields' messages (not once they are right), each field once, naming the
  * files when the field took several. Hands back the uploads that are fine.
  */
-async function refuseWrongTypes(uploads: TempUpload[], problems: UploadError[]) {
+async function refuseWrongTypes(uploads: TempUpload[], problems: UploadError[]): Promise<CheckedUpload[]> {
+  type Verdict = { upload: TempUpload; checked?: CheckedUpload; error?: UploadError };
   const verdicts = await Promise.all(
     uploads.map((upload) =>
       detectType(upload).then(
-        () => null,
-        (error) => (error instanceof UploadError ? error : new UploadError(upload.field, SAVE_FAILED, 503)),
+        (type): Verdict => ({ upload, checked: { ...upload, ...type } }),
+        (error): Verdict => ({ upload, error: error instanceof UploadError ? error : new UploadError(upload.field, SAVE_FAILED, 503) }),
       ),
     ),
   );
-  const wrong = uploads.filter((_, i) => verdicts[i]);
-  await discardUploads(wrong);
-  for (const field of new Set(wrong.map((upload) => upload.field))) {
-    const first = verdicts[uploads.findIndex((upload, i) => upload.field === field && verdicts[i])]!;
+  const refused = verdicts.filter((v) => v.error);
+  await discardUploads(refused.map((v) => v.upload));
+  for (const field of new Set(refused.map((v) => v.upload.field))) {
+    const mine = refused.filter((v) => v.upload.field === field);
+    const first = mine[0].error!;
     const several = uploads.filter((upload) => upload.field === field).length > 1;
-    const names = wrong.filter((upload) => upload.field === field).map((upload) => upload.originalName);
-    problems.push(several && first.status < 500 ? new UploadError(field, `${first.message} Nicht erlaubt: ${names.join(", ")}.`, first.status) : first);
+    const names = mine.map((v) => v.upload.originalName).join(", ");
+    problems.push(several && first.status < 500 ? new UploadError(field, `${first.message} Nicht erlaubt: ${names}.`, first.status) : first);
   }
-  return uploads.filter((_, i) => !verdicts[i]);
+  return verdicts.flatMap((v) => (v.checked ? [v.checked] : []));
 }
 
 export async function discardUploads(uploads: TempUpload[]) {
@@ -176,9 +180,9 @@ export function folderFor(kind: UploadKind) {
   return kind === "picture" ? "pictures" : kind === "legal" ? "legal" : "attachments";
 }
 
-/** Checks and moves an upload to its place; pictures also get their small WebP versions. */
-export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
-  const { mimeType, extension } = await detectType(upload);
+/** Moves an upload of a checked type to its place; pictures also get their small WebP versions. */
+async function storeUpload(upload: CheckedUpload): Promise<StoredFile> {
+  const { mimeType, extension } = upload;
   const key = `${randomToken().slice(0, 24)}.${extension}`;
   const target = dir(folderFor(upload.kind), key);
   if (upload.kind === "picture") {
@@ -207,7 +211,7 @@ export async function storeUpload(upload: TempUpload): Promise<StoredFile> {
 }
 
 /** Stores several uploads; if one fails, those already stored are removed again. */
-export async function storeUploads(uploads: TempUpload[]) {
+export async function storeUploads(uploads: CheckedUpload[]) {
   const stored: (StoredFile & { field: string; kind: UploadKind })[] = [];
   try {
     for (const upload of uploads) stored.push({ ...(await storeUpload(upload)), field: upload.field, kind: upload.kind });

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { guardians, participants, registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { fileBrowser, hydrated, JS_MODES, openTab } from "../support/browser";
+import { fileBrowser, hydrated, JS_MODES, openTab, addBox } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 
@@ -46,8 +46,7 @@ describe.each(JS_MODES)("a first-time parent enrols two children $name", ({ java
     expect(await box(1).getByLabel("Erziehungsberechtigte*r (für Kinder unter 18)").inputValue()).toBe(String(petra.id));
 
     // Box 2: the guardian is offered and already chosen.
-    await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
-    await box(2).waitFor();
+    await addBox(page, 2);
     expect(await box(2).getByLabel("Erziehungsberechtigte*r (für Kinder unter 18)").inputValue()).toBe(String(petra.id));
     await box(2).getByLabel("Vorname*").fill("Lotta");
     await box(2).getByLabel("Nachname*").fill("Paulsen");
@@ -140,8 +139,7 @@ describe.each(JS_MODES)("a guardian typed into one box $name", ({ javaScriptEnab
     const box = (n: number) => page.getByRole("group", { name: `Teilnehmer*in ${n}` });
     const guardianOf = (n: number) => box(n).getByLabel("Erziehungsberechtigte*r (für Kinder unter 18)");
     await page.goto(`/enroll/${camp.id}`);
-    await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
-    await box(2).waitFor();
+    await addBox(page, 2);
     await guardianOf(1).selectOption("neu");
     if (!javaScriptEnabled) await box(1).getByRole("button", { name: "Auswahl übernehmen" }).last().click();
     await box(1).getByLabel("Vorname*").nth(1).fill("Jonas");

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { guardians, participants, registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
-import { fileBrowser, JS_MODES, openTab, phoneTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab, phoneTab, addBox } from "../support/browser";
 import { createEvent } from "../support/events";
 import { browserSessionCookie, createUser, sessionCookieFor } from "../support/fixtures";
 import { waitForMail } from "../support/mail";
@@ -74,9 +74,7 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     await page.getByLabel("Kind*").selectOption(String(existing.id));
     await page.getByLabel("T-Shirt-Größe*").selectOption("L");
     // Box 2: a new child under 18 with a new guardian.
-    await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
-    const second = page.getByRole("group", { name: "Teilnehmer*in 2" });
-    await second.waitFor();
+    const second = await addBox(page, 2);
     // The new box has the focus, with JavaScript too (parents' review: it stayed on the page).
     await page.waitForFunction(() => document.activeElement?.id === "teilnehmer-2");
     await second.getByLabel("Kind*").selectOption("neu");
@@ -167,8 +165,7 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     const camp = createEvent({ title: `Knapplager ${Date.now()}`, capacity: 1 });
     const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 640 });
     await page.goto(`/enroll/${camp.id}`);
-    await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
-    await page.locator("#teilnehmer-2").waitFor();
+    await addBox(page, 2);
     // The screens' review: the note was only at the page's top, far above the new box.
     const second = "Teilnehmer*in 2 kommt auf die Warteliste: Es ist nur noch 1 Platz frei, für Teilnehmer*in 1.";
     expect(await page.locator("#teilnehmer-2").textContent()).toContain(second);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { fileBrowser, JS_MODES, openTab, phoneTab } from "../support/browser";
+import { fileBrowser, JS_MODES, openTab, phoneTab, addBox } from "../support/browser";
 import { createEvent, daysFromToday, pngBytes } from "../support/events";
 import { createUser } from "../support/fixtures";
 
@@ -51,8 +51,7 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
     const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 640 });
     await page.goto(`/enroll/${camp.id}`);
     // Two children's boxes make a list taller than the phone's screen.
-    await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
-    await page.locator("#teilnehmer-2").waitFor();
+    await addBox(page, 2);
     await page.getByLabel("Vorname*").first().fill("Nele");
     await page.getByLabel("Wie hast du von uns erfahren?").fill("Vom Sportverein");
     await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();

@@ -14,6 +14,8 @@ beforeEach(async () => {
 });
 
 const create = (fields: Record<string, string>) => run(createAction, multipartPost("/freizeit/create", validEventFields(fields), {}, cookie));
+/** The messages at the fields of a refused form. */
+const fieldErrors = async (response: Response) => (await body<{ result: { error: Record<string, string[]> } }>(response)).result.error;
 
 describe("sibling discount and offer time", () => {
   it("are stored in cents and hours; empty means no discount and 48 hours", async () => {
@@ -26,9 +28,9 @@ describe("sibling discount and offer time", () => {
   it("refuses an offer time outside 6 to 168 hours and a discount above the price, with the message at the field", async () => {
     const tooShort = await create({ offerHours: "5", siblingDiscountAmount: "300", price: "100" });
     expect(tooShort.status).toBe(400);
-    const data = await body<{ result: { error: Record<string, string[]> } }>(tooShort);
-    expect(data.result.error.offerHours).toEqual(["Mindestens 6 Stunden"]);
-    expect(data.result.error.siblingDiscountAmount).toEqual(["Der Rabatt darf nicht höher sein als die Kosten."]);
+    const errors = await fieldErrors(tooShort);
+    expect(errors.offerHours).toEqual(["Mindestens 6 Stunden"]);
+    expect(errors.siblingDiscountAmount).toEqual(["Der Rabatt darf nicht höher sein als die Kosten."]);
     expect((await create({ offerHours: "169" })).status).toBe(400);
     expect(db.select().from(events).all()).toEqual([]);
   });
@@ -37,9 +39,9 @@ describe("sibling discount and offer time", () => {
     // Found by a review: a deadline in August for a camp in July was saved.
     const late = await create({ dateFrom: "2030-07-10", registrationDeadline: "2030-08-01" });
     expect(late.status).toBe(400);
-    const data = await body<{ result: { error: Record<string, string[]> } }>(late);
+    const errors = await fieldErrors(late);
     // Says what is allowed, not only what is wrong (screens' review).
-    expect(data.result.error.registrationDeadline).toEqual(["Der Anmeldeschluss darf nicht nach dem Startdatum liegen."]);
+    expect(errors.registrationDeadline).toEqual(["Der Anmeldeschluss darf nicht nach dem Startdatum liegen."]);
     expect(db.select().from(events).all()).toEqual([]);
     expect((await create({ dateFrom: "2030-07-10", registrationDeadline: "2030-07-10" })).status).toBe(302);
   });
@@ -65,8 +67,8 @@ describe("sibling discount and offer time", () => {
     // Found by a browser test: with "Ort" empty, zod skipped the deadline's check, so the next
     // answer brought a new message.
     const refused = await create({ location: "", title: "", price: "viel", dateFrom: "2030-07-10", registrationDeadline: "2030-08-01", dateTo: "2030-07-01" });
-    const data = await body<{ result: { error: Record<string, string[]> } }>(refused);
-    expect(data.result.error).toEqual({
+    const errors = await fieldErrors(refused);
+    expect(errors).toEqual({
       title: ["Bitte gib einen Titel an."],
       price: ["Bitte gib einen Betrag wie 149 oder 149,50 an."],
       location: ["Bitte gib einen Ort an."],
@@ -74,17 +76,17 @@ describe("sibling discount and offer time", () => {
       dateTo: ["Das Enddatum darf nicht vor dem Startdatum liegen."],
     });
     // A start date that is missing or not valid is only its own message.
-    const noStart = await body<{ result: { error: Record<string, string[]> } }>(await create({ dateFrom: "", registrationDeadline: "2030-08-01" }));
-    expect(noStart.result.error).toEqual({ dateFrom: ["Bitte gib ein Startdatum an."] });
-    const badStart = await body<{ result: { error: Record<string, string[]> } }>(await create({ dateFrom: "2030-02-31", timeFrom: "" }));
-    expect(badStart.result.error).toEqual({ dateFrom: ["Bitte gib ein gültiges Datum an."], timeFrom: ["Bitte gib eine Startzeit an."] });
+    const noStart = await fieldErrors(await create({ dateFrom: "", registrationDeadline: "2030-08-01" }));
+    expect(noStart).toEqual({ dateFrom: ["Bitte gib ein Startdatum an."] });
+    const badStart = await fieldErrors(await create({ dateFrom: "2030-02-31", timeFrom: "" }));
+    expect(badStart).toEqual({ dateFrom: ["Bitte gib ein gültiges Datum an."], timeFrom: ["Bitte gib eine Startzeit an."] });
     expect(db.select().from(events).all()).toEqual([]);
   });
 
   it("a number that is none, or a text too long, does not hide them either (sent by hand; a browser's fields stop both)", async () => {
     const refused = await create({ capacity: "zehn", offerHours: "2,5", memberRules: "x".repeat(201), dateFrom: "2030-07-10", registrationDeadline: "2030-08-01" });
-    const data = await body<{ result: { error: Record<string, string[]> } }>(refused);
-    expect(data.result.error).toEqual({
+    const errors = await fieldErrors(refused);
+    expect(errors).toEqual({
       capacity: ["Bitte gib eine ganze Zahl an."],
       offerHours: ["Bitte gib eine ganze Zahl an."],
       memberRules: ["Höchstens 200 Zeichen"],
@@ -96,8 +98,8 @@ describe("sibling discount and offer time", () => {
   it("an end date before the start date says what is allowed", async () => {
     const early = await create({ dateFrom: "2030-07-10", dateTo: "2030-07-09" });
     expect(early.status).toBe(400);
-    const data = await body<{ result: { error: Record<string, string[]> } }>(early);
-    expect(data.result.error.dateTo).toEqual(["Das Enddatum darf nicht vor dem Startdatum liegen."]);
+    const errors = await fieldErrors(early);
+    expect(errors.dateTo).toEqual(["Das Enddatum darf nicht vor dem Startdatum liegen."]);
   });
 
   it("names at most five attachments to choose again, then how many more", async () => {

@@ -73,3 +73,11 @@ export async function phoneTab(browser: Browser, options: { javaScriptEnabled: b
   await tab.context.addCookies([await browserSessionCookie(options.userId, options.baseURL)]);
   return tab;
 }
+
+/** On the enrolment form: adds a child's box ('Weitere*n Teilnehmer*in hinzufügen') and waits for box `n`. */
+export async function addBox(page: Page, n: number) {
+  await page.getByRole("button", { name: "Weitere*n Teilnehmer*in hinzufügen" }).click();
+  const box = page.getByRole("group", { name: `Teilnehmer*in ${n}` });
+  await box.waitFor();
+  return box;
+}
