@@ -1,4 +1,5 @@
 // Names people see for uploaded files.
+import { UNSEEN } from "./unseen";
 
 /**
  * A display name that ends in the extension of the type found in the content, so that a text
@@ -14,14 +15,6 @@ export function nameWithExtension(name: string, extension: string) {
 export function keyExtension(key: string) {
   return key.slice(key.lastIndexOf(".") + 1);
 }
-
-/**
- * Control characters and line separators, zero-width spaces, and the marks that change the
- * direction of text (U+202E makes 'Rechnung‮fdp.txt' read as 'Rechnungtxt.pdf'): never part of a
- * file's name. (The zero-width joiners that build emoji and some scripts stay.)
- */
-// eslint-disable-next-line no-control-regex
-const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 /** At most `max` characters, cut between whole characters (an emoji is two UTF-16 units). */
 function firstCharacters(text: string, max: number) {

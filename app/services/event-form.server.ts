@@ -8,6 +8,8 @@ import { submissionKeyOf } from "~/models/form-submission.server";
 import { eventSchema, INVALID_FORM } from "~/schemas/event";
 import { discardUploads, readUploadForm, serverRefusal, storeUploads, UploadError } from "./uploads.server";
 
+/** The picture field takes one file; only a hand-made request sends more. */
+const ONE_PICTURE = "Bitte wähle nur ein Foto aus.";
 const GENERIC_FAILURE = { title: "Fehler", message: "Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut." };
 
 function toInput(value: ReturnType<typeof eventSchema.parse>, formData: FormData): EventInput {
@@ -74,7 +76,7 @@ function fileMessages(uploads: { field: string; originalName: string }[], proble
 export async function readEventForm(request: Request, earlier: (key: string | null) => string | null = () => null) {
   let read;
   try {
-    read = await readUploadForm(request, { picture: "picture", attachments: "attachment" });
+    read = await readUploadForm(request, { picture: "picture", attachments: "attachment" }, undefined, { picture: ONE_PICTURE });
   } catch (error) {
     if (error instanceof UploadError) {
       return {

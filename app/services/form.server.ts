@@ -7,6 +7,7 @@
 import { Readable } from "node:stream";
 import busboy from "busboy";
 import { settings } from "./env.server";
+import { withoutUnseen } from "~/lib/unseen";
 
 /** Fields of the largest real form (the enrolment with ten boxes) stay far below this. */
 export const MAX_FIELDS = 1000;
@@ -22,6 +23,8 @@ const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
 export const FORM_UNREADABLE = "Das Formular konnte nicht gelesen werden. Bitte versuchen Sie es erneut.";
 export const FORM_TOO_LARGE = "Das Formular ist zu groß. Bitte kürzen Sie Ihre Eingaben und versuchen Sie es erneut.";
 export const FORM_TOO_MANY_FIELDS = "Das Formular enthält zu viele Felder.";
+export const FORM_TOO_MANY_FILES = "Das Formular enthält zu viele Dateien.";
+export const FORM_FIELD_TOO_LONG = "Ein Feld des Formulars ist zu lang. Bitte kürzen Sie Ihre Eingaben und versuchen Sie es erneut.";
 
 /**
  * The most any route takes in one body of this type; the server refuses a larger declared
@@ -63,6 +66,15 @@ function checkName(name: string | undefined, maxIndex: number) {
   if (depth > MAX_NAME_DEPTH) throw refusal(400, FORM_UNREADABLE);
 }
 
+/**
+ * A field's value as a person could have typed it: control characters and direction overrides
+ * (a name that reads backwards in every list, a NUL in a mail's greeting) are dropped here, for
+ * every form at once; lines and tabs stay. A password is compared, never shown: kept as sent.
+ */
+function typed(name: string, value: string) {
+  return /password/i.test(name) ? value : withoutUnseen(value);
+}
+
 function decode(part: string) {
   try {
     return decodeURIComponent(part.replace(/\+/g, " "));
@@ -80,7 +92,7 @@ export function parseUrlEncoded(text: string, maxFields = MAX_FIELDS, maxIndex =
     const at = pair.indexOf("=");
     const name = decode(at === -1 ? pair : pair.slice(0, at));
     checkName(name, maxIndex);
-    formData.append(name, at === -1 ? "" : decode(pair.slice(at + 1)));
+    formData.append(name, at === -1 ? "" : typed(name, decode(pair.slice(at + 1))));
   }
   return formData;
 }
@@ -181,8 +193,8 @@ function parseMultipart(request: Request, contentType: string, limits: Multipart
       }
     };
     parser.on("field", (name, value, info) => {
-      if (info.nameTruncated || info.valueTruncated) return fail(refusal(413, FORM_TOO_LARGE));
-      if (!refused && accepts(name)) formData.append(name, value);
+      if (info.nameTruncated || info.valueTruncated) return fail(refusal(413, FORM_FIELD_TOO_LONG));
+      if (!refused && accepts(name)) formData.append(name, typed(name, value));
     });
     parser.on("file", (name, stream, info) => {
       stream.on("error", () => undefined); // a body that breaks off ends the file with an error; the parser reports it
@@ -200,7 +212,7 @@ function parseMultipart(request: Request, contentType: string, limits: Multipart
     });
     const tooMany = () => fail(refusal(413, FORM_TOO_MANY_FIELDS));
     parser.on("fieldsLimit", tooMany);
-    parser.on("filesLimit", tooMany);
+    parser.on("filesLimit", () => fail(refusal(413, FORM_TOO_MANY_FILES)));
     parser.on("partsLimit", tooMany);
     parser.on("error", () => {
       // Truncated or malformed (a part header over busboy's 16 KB, say). pipe() unpipes on a

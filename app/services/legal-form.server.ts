@@ -18,7 +18,8 @@ export async function readLegalForm(request: Request): Promise<LegalFormResult> 
   let read;
   try {
     const fields = Object.fromEntries(LEGAL_TYPES.map((type) => [LEGAL_DOCUMENTS[type].field, "legal" as const]));
-    read = await readUploadForm(request, fields, LEGAL_TYPES.length * ATTACHMENT_MAX_BYTES + 64 * 1024);
+    const oneFile = Object.fromEntries(Object.keys(fields).map((field) => [field, ONE_FILE]));
+    read = await readUploadForm(request, fields, LEGAL_TYPES.length * ATTACHMENT_MAX_BYTES + 64 * 1024, oneFile);
   } catch (error) {
     if (error instanceof UploadError) return { ok: false, status: error.status, messages: { "": error.message } };
     throw error;
@@ -33,9 +34,6 @@ export async function readLegalForm(request: Request): Promise<LegalFormResult> 
     return fail(status, Object.fromEntries(problems.map((p) => [p.field, p.message])));
   }
   if (uploads.length === 0) return fail(400, { "": NO_FILE });
-  const fieldsSeen = uploads.map((u) => u.field);
-  const twice = fieldsSeen.find((field, index) => fieldsSeen.indexOf(field) !== index);
-  if (twice) return fail(400, { [twice]: ONE_FILE });
   try {
     const stored = await storeUploads(uploads);
     return { ok: true, uploads: stored.map((file) => ({ type: typeOfField.get(file.field)!, file })) };

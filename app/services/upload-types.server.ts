@@ -1,5 +1,5 @@
 // What an uploaded file is, recognised from its content (file-type; never from its name or the
-// browser's word): pictures, PDF, and plain UTF-8 text.
+// browser's word): pictures, PDF, and plain UTF-8 text; and the check of a form's files by it.
 import { open } from "node:fs/promises";
 import { fileTypeFromFile } from "file-type";
 
@@ -13,11 +13,18 @@ export type TempUpload = {
   size: number;
 };
 
+/** An upload whose type was recognised from its content as one its field takes. */
+export type CheckedUpload = TempUpload & { mimeType: string; extension: string };
+
+export const SAVE_FAILED = "Die Datei konnte nicht gespeichert werden. Bitte versuchen Sie es später erneut.";
+
 export class UploadError extends Error {
   constructor(
     readonly field: string,
     message: string,
     readonly status = 400,
+    /** The files of the form together are over its limit (a form may say this in its own words). */
+    readonly together = false,
   ) {
     super(message);
   }
@@ -74,4 +81,41 @@ export async function detectType(upload: TempUpload): Promise<{ mimeType: string
   }
   if (await isPlainText(upload.tempPath)) return { mimeType: "text/plain; charset=utf-8", extension: "txt" };
   throw new UploadError(upload.field, WRONG_TYPE.attachment);
+}
+
+const emptyFiles = (names: string[]) => (names.length === 1 ? `Die Datei ${names[0]} ist leer.` : `Diese Dateien sind leer: ${names.join(", ")}.`);
+
+/**
+ * Every file's type, checked as the form is read: an empty file (a broken download) or one of the
+ * wrong type is said in the same answer as the other fields' messages (not once they are right),
+ * each field once, naming the files when the field took several. Hands back the uploads that are
+ * fine and those refused (for the caller to remove).
+ */
+export async function checkTypes(uploads: TempUpload[], problems: UploadError[]) {
+  type Verdict = { upload: TempUpload; checked?: CheckedUpload; error?: UploadError; empty?: true };
+  const verdicts = await Promise.all(
+    uploads.map((upload) =>
+      upload.size === 0
+        ? ({ upload, empty: true } as Verdict)
+        : detectType(upload).then(
+            (type): Verdict => ({ upload, checked: { ...upload, ...type } }),
+            (error): Verdict => ({ upload, error: error instanceof UploadError ? error : new UploadError(upload.field, SAVE_FAILED, 503) }),
+          ),
+    ),
+  );
+  const refused = verdicts.filter((v) => !v.checked);
+  for (const field of new Set(refused.map((v) => v.upload.field))) {
+    const mine = refused.filter((v) => v.upload.field === field);
+    const said: string[] = [];
+    const empty = mine.filter((v) => v.empty).map((v) => v.upload.originalName);
+    if (empty.length) said.push(emptyFiles(empty));
+    const wrong = mine.filter((v) => v.error);
+    const first = wrong[0]?.error;
+    if (first) {
+      const several = uploads.filter((upload) => upload.field === field).length > 1;
+      said.push(several && first.status < 500 ? `${first.message} Nicht erlaubt: ${wrong.map((v) => v.upload.originalName).join(", ")}.` : first.message);
+    }
+    problems.push(new UploadError(field, said.join(" "), first?.status ?? 400));
+  }
+  return { checked: verdicts.flatMap((v) => (v.checked ? [v.checked] : [])), refused: refused.map((v) => v.upload) };
 }

@@ -2,17 +2,17 @@
 // type recognised from the content (file-type), stored under UPLOADS_DIR with generated names.
 // Preview pictures are turned once into small WebP versions (sharp) so phones never load the
 // camera original.
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { DISK_LOW, roomForFiles } from "./disk-space.server";
 import { settings } from "./env.server";
 import { MAX_PICTURE_PIXELS, writePictureVariants } from "./picture-variants.server";
-import { FORM_TOO_MANY_FIELDS, FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
+import { FORM_TOO_LARGE, FORM_TOO_MANY_FILES, FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
 import { nameWithExtension, uploadedFileName } from "~/lib/file-names";
 import { randomToken } from "./tokens.server";
-import { detectType, UploadError, type TempUpload, type UploadKind } from "./upload-types.server";
+import { checkTypes, SAVE_FAILED, UploadError, type CheckedUpload, type TempUpload, type UploadKind } from "./upload-types.server";
 
 export const MB = 1024 * 1024;
 export const PICTURE_MAX_BYTES = 5 * MB;
@@ -21,11 +21,9 @@ export const ATTACHMENT_MAX_BYTES = 10 * MB;
 export const FORM_MAX_BYTES = MULTIPART_MAX_BYTES;
 export const PICTURE_WIDTHS = [480, 960] as const;
 
-export { UploadError, type TempUpload, type UploadKind } from "./upload-types.server";
+export { SAVE_FAILED, UploadError, type CheckedUpload, type TempUpload, type UploadKind } from "./upload-types.server";
 
 export type StoredFile = { key: string; displayName: string; mimeType: string; size: number };
-/** An upload whose type was recognised from its content as one its field takes. */
-export type CheckedUpload = TempUpload & { mimeType: string; extension: string };
 
 const LIMITS: Record<UploadKind, number> = {
   picture: PICTURE_MAX_BYTES,
@@ -43,14 +41,24 @@ function dir(...parts: string[]) {
   return path.join(settings().uploadsDir, ...parts);
 }
 
-
 /** A refusal of the server's own (a full disk, a folder it cannot write) for the form's summary: not the person's input. */
 export function serverRefusal(problems: UploadError[]) {
   const problem = problems.find((p) => p.status >= 500);
   return problem ? { title: "Dateien nicht gespeichert", message: problem.message } : null;
 }
 
-export const SAVE_FAILED = "Die Datei konnte nicht gespeichert werden. Bitte versuchen Sie es später erneut.";
+/** Until the disk took what was written (or the file closed); no listener stays behind. */
+function drained(out: WriteStream) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      resolve();
+    };
+    out.once("drain", done);
+    out.once("close", done);
+  });
+}
 
 /** Writes a file part to `tempPath`; a write error (full disk, no permission) never escapes. */
 async function writeTemp(stream: Readable, tempPath: string, limit: number, budget: { left: number }) {
@@ -67,7 +75,7 @@ async function writeTemp(stream: Readable, tempPath: string, limit: number, budg
       budget.left -= chunk.length;
       if (size > limit || budget.left < 0) overLimit = true;
       if (overLimit || failed) continue; // read to the end, so the other fields still arrive
-      if (!out.write(chunk)) await new Promise((resolve) => (out.once("drain", resolve), out.once("close", resolve)));
+      if (!out.write(chunk)) await drained(out);
     }
   } catch {
     failed = true; // the body broke off; the form reader answers for the whole request
@@ -87,9 +95,15 @@ const MAX_FILES_AT_ONCE = 20;
  * Reads a multipart form through the one form reader. File fields (`fileFields`: field name →
  * kind) stream to temporary files; a file over its limit, or one the disk would not take, is
  * read to the end and thrown away, and reported as an UploadError after the whole form is read,
- * so the other fields can be shown again.
+ * so the other fields can be shown again. A field of `oneFile` (field → its message) that
+ * brought several files keeps none of them and says its message.
  */
-export async function readUploadForm(request: Request, fileFields: Record<string, UploadKind>, maxBytes = FORM_MAX_BYTES) {
+export async function readUploadForm(
+  request: Request,
+  fileFields: Record<string, UploadKind>,
+  maxBytes = FORM_MAX_BYTES,
+  oneFile: Record<string, string> = {},
+) {
   const tempDir = dir(".tmp");
   const tempDirReady = mkdir(tempDir, { recursive: true }).then(
     () => true,
@@ -102,9 +116,12 @@ export async function readUploadForm(request: Request, fileFields: Record<string
   const budget = { left: maxBytes };
   const room = roomForFiles();
 
+  const filesIn = new Map<string, number>();
+
   const onFile: FileHandler = async ({ name, filename, stream }) => {
     const kind = fileFields[name];
     if (!kind) return void stream.resume();
+    filesIn.set(name, (filesIn.get(name) ?? 0) + 1);
     const slot = arrivals++;
     const tempPath = path.join(tempDir, randomToken());
     // No folder to write to, or too little room left on the disk: the file is not read.
@@ -131,45 +148,29 @@ export async function readUploadForm(request: Request, fileFields: Record<string
   const multipart = /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "");
   try {
     const formData = await readForm(request, multipart ? { maxBytes, onFile, maxFiles: MAX_FILES_AT_ONCE } : {});
-    const uploads = await refuseWrongTypes(slots.filter(Boolean), problems);
+    for (const [field, message] of Object.entries(oneFile)) {
+      if ((filesIn.get(field) ?? 0) < 2) continue;
+      // Which one was meant? None is kept, and the field says why (its other messages go).
+      await discardUploads(slots.filter((slot) => slot?.field === field));
+      for (const [i, slot] of slots.entries()) if (slot?.field === field) delete slots[i];
+      problems.splice(0, problems.length, ...problems.filter((problem) => problem.field !== field), new UploadError(field, message));
+    }
+    const { checked: uploads, refused } = await checkTypes(slots.filter(Boolean), problems);
+    await discardUploads(refused);
     return { formData, uploads, problems };
   } catch (error) {
     await discardUploads(slots.filter(Boolean));
     if (error instanceof Response && error.status === 413 && multipart) {
-      // More parts than a form takes: nearly always too many files chosen, not too many bytes.
-      if ((await error.text()) === FORM_TOO_MANY_FIELDS) throw new UploadError("", `Zu viele Dateien auf einmal: höchstens ${MAX_FILES_AT_ONCE}.`, 413);
-      throw new UploadError("", `Die Dateien sind zusammen zu groß. Erlaubt sind höchstens ${Math.round(maxBytes / MB)} MB auf einmal.`, 413);
+      // Each limit named for what it is: too many files, all files together too large, or a
+      // field or the number of fields (the form reader's own words).
+      const said = await error.text();
+      if (said === FORM_TOO_MANY_FILES) throw new UploadError("", `Zu viele Dateien auf einmal: höchstens ${MAX_FILES_AT_ONCE}.`, 413);
+      if (said === FORM_TOO_LARGE) throw new UploadError("", `Die Dateien sind zusammen zu groß. Erlaubt sind höchstens ${Math.round(maxBytes / MB)} MB auf einmal.`, 413, true);
+      throw new UploadError("", said, 413);
     }
     if (error instanceof Response) throw new UploadError("", FORM_UNREADABLE, error.status);
     throw error;
   }
-}
-
-/**
- * Every file's type, checked as the form is read: a file of the wrong type is said in the same
- * answer as the other fields' messages (not once they are right), each field once, naming the
- * files when the field took several. Hands back the uploads that are fine.
- */
-async function refuseWrongTypes(uploads: TempUpload[], problems: UploadError[]): Promise<CheckedUpload[]> {
-  type Verdict = { upload: TempUpload; checked?: CheckedUpload; error?: UploadError };
-  const verdicts = await Promise.all(
-    uploads.map((upload) =>
-      detectType(upload).then(
-        (type): Verdict => ({ upload, checked: { ...upload, ...type } }),
-        (error): Verdict => ({ upload, error: error instanceof UploadError ? error : new UploadError(upload.field, SAVE_FAILED, 503) }),
-      ),
-    ),
-  );
-  const refused = verdicts.filter((v) => v.error);
-  await discardUploads(refused.map((v) => v.upload));
-  for (const field of new Set(refused.map((v) => v.upload.field))) {
-    const mine = refused.filter((v) => v.upload.field === field);
-    const first = mine[0].error!;
-    const several = uploads.filter((upload) => upload.field === field).length > 1;
-    const names = mine.map((v) => v.upload.originalName).join(", ");
-    problems.push(several && first.status < 500 ? new UploadError(field, `${first.message} Nicht erlaubt: ${names}.`, first.status) : first);
-  }
-  return verdicts.flatMap((v) => (v.checked ? [v.checked] : []));
 }
 
 export async function discardUploads(uploads: TempUpload[]) {

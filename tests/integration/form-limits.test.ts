@@ -81,6 +81,16 @@ describe("readForm", () => {
     expect(parsed.getAll("ownerIds")).toEqual(["1", "2"]);
   });
 
+  it("drops characters no one types (control characters, direction overrides) from every field but a password, and keeps lines", async () => {
+    const fields = { firstName: "Eva\u0000\u0007", lastName: "\u202eeluhcs\u2069", text: "Zeile 1\r\nZeile\t2\u200b", password: "Geheim\u200b\u0001-2026", passwordRepeat: "x\u202e" };
+    const expected = { firstName: "Eva", lastName: "eluhcs", text: "Zeile 1\r\nZeile\t2", password: fields.password, passwordRepeat: fields.passwordRepeat };
+    const plain = await readForm(request("/", { contentType: "application/x-www-form-urlencoded", body: new URLSearchParams(fields).toString() }));
+    expect(Object.fromEntries(plain)).toEqual(expected);
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    expect(Object.fromEntries(await readForm(new Request("http://localhost/", { method: "POST", body: form })))).toEqual(expected);
+  });
+
   it("refuses every hostile body with a small German 4xx in milliseconds", async () => {
     for (const [name, hostile] of Object.entries(HOSTILE)) {
       const started = performance.now();

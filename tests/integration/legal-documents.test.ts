@@ -82,19 +82,20 @@ describe("uploading", () => {
     expect(Buffer.from(await old.arrayBuffer()).toString("latin1")).toContain("Datenschutz eins");
   });
 
-  const FORGED: [string, Upload][] = [
-    ["a renamed executable", { name: "agb.pdf", bytes: executableBytes(), type: "application/pdf" }],
-    ["an HTML file named .pdf", { name: "agb.pdf", bytes: Buffer.from("<!doctype html><html><body><script>alert(1)</script></body></html>"), type: "application/pdf" }],
-    ["a PNG picture", { name: "agb.pdf", bytes: Buffer.from("89504e470d0a1a0a0000000d49484452", "hex") }],
-    ["an empty file", { name: "agb.pdf", bytes: Buffer.alloc(0) }],
+  const NO_PDF = "Bitte laden Sie eine PDF-Datei hoch.";
+  const FORGED: [string, Upload, string][] = [
+    ["a renamed executable", { name: "agb.pdf", bytes: executableBytes(), type: "application/pdf" }, NO_PDF],
+    ["an HTML file named .pdf", { name: "agb.pdf", bytes: Buffer.from("<!doctype html><html><body><script>alert(1)</script></body></html>"), type: "application/pdf" }, NO_PDF],
+    ["a PNG picture", { name: "agb.pdf", bytes: Buffer.from("89504e470d0a1a0a0000000d49484452", "hex") }, NO_PDF],
+    ["an empty file", { name: "agb.pdf", bytes: Buffer.alloc(0) }, "Die Datei agb.pdf ist leer."],
   ];
-  for (const [what, file] of FORGED) {
+  for (const [what, file, message] of FORGED) {
     it(`refuses ${what} and stores nothing, not even the good file beside it`, async () => {
       const response = await upload({ datenschutz: [{ name: "ds.pdf", bytes: pdf("gut") }], agb: [file] });
       expect(response.status).toBe(400);
       const answer = await body<Failure>(response);
       expect(answer.legal.title).toBe("Upload fehlgeschlagen");
-      expect(answer.legal.messages.agb).toBe("Bitte laden Sie eine PDF-Datei hoch.");
+      expect(answer.legal.messages.agb).toBe(message);
       expect(db.select().from(legalDocumentVersions).all()).toEqual([]);
       expect(db.select().from(files).all()).toEqual([]);
       expect(storedFiles()).toEqual([]);

@@ -33,6 +33,14 @@ type SignupAnswer = {
 };
 
 describe("sign-up", () => {
+  it("keeps no control characters or direction overrides in a name (attack probe: 'Hallo Eva=00=07', a reversed name in lists)", async () => {
+    const response = await run(signupAction, post("/signup", { ...valid, firstName: "Eva\u0000\u0007", lastName: "\u202eeluhcs\u2066" }));
+    expect(response.status).toBe(302);
+    expect(userByEmail("erika.mustermann@example.org")).toMatchObject({ firstName: "Eva", lastName: "eluhcs" });
+    expect(outbox()[0].text).toContain("Eva,");
+    expect(outbox()[0].text).not.toMatch(/[\u0000-\u0008\u202e]/);
+  });
+
   it("creates an unconfirmed account with role 'user' and mails the confirmation link", async () => {
     const response = await run(signupAction, post("/signup", valid));
     // Post/redirect/get: reloading the thanks must not send the form again (it would say the

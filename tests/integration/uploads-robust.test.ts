@@ -6,11 +6,12 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { events, files } from "../../db/schema";
 import { action as createAction } from "~/routes/freizeit.create";
+import { action as editAction } from "~/routes/freizeit.edit.$freizeitId";
 import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { cleanTempUploads, SAVE_FAILED } from "~/services/uploads.server";
+import { cleanTempUploads, readUploadForm, SAVE_FAILED, UploadError } from "~/services/uploads.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
-import { multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
+import { createEvent, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
 import { body, run } from "../support/remix";
 
 const uploads = () => settings().uploadsDir;
@@ -111,6 +112,100 @@ describe("a body that breaks off mid-file", () => {
     expect(response.status).toBe(400);
     expect(tempFiles()).toEqual([]);
     expect(db.select().from(events).all()).toEqual([]);
+  });
+});
+
+describe("what a hand-made form sends", () => {
+  type Answer = { fileErrors: Record<string, string> };
+
+  it("two files in the picture field: a message at the Foto field, nothing stored, never a 500", async () => {
+    const pictures = [{ name: "eins.png", bytes: pngBytes() }, { name: "zwei.png", bytes: pngBytes() }];
+    const created = await postEvent([], pictures);
+    expect(created.status).toBe(400);
+    expect((await body<Answer>(created)).fileErrors.picture).toBe("Bitte wähle nur ein Foto aus.");
+    expect(db.select().from(events).all()).toEqual([]);
+
+    const event = createEvent({ title: "Altes Lager" });
+    const edited = await run(editAction, { ...multipartPost(`/freizeit/edit/${event.id}`, validEventFields(), { picture: pictures }, cookie), params: { freizeitId: String(event.id) } });
+    expect(edited.status).toBe(400);
+    expect((await body<Answer>(edited)).fileErrors.picture).toBe("Bitte wähle nur ein Foto aus.");
+    expect(db.select().from(files).all()).toEqual([]);
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("an empty file is refused by its name (a broken download)", async () => {
+    const response = await postEvent([
+      { name: "Packliste.pdf", bytes: pdfBytes() },
+      { name: "Elternbrief.pdf", bytes: Buffer.alloc(0) },
+    ]);
+    expect(response.status).toBe(400);
+    expect((await body<Answer>(response)).fileErrors.attachments).toBe("Die Datei Elternbrief.pdf ist leer. Bitte wähle die Anhänge erneut aus: Packliste.pdf");
+    expect(db.select().from(events).all()).toEqual([]);
+    expect(tempFiles()).toEqual([]);
+
+    const two = await postEvent([
+      { name: "a.pdf", bytes: Buffer.alloc(0) },
+      { name: "b.docx", bytes: Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]) },
+      { name: "c.pdf", bytes: Buffer.alloc(0) },
+    ]);
+    expect(two.status).toBe(400);
+    const message = (await body<Answer>(two)).fileErrors.attachments;
+    expect(message).toContain("Diese Dateien sind leer: a.pdf, c.pdf.");
+    expect(message).toContain("Nicht erlaubt: b.docx.");
+  });
+
+  it("each limit of the form reader is named for what it is, not always as too many or too large files", async () => {
+    const read = async (form: FormData) => {
+      const request = new Request("http://localhost/freizeit/create", { method: "POST", body: form });
+      return readUploadForm(request, { picture: "picture", attachments: "attachment" }).then(
+        () => null,
+        (error: unknown) => error as UploadError,
+      );
+    };
+    const manyFields = new FormData();
+    for (let i = 0; i < 1001; i++) manyFields.append(`f${i}`, "x");
+    expect((await read(manyFields))?.message).toBe("Das Formular enthält zu viele Felder.");
+
+    const longField = new FormData();
+    longField.append("description", "x".repeat(65 * 1024));
+    const long = await read(longField);
+    expect(long?.status).toBe(413);
+    expect(long?.message).not.toMatch(/Datei/);
+
+    const manyFiles = new FormData();
+    for (let i = 0; i < 21; i++) manyFiles.append("attachments", new File([new Uint8Array(pdfBytes())], `${i}.pdf`));
+    expect((await read(manyFiles))?.message).toBe("Zu viele Dateien auf einmal: höchstens 20.");
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("a large file written while the disk waits leaves no listener behind (no MaxListenersExceededWarning)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const big = Buffer.concat([pdfBytes(), Buffer.alloc(9 * 1024 * 1024, 0x20)]);
+      const { request } = multipartPost("/freizeit/create", validEventFields(), { attachments: [{ name: "Grosse-Packliste.pdf", bytes: big }] }, cookie);
+      // As it comes over a network: in small pieces, each a write the disk may ask to wait for.
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      let at = 0;
+      const chunked = new Request(request.url, {
+        method: "POST",
+        headers: request.headers,
+        body: new ReadableStream({
+          pull(controller) {
+            if (at >= bytes.length) return controller.close();
+            controller.enqueue(bytes.slice(at, (at += 64 * 1024)));
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+      const response = await run(createAction, { request: chunked, params: {}, context: {} });
+      expect(response.status).toBe(302);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
   });
 });
 

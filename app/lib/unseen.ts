@@ -1,0 +1,17 @@
+// Characters no one types: control characters and line separators, zero-width spaces, a
+// byte-order mark, and the marks that change the direction of text (U+202E makes
+// 'Rechnung‮fdp.txt' read as 'Rechnungtxt.pdf', and a child's name with it reads backwards in
+// every list). They only disguise text. The zero-width joiners that build emoji and some scripts
+// stay.
+
+// eslint-disable-next-line no-control-regex
+export const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
+/** The same, except the line breaks and tabs a longer text has (a browser sends a textarea's lines as CR LF). */
+// eslint-disable-next-line no-control-regex
+const UNSEEN_BESIDE_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
+/** A field's text without what no one types; its lines and tabs stay. */
+export function withoutUnseen(text: string) {
+  return text.replace(UNSEEN_BESIDE_LINES, "");
+}
