@@ -3,7 +3,7 @@
 // one by one through 'Neuer Anhang', the file input hides behind 'Datei auswählen' / 'Datei
 // ändern' with the chosen name shown read-only, 'X' empties a row, and 'E-Mail senden' stays
 // disabled until subject and text are filled (docs/decisions/0013-event-mail-and-lists.md).
-import { Form } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
 import type { EventMailAudience } from "~/lib/enums";
 import { ATTACHMENT_ROWS, AUDIENCE_LABELS, SUBJECT_MAX, TEXT_MAX, type EventMailFields } from "~/schemas/event-mail";
@@ -85,8 +85,11 @@ function AttachmentRow({
   );
 }
 
-export function EventMailForm({ eventId, counts, data }: { eventId: number; counts: Record<EventMailAudience, number>; data?: EventMailFormData }) {
+type Props = { eventId: number; counts: Record<EventMailAudience, number>; data?: EventMailFormData; submissionKey: string };
+
+export function EventMailForm({ eventId, counts, data, submissionKey }: Props) {
   const hydrated = useHydrated();
+  const sending = useNavigation().state === "submitting";
   const [filled, setFilled] = useState({ subject: Boolean(data?.values?.subject.trim()), text: Boolean(data?.values?.text.trim()) });
   // Rows open: those opened with 'Neuer Anhang', and after a refusal (the route gives each answer a
   // new form) those that had a file, a name or a message.
@@ -112,6 +115,7 @@ export function EventMailForm({ eventId, counts, data }: { eventId: number; coun
     >
       <FormAlert alert={data?.alert} />
       <input type="hidden" name="intent" value="send" />
+      <input type="hidden" name="submissionKey" value={submissionKey} />
       <div className="field">
         <label htmlFor="subject">Betreff*</label>
         <input
@@ -182,7 +186,7 @@ export function EventMailForm({ eventId, counts, data }: { eventId: number; coun
         <button type="reset" className="secondary" onClick={() => setFilled({ subject: false, text: false })}>
           Abbrechen
         </button>
-        <button type="submit" disabled={hydrated && !ready} aria-describedby={hydrated && !ready ? "mail-send-hint" : undefined}>
+        <button type="submit" disabled={(hydrated && !ready) || sending} aria-describedby={hydrated && !ready ? "mail-send-hint" : undefined}>
           E-Mail senden
         </button>
         <a href={`/freizeit/${eventId}`} className="button secondary">

@@ -18,6 +18,7 @@ import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { queueMails, type MailAttachment } from "~/services/mail.server";
+import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { SessionUser } from "./user.server";
 
 export type StoredAttachment = MailAttachment & { size: number; key: string };
@@ -88,8 +89,11 @@ export function sendEventMail(
   event: { id: number; title: string },
   sender: SessionUser,
   input: { subject: string; text: string; audience: EventMailAudience; attachments: StoredAttachment[] },
+  submissionKey: string | null = null,
 ) {
   return writeTransaction((tx) => {
+    // The same form again (a double click, a retry on a weak line): the mail went out once.
+    if (earlierSubmission(tx, submissionKey, sender.id)) return { repeated: true as const };
     const addresses = mailAddresses(event.id, input.audience, tx);
     if (addresses.length === 0) return null;
     const attachments = input.attachments.map(({ filename, path, contentType, size }) => ({ filename, path, contentType, size }));
@@ -122,7 +126,8 @@ export function sendEventMail(
         .values(addresses.slice(start, start + 500).map((email, i) => ({ mailId: mail.id, email, outboxId: outboxIds[start + i] })))
         .run();
     }
-    return { mailId: mail.id, count: addresses.length };
+    recordSubmission(tx, submissionKey, sender.id, `/freizeit/${event.id}`);
+    return { mailId: mail.id, count: addresses.length, repeated: false as const };
   });
 }
 

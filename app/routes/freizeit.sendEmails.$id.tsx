@@ -11,6 +11,9 @@ import { ATTACHMENT_ROWS, INVALID, parseEventMail } from "~/schemas/event-mail";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireEventCapability } from "~/services/permissions.server";
 import { displayFileName } from "~/lib/file-names";
+import { earlierSubmission, submissionKeyOf } from "~/models/form-submission.server";
+import { db } from "~/services/db.server";
+import { randomToken } from "~/services/tokens.server";
 import { discardUploads, readUploadForm, removeStoredFile, serverRefusal, storeUploads, UploadError } from "~/services/uploads.server";
 
 const NOBODY = "Für diese Auswahl gibt es keine Empfänger*innen.";
@@ -28,7 +31,13 @@ const TOO_LARGE_TOGETHER = "Die Anhänge sind zusammen zu groß. Erlaubt sind h�
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { event } = await requireEventCapability(request, params.id, "sendEventMail", "not-found");
-  return json({ event: { id: event.id, title: event.title }, counts: recipientCounts(event.id), mails: eventMailLog(event.id) });
+  return json({
+    event: { id: event.id, title: event.title },
+    counts: recipientCounts(event.id),
+    mails: eventMailLog(event.id),
+    // A form sent twice (a double click, a retry) sends one mail.
+    submissionKey: randomToken(),
+  });
 }
 
 const FILE_FIELDS = Object.fromEntries(Array.from({ length: ATTACHMENT_ROWS }, (_, i) => [`attachment${i + 1}`, "attachment" as const]));
@@ -45,12 +54,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     read = await readUploadForm(request, FILE_FIELDS, ATTACHMENTS_MAX_BYTES + 256 * 1024);
   } catch (error) {
     if (error instanceof UploadError) {
-      const message = error.status === 413 ? TOO_LARGE_TOGETHER : error.message;
+      const message = error.together ? TOO_LARGE_TOGETHER : error.message;
       return answer({ alert: { title: INVALID, message } }, error.status);
     }
     throw error;
   }
   const { formData, uploads, problems } = read;
+  const submissionKey = submissionKeyOf(formData);
+  const sentAlready = () => redirectWithFlash(`/freizeit/${event.id}`, { kind: "success", title: "Erfolg", message: "E-Mail wurde erfolgreich gesendet!" });
+  if (earlierSubmission(db, submissionKey, user.id)) {
+    await discardUploads(uploads);
+    return sentAlready();
+  }
 
   if (formData.get("intent") === "resend") {
     await discardUploads(uploads);
@@ -113,27 +128,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const removeStored = () => Promise.all(stored.map((file) => removeStoredFile("attachment", file.key)));
   let sent: ReturnType<typeof sendEventMail>;
   try {
-    sent = sendEventMail(event, user, { ...parsed.data, attachments });
+    sent = sendEventMail(event, user, { ...parsed.data, attachments }, submissionKey);
   } catch (error) {
     console.error("Die E-Mail zur Veranstaltung konnte nicht gespeichert werden:", error);
     await removeStored();
     return answer({ alert: FAILURE, values }, 503);
   }
-  if (sent === null) {
-    await removeStored();
-    return answer({ alert: { title: INVALID, message: NOBODY }, errors: { audience: NOBODY }, values }, 400);
-  }
-  return redirectWithFlash(`/freizeit/${event.id}`, { kind: "success", title: "Erfolg", message: "E-Mail wurde erfolgreich gesendet!" });
+  if (sent === null || sent.repeated) await removeStored();
+  if (sent === null) return answer({ alert: { title: INVALID, message: NOBODY }, errors: { audience: NOBODY }, values }, 400);
+  return sentAlready();
 }
 
 export default function SendEmails() {
-  const { event, counts, mails } = useLoaderData<typeof loader>();
+  const { event, counts, mails, submissionKey } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as EventMailFormData | undefined;
   return (
     <>
       <h1>E-Mail zur Veranstaltung</h1>
       <p className="lead">{event.title}</p>
-      <EventMailForm key={JSON.stringify(data?.values ?? null)} eventId={event.id} counts={counts} data={data} />
+      <EventMailForm key={JSON.stringify(data?.values ?? null)} eventId={event.id} counts={counts} data={data} submissionKey={submissionKey} />
       <EventMailLog mails={mails} />
     </>
   );
