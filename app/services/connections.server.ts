@@ -12,12 +12,14 @@ import { clientAddressKey } from "~/lib/client-address";
 
 /**
  * For createServer: headers must arrive within 20 s (a phone on a weak connection sends a few
- * hundred bytes), a whole request within 2 minutes (an event's pictures and mail attachments, at
- * most 20 MB, on a slow upload), checked every 5 s.
+ * hundred bytes), a whole request within 10 minutes (the event form with its picture and
+ * attachments, at most 60 MB, takes 8 minutes at 1 Mbit/s from a camp's field), checked every
+ * 5 s. A client that sends its body slowly on purpose holds at most its share of connections
+ * (MAX_CONNECTIONS_PER_ADDRESS) that long.
  */
 export const SERVER_LIMITS = {
   headersTimeout: 20_000,
-  requestTimeout: 120_000,
+  requestTimeout: 600_000,
   connectionsCheckingInterval: 5_000,
   // node would answer an HTTP/1.1 request without Host itself, bare and in English; the server's
   // own check refuses it with the German page (server.mjs, hostsFine).
