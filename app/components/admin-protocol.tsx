@@ -77,7 +77,8 @@ export function subjectOf(entry: Pick<ProtocolEntry, "kind" | "entityId" | "deta
 
 export function AdminProtocol({ data, kind }: { data: ProtocolData; kind: ProtocolKind | null }) {
   return (
-    <section aria-labelledby="admin-protocol">
+    // A part of the tab's region, which is named "Protokoll" (gott.tsx): no second region of that name.
+    <div>
       <h2 id="admin-protocol">Protokoll</h2>
       <form method="get" action="/gott" className="admin-search">
         <input type="hidden" name="tab" value="protokoll" />
@@ -130,6 +131,6 @@ export function AdminProtocol({ data, kind }: { data: ProtocolData; kind: Protoc
         </div>
       )}
       <AdminPager page={data.page} pages={data.pages} hrefOf={(page) => panelHref({ tab: "protokoll", kind, page })} label="Seiten des Protokolls" />
-    </section>
+    </div>
   );
 }
