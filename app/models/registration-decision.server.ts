@@ -9,6 +9,7 @@ import {
   holdsPlace,
   isAllowed,
   isAlreadyDone,
+  paysNow,
   REASON_REQUIRED,
   refusalText,
   stateOf,
@@ -150,8 +151,9 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       break;
     case "revoke-payment":
       set({ paid: false });
-      // The parent was told it arrived: they are told it has not (after all).
-      if (withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED)) === 0) {
+      // The parent was told it arrived: they are told it has not (after all), and how to pay, as
+      // long as the child holds a place; a cancelled or rejected registration pays nothing.
+      if (withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED)) === 0 && paysNow(row)) {
         tellParent(tx, row, "Zahlung noch offen", [
           `die Zahlung für ${row.childFirstName} ist bei uns doch noch nicht verbucht; die Bestätigung ist zurückgenommen. Bitte entschuldige das Hin und Her.`,
           ...because,

@@ -116,6 +116,19 @@ describe("a single decision", () => {
     expect(correction.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
     expect(correction.text).toContain("noch nicht verbucht");
   });
+
+  it("payments: revoked for a registration without a place (cancelled, rejected) asks the parent to pay nothing (attack probe)", () => {
+    const r = createRegistration(eventId, parent.id, { status: "accepted" });
+    expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
+    db.update(mailOutbox).set({ status: "sent", sentAt: new Date() }).run();
+    expect(decide(eventId, r.id, "cancel", lead, "Fällt aus.")).toMatchObject({ ok: true, changed: true });
+    const before = outbox().length;
+    expect(decide(eventId, r.id, "revoke-payment", lead)).toMatchObject({ ok: true, changed: true });
+    expect(registration(r.id).paid).toBe(false);
+    expect(outbox()).toHaveLength(before);
+    expect(outbox().some((mail) => /überweise|eingezogen|Zahlung noch offen/.test(`${mail.subject} ${mail.text}`) && !/^Zahlung eingegangen/.test(mail.subject))).toBe(false);
+    expect(historyOf(r.id).map((h) => h.action)).toContain("payment_revoked");
+  });
 });
 
 describe("several at once", () => {
