@@ -39,11 +39,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
   const id = eventId(params.id);
+  if (!getEventAccess(id, await requireUser(request))) throw new Response("Nicht gefunden", { status: 404 });
+  const intent = (await readForm(request)).get("intent");
+  // Again once the body is in (it may take minutes): a right taken meanwhile counts.
+  const user = await requireUser(request);
   const access = getEventAccess(id, user);
   if (!access) throw new Response("Nicht gefunden", { status: 404 });
-  const intent = (await readForm(request)).get("intent");
 
   if (intent === "delete") {
     if (!access.canManage) throw new Response("Nicht gefunden", { status: 404 });

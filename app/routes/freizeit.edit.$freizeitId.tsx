@@ -70,6 +70,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { user, id } = await requireEditor(request, params.freizeitId);
   const form = await readEventForm(request, (key) => earlierSubmission(db, key, user.id));
   if (form.response) return form.response;
+  // Again once the body is in (60 MB may take minutes): a right taken meanwhile counts.
+  await requireEditor(request, params.freizeitId).catch(async (refusal: unknown) => {
+    await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
+    throw refusal;
+  });
   try {
     const unused = updateEvent(id, form.input, user, form.stored, form.changes, form.submissionKey);
     await Promise.all(unused.map((f) => removeStoredFile(f.kind, f.key)));

@@ -61,9 +61,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  // Checked before the body is read and again once it is in: a right taken meanwhile counts.
+  await guard(request, params.registrationID);
+  const peek = await readForm(request);
   const { id, user, may, event } = await guard(request, params.registrationID);
   const pageUrl = `/freizeit/participants/participant-details/${id}`;
-  const peek = await readForm(request);
   const intent = String(peek.get("intent") ?? "");
   if (!intent.startsWith("comment-")) return handleDecisionForm(request, event.id, pageUrl, peek);
 
@@ -83,7 +85,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  const participantId = getRegistrationDetail(id)!.participant.id;
+  const detail = getRegistrationDetail(id);
+  if (!detail) throw new Response(NOT_FOUND_TEXT, { status: 404 });
+  const participantId = detail.participant.id;
   if (parsed.data.intent === "comment-add") {
     addComment({ participantId, eventId: event.id, authorId: user.id, text: parsed.data.text });
     return redirectWithFlash(`${pageUrl}#comments-title`, { kind: "success", title: "Kommentar gespeichert" }, { request });

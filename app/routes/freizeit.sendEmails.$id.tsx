@@ -47,7 +47,9 @@ function answer(data: EventMailFormData, status: number) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { event, user } = await requireEventCapability(request, params.id, "sendEventMail", "not-found");
+  // Checked before the body is read (a stranger's attachments are not read) and again once it
+  // is in: a body may take minutes, and a right taken meanwhile counts.
+  await requireEventCapability(request, params.id, "sendEventMail", "not-found");
   let read: Awaited<ReturnType<typeof readUploadForm>>;
   try {
     // 20 MB of attachments and the text fields.
@@ -60,6 +62,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw error;
   }
   const { formData, uploads, problems } = read;
+  const { event, user } = await requireEventCapability(request, params.id, "sendEventMail", "not-found").catch(async (refusal: unknown) => {
+    await discardUploads(uploads);
+    throw refusal;
+  });
   const submissionKey = submissionKeyOf(formData);
   const sentAlready = () => redirectWithFlash(`/freizeit/${event.id}`, { kind: "success", title: "Erfolg", message: "E-Mail wurde erfolgreich gesendet!" });
   if (earlierSubmission(db, submissionKey, user.id)) {

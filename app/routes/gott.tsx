@@ -97,10 +97,16 @@ function doneFlash(intent: UserAction["intent"], name: string) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request);
+  // Checked before the body is read (a stranger's upload is not read) and again once it is in: a
+  // body may take minutes, and rights taken meanwhile count (attack probe).
+  await requireAdmin(request);
   const url = new URL(request.url);
   if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
     const read = await readLegalForm(request);
+    const admin = await requireAdmin(request).catch(async (refusal: unknown) => {
+      if (read.ok) await Promise.all(read.uploads.map((u) => removeStoredFile("legal", u.file.key)));
+      throw refusal;
+    });
     if (!read.ok) return json<ActionData>({ legal: { title: UPLOAD_FAILED, messages: read.messages } }, { status: read.status });
     let saved;
     try {
@@ -118,6 +124,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   const form = await readForm(request);
+  const admin = await requireAdmin(request);
   if (form.get("intent") === "run-retention") {
     const done = runRetention(new Date(), admin.id);
     return redirectWithFlash(panelHref({ tab: "protokoll" }), {

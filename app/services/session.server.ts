@@ -77,15 +77,18 @@ export async function createUserSession(userId: number, request: Request, databa
 }
 
 // Root and page loaders of one request ask for the same user: one query answers both.
-const usersOfRequests = new WeakMap<Request, Promise<SessionUser | null>>();
+const usersOfRequests = new WeakMap<Request, { user: Promise<SessionUser | null>; afterBody: boolean }>();
 
-/** The signed-in user, or null when there is no valid session (expired, deleted, banned). */
+/**
+ * The signed-in user, or null when there is no valid session (expired, deleted, banned). Looked
+ * up once per request, and once more after its body was read: a body may take minutes to arrive,
+ * and a deactivation or sign-out meanwhile counts for what the action then does (attack probe).
+ */
 export function getUser(request: Request): Promise<SessionUser | null> {
-  let user = usersOfRequests.get(request);
-  if (!user) {
-    user = lookUpUser(request);
-    usersOfRequests.set(request, user);
-  }
+  const known = usersOfRequests.get(request);
+  if (known && (known.afterBody || !request.bodyUsed)) return known.user;
+  const user = lookUpUser(request);
+  usersOfRequests.set(request, { user, afterBody: request.bodyUsed });
   return user;
 }
 

@@ -1,0 +1,125 @@
+// Rights that go while a form is still arriving (attack probe): an action checks who may act
+// before it reads the body (a stranger's 50 MB are refused at once), and again once the body is
+// in, since a slow body may take minutes (SERVER_LIMITS). A right taken meanwhile counts; a
+// record gone meanwhile is a 404, never a 500.
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { comments, eventHelpers, eventMails, eventOwners, events, users } from "../../db/schema";
+import { action as panelAction } from "~/routes/gott";
+import { action as detailAction } from "~/routes/freizeit.participants.participant-details.$registrationID";
+import { action as mailAction } from "~/routes/freizeit.sendEmails.$id";
+import { action as eventAction } from "~/routes/freizeit.$id";
+import { setUserActive } from "~/models/admin.server";
+import { db } from "~/services/db.server";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { register } from "../support/lists-fixtures";
+import { run } from "../support/remix";
+
+/** A POST whose body arrives only when `arrive()` is called; the action runs meanwhile. */
+function slowPost(url: string, form: Record<string, string>, cookie: string, params: Record<string, string>, action: (args: never) => unknown) {
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const body = new TextEncoder().encode(new URLSearchParams(form).toString());
+  const request = new Request(`http://localhost${url}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+    body: new ReadableStream({
+      async pull(controller) {
+        await arrived;
+        controller.enqueue(body);
+        controller.close();
+      },
+    }),
+    duplex: "half",
+  } as RequestInit);
+  const answer = run(action, { request, params, context: {} });
+  return { answer, arrive };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+beforeEach(() => resetDatabase());
+
+describe("a right taken while the body arrives", () => {
+  it("an admin deactivated meanwhile grants no admin rights", async () => {
+    const first = await createUser({ role: "admin" });
+    const second = await createUser({ role: "admin" });
+    const target = await createUser();
+    const { answer, arrive } = slowPost("/gott", { intent: "grant-admin", userId: String(target.id) }, await sessionCookieFor(second.id), {}, panelAction);
+    await settle();
+    const asFirst = { id: first.id, email: first.email, firstName: first.firstName, lastName: first.lastName, role: "admin" as const };
+    expect(setUserActive(asFirst, second.id, false)).toMatchObject({ ok: true });
+    arrive();
+    const response = await answer;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/^\/login/);
+    expect(db.select().from(users).where(eq(users.id, target.id)).get()!.role).toBe("user");
+  });
+
+  it("a team helper taken off the event meanwhile adds no comment", async () => {
+    const lead = await createUser();
+    const team = await createUser();
+    const event = createEvent({ ownerIds: [lead.id], helpers: [[team.id, "accepted"]] });
+    const { registration } = register(event.id);
+    const { answer, arrive } = slowPost(
+      `/freizeit/participants/participant-details/${registration.id}`,
+      { intent: "comment-add", text: "Hat Heimweh." },
+      await sessionCookieFor(team.id),
+      { registrationID: String(registration.id) },
+      detailAction,
+    );
+    await settle();
+    db.delete(eventHelpers).where(eq(eventHelpers.userId, team.id)).run();
+    arrive();
+    expect((await answer).status).toBe(404);
+    expect(db.select().from(comments).all()).toEqual([]);
+  });
+
+  it("a registration deleted meanwhile (its event deleted): 404, not a 500", async () => {
+    const admin = await createUser({ role: "admin" });
+    const event = createEvent({});
+    const { registration } = register(event.id);
+    const { answer, arrive } = slowPost(
+      `/freizeit/participants/participant-details/${registration.id}`,
+      { intent: "comment-add", text: "Hat Heimweh." },
+      await sessionCookieFor(admin.id),
+      { registrationID: String(registration.id) },
+      detailAction,
+    );
+    await settle();
+    db.delete(events).where(eq(events.id, event.id)).run();
+    arrive();
+    expect((await answer).status).toBe(404);
+    expect(db.select().from(comments).all()).toEqual([]);
+  });
+
+  it("a lead person no longer leading the event deletes nothing", async () => {
+    const lead = await createUser();
+    const event = createEvent({ ownerIds: [lead.id] });
+    const { answer, arrive } = slowPost(`/freizeit/${event.id}`, { intent: "delete" }, await sessionCookieFor(lead.id), { id: String(event.id) }, eventAction);
+    await settle();
+    db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run();
+    arrive();
+    expect((await answer).status).toBe(404);
+    expect(db.select().from(events).where(eq(events.id, event.id)).get()).toBeDefined();
+  });
+
+  it("a lead person no longer leading the event sends no event mail", async () => {
+    const lead = await createUser();
+    const event = createEvent({ ownerIds: [lead.id] });
+    register(event.id, { paid: true });
+    const { answer, arrive } = slowPost(
+      `/freizeit/sendEmails/${event.id}`,
+      { intent: "send", subject: "Packliste", text: "Schlafsack", audience: "both" },
+      await sessionCookieFor(lead.id),
+      { id: String(event.id) },
+      mailAction,
+    );
+    await settle();
+    db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run();
+    arrive();
+    expect((await answer).status).toBe(404);
+    expect(db.select().from(eventMails).all()).toEqual([]);
+  });
+});
