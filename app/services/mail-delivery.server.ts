@@ -138,7 +138,8 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
             .run(),
         );
         failed++;
-        if (gaveUp) console.error(`Mail ${mail.id} nach ${attempts} Versuchen aufgegeben: ${String(error)}`);
+        // The server's answer without addresses: no personal data in the log (the outbox keeps it whole).
+        if (gaveUp) console.error(`Mail ${mail.id} nach ${attempts} Versuchen aufgegeben: ${String(error).replace(/[^\s<>"',;:()]+@[^\s<>"',;:()]+/g, "…")}`);
       }
     }
     if (batch.length < BATCH_SIZE) break;

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { mailOutbox, users } from "../../db/schema";
 import { closeDatabase, db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
@@ -127,17 +127,28 @@ describe("the mail outbox", () => {
     expect([1, 2, 3, 4].map(retryDelayMs)).toEqual([30_000, 60_000, 120_000, 240_000]);
     expect(retryDelayMs(20)).toBe(3600_000);
     const failing = async () => {
-      throw new Error("Verbindung abgelehnt");
+      throw new Error("Can't send mail - all recipients were rejected: 550 5.1.1 <eltern.mueller@example.org>: Recipient address rejected");
     };
     writeTransaction((tx) => queueMail(tx, message));
     let now = Date.now();
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      now += 3600_000 + 1000;
-      expect(await deliverDueMails(failing, new Date(now))).toEqual({ sent: 0, failed: 1 });
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    try {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        now += 3600_000 + 1000;
+        expect(await deliverDueMails(failing, new Date(now))).toEqual({ sent: 0, failed: 1 });
+      }
+    } finally {
+      spy.mockRestore();
     }
+    // The log says that it gave up, and why, without the address (attack probe: no personal data in logs).
+    expect(logged.join("\n")).toMatch(/aufgegeben.*550 5\.1\.1/);
+    expect(logged.join("\n")).not.toContain("eltern.mueller");
     const [row] = outbox();
     expect(row.status).toBe("failed");
     expect(row.attempts).toBe(MAX_ATTEMPTS);
+    // The outbox keeps the whole answer for the delivery log of the event's mail.
+    expect(row.lastError).toContain("eltern.mueller@example.org");
     expect(await deliverDueMails(failing, new Date(now + 10 * 3600_000))).toEqual({ sent: 0, failed: 0 });
   });
 
