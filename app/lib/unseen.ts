@@ -15,3 +15,16 @@ const UNSEEN_BESIDE_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009
 export function withoutUnseen(text: string) {
   return text.replace(UNSEEN_BESIDE_LINES, "");
 }
+
+/** Characters that show nothing: format characters (zero-width space, joiners, marks) and fillers. */
+const INVISIBLE = /[\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]/gu;
+
+/** The characters that show: not spaces, zero-width or filler characters such as U+3164. */
+export function visibleCharacters(text: string) {
+  return Array.from(text.replace(INVISIBLE, "").replace(/\s/gu, "")).length;
+}
+
+/** Shows at least one character. */
+export function hasVisibleCharacter(text: string) {
+  return visibleCharacters(text) > 0;
+}

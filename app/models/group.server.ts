@@ -5,6 +5,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { eventGroups, eventHelpers, groupMembers, registrations } from "../../db/schema";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
+import { hasVisibleCharacter } from "~/lib/unseen";
 
 export type GroupRow = { id: number; name: string };
 export type GroupTarget = { registrationId: number } | { helperUserId: number };
@@ -79,14 +80,7 @@ function failed(status: 400 | 404 | 409, message: string = GROUP_TEXTS.failedMes
   return { ok: false, status, title: GROUP_TEXTS.failedTitle, message };
 }
 
-/** Characters that show nothing: format characters (zero-width space, joiners, marks) and fillers. */
-const INVISIBLE = /[\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]/gu;
 const INVISIBLE_EDGES = /^[\s\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]+|[\s\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]+$/gu;
-
-/** A name needs at least one visible character (not only spaces, zero-width or filler characters). */
-export function hasVisibleCharacter(name: string) {
-  return /\S/u.test(name.replace(INVISIBLE, ""));
-}
 
 function cleanName(raw: unknown): { name: string } | { error: GroupOutcome } {
   const name = typeof raw === "string" ? raw.replace(/\s+/g, " ").replace(INVISIBLE_EDGES, "") : "";

@@ -5,6 +5,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { registrations } from "../../db/schema";
 import type { RegistrationAction } from "~/lib/enums";
+import { hasVisibleCharacter } from "~/lib/unseen";
 import {
   holdsPlace,
   isAllowed,
@@ -171,7 +172,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
 
 function checkReason(decision: Decision, reason: string): DecisionOutcome | null {
   if (reason.length > REASON_MAX) return { ok: false, status: 400, message: `Höchstens ${REASON_MAX} Zeichen`, field: "reason" };
-  if (REASON_REQUIRED.includes(decision) && reason === "") return { ok: false, status: 400, message: REASON_MISSING, field: "reason" };
+  if (REASON_REQUIRED.includes(decision) && !hasVisibleCharacter(reason)) return { ok: false, status: 400, message: REASON_MISSING, field: "reason" };
   return null;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { COMMENT_TOO_LONG, COMMENT_TOO_SHORT, commentSchema } from "./comment";
 
 describe("the comment form", () => {
-  it.each(["", " ", " a ", "\n\tx\n"])("refuses %j: fewer than 2 characters after trimming", (text) => {
+  it.each(["", " ", " a ", "\n\tx\n", "\u3164\u3164", "\u2800 \u2800"])("refuses %j: fewer than 2 visible characters after trimming", (text) => {
     const result = commentSchema.safeParse({ intent: "comment-add", text });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.message)).toEqual([COMMENT_TOO_SHORT]);

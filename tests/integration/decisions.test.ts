@@ -47,6 +47,8 @@ describe("a single decision", () => {
   it("reject needs a reason; the parent reads it in the mail", () => {
     const r = createRegistration(eventId, parent.id);
     expect(decide(eventId, r.id, "reject", lead, "   ")).toEqual({ ok: false, status: 400, message: "Begründung ist erforderlich", field: "reason" });
+    // A filler that shows nothing is no reason either (attack probe: the mail read "Begründung: ㅤ").
+    expect(decide(eventId, r.id, "reject", lead, "\u3164")).toEqual({ ok: false, status: 400, message: "Begründung ist erforderlich", field: "reason" });
     expect(registration(r.id).applicationStatus).toBe("open");
     expect(outbox()).toEqual([]);
     expect(decide(eventId, r.id, "reject", lead, "Leider zu jung.")).toMatchObject({ ok: true, changed: true });
