@@ -7,13 +7,9 @@
 // eslint-disable-next-line no-control-regex
 export const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
-/** The same, except the line breaks and tabs a longer text has (a browser sends a textarea's lines as CR LF). */
-// eslint-disable-next-line no-control-regex
-const UNSEEN_BESIDE_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
-
-/** A field's text without what no one types; its lines and tabs stay. */
+/** A field's text without what no one types; its lines and tabs stay (a browser sends a textarea's lines as CR LF). */
 export function withoutUnseen(text: string) {
-  return text.replace(UNSEEN_BESIDE_LINES, "");
+  return text.replace(UNSEEN, (character) => (character === "\n" || character === "\r" || character === "\t" ? character : ""));
 }
 
 /** Characters that show nothing: format characters (zero-width space, joiners, marks) and fillers. */

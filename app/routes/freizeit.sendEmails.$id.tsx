@@ -53,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   let read: Awaited<ReturnType<typeof readUploadForm>>;
   try {
     // 20 MB of attachments and the text fields.
-    read = await readUploadForm(request, FILE_FIELDS, ATTACHMENTS_MAX_BYTES + 256 * 1024);
+    read = await readUploadForm(request, FILE_FIELDS, { maxBytes: ATTACHMENTS_MAX_BYTES + 256 * 1024 });
   } catch (error) {
     if (error instanceof UploadError) {
       const message = error.together ? TOO_LARGE_TOGETHER : error.message;

@@ -76,7 +76,7 @@ function fileMessages(uploads: { field: string; originalName: string }[], proble
 export async function readEventForm(request: Request, earlier: (key: string | null) => string | null = () => null) {
   let read;
   try {
-    read = await readUploadForm(request, { picture: "picture", attachments: "attachment" }, undefined, { picture: ONE_PICTURE });
+    read = await readUploadForm(request, { picture: "picture", attachments: "attachment" }, { oneFile: { picture: ONE_PICTURE } });
   } catch (error) {
     if (error instanceof UploadError) {
       return {

@@ -19,7 +19,7 @@ export async function readLegalForm(request: Request): Promise<LegalFormResult> 
   try {
     const fields = Object.fromEntries(LEGAL_TYPES.map((type) => [LEGAL_DOCUMENTS[type].field, "legal" as const]));
     const oneFile = Object.fromEntries(Object.keys(fields).map((field) => [field, ONE_FILE]));
-    read = await readUploadForm(request, fields, LEGAL_TYPES.length * ATTACHMENT_MAX_BYTES + 64 * 1024, oneFile);
+    read = await readUploadForm(request, fields, { maxBytes: LEGAL_TYPES.length * ATTACHMENT_MAX_BYTES + 64 * 1024, oneFile });
   } catch (error) {
     if (error instanceof UploadError) return { ok: false, status: error.status, messages: { "": error.message } };
     throw error;

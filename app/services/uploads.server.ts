@@ -101,8 +101,7 @@ const MAX_FILES_AT_ONCE = 20;
 export async function readUploadForm(
   request: Request,
   fileFields: Record<string, UploadKind>,
-  maxBytes = FORM_MAX_BYTES,
-  oneFile: Record<string, string> = {},
+  { maxBytes = FORM_MAX_BYTES, oneFile = {} }: { maxBytes?: number; oneFile?: Record<string, string> } = {},
 ) {
   const tempDir = dir(".tmp");
   const tempDirReady = mkdir(tempDir, { recursive: true }).then(
