@@ -7,6 +7,7 @@ import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
 import { setEventFormHelpers } from "./helper.server";
 import { recordAudit } from "./audit.server";
+import { tellEventCancelled } from "./event-cancellation.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { PersonName } from "./event.server";
 import type { SessionUser } from "./user.server";
@@ -221,15 +222,20 @@ export function updateEvent(
 }
 
 /** Deletes an event with everything that hangs on it, then its files on disk; the protocol keeps
- * who deleted which event. */
-export async function deleteEvent(eventId: number, actorId: number | null = null) {
-  const gone = writeTransaction((tx) => {
+ * who deleted which event. The families and helpers of an upcoming event are told it is cancelled
+ * (answers go to `actor`); returns how many mails that took. */
+export async function deleteEvent(eventId: number, actor: { id: number; email: string } | null = null) {
+  const { eventFiles, told } = writeTransaction((tx) => {
     const eventFiles = tx.select({ key: files.key, kind: files.kind }).from(files).where(eq(files.eventId, eventId)).all();
     const event = tx.select({ title: events.title, dateFrom: events.dateFrom }).from(events).where(eq(events.id, eventId)).get();
+    const told = tellEventCancelled(tx, eventId, actor?.email ?? null);
     tx.delete(events).where(eq(events.id, eventId)).run();
-    if (event) recordAudit(tx, { actorId, action: "event.deleted", entityType: "event", entityId: eventId, details: { title: event.title, dateFrom: event.dateFrom } });
-    return eventFiles;
+    if (event) {
+      const details = { title: event.title, dateFrom: event.dateFrom, told };
+      recordAudit(tx, { actorId: actor?.id ?? null, action: "event.deleted", entityType: "event", entityId: eventId, details });
+    }
+    return { eventFiles, told };
   });
-  await Promise.all(gone.map((f) => removeStoredFile(f.kind === "preview" ? "picture" : "attachment", f.key)));
+  await Promise.all(eventFiles.map((f) => removeStoredFile(f.kind === "preview" ? "picture" : "attachment", f.key)));
+  return told;
 }
-

@@ -49,8 +49,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (intent === "delete") {
     if (!access.canManage) throw new Response("Nicht gefunden", { status: 404 });
-    await deleteEvent(id, user.id);
-    return redirectWithFlash("/", { kind: "success", title: "Veranstaltung gelöscht", message: `„${access.title}“ wurde gelöscht.` });
+    const told = await deleteEvent(id, user);
+    const cancelled = told ? ` Familien und Helfer*innen bekommen eine Absage (${told === 1 ? "1 E-Mail" : `${told} E-Mails`}).` : "";
+    return redirectWithFlash("/", { kind: "success", title: "Veranstaltung gelöscht", message: `„${access.title}“ wurde gelöscht.${cancelled}` });
   }
   if (intent === "apply-helper") {
     if (access.isOwner) return json({ error: "Du leitest diese Veranstaltung – als Leitung bist du schon dabei." }, { status: 409 });
@@ -270,6 +271,7 @@ export default function EventDetail() {
           <p id="delete-text">
             Sind Sie sicher, dass Sie diese Freizeit löschen möchten? Diese Aktion kann nicht rückgängig gemacht werden.
           </p>
+          {event.past ? null : <p>Alle angemeldeten Familien und Helfer*innen erhalten eine E-Mail, dass die Freizeit abgesagt ist.</p>}
           <Form method="post" className="actions">
             <input type="hidden" name="intent" value="delete" />
             <button type="submit" className="danger">

@@ -109,6 +109,7 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
     // Delete, with the spec's question first.
     await page.getByRole("link", { name: "Löschen" }).click();
     await page.getByText("Sind Sie sicher, dass Sie diese Freizeit löschen möchten? Diese Aktion kann nicht rückgängig gemacht werden.").waitFor();
+    expect(await page.getByText("Alle angemeldeten Familien und Helfer*innen erhalten eine E-Mail, dass die Freizeit abgesagt ist.").isVisible()).toBe(true);
     await page.getByRole("alertdialog", { name: "Freizeit löschen" }).getByRole("button", { name: "Löschen" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByText("Veranstaltung gelöscht").waitFor();

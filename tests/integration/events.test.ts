@@ -16,6 +16,7 @@ import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures
 import { createEvent, executableBytes, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
 import { body, cookieFrom, get, outbox, post, run } from "../support/remix";
 import { takeFlash } from "~/services/flash.server";
+import { addHelper, quickUser, register } from "../support/lists-fixtures";
 
 beforeEach(() => {
   resetDatabase();
@@ -462,6 +463,52 @@ describe("editing and deleting", () => {
     expect(eventCount()).toBe(0);
     expect(db.select().from(files).all()).toHaveLength(0);
     expect(uploadedFiles()).toEqual([]);
+  });
+});
+
+describe("deleting an upcoming event", () => {
+  it("tells each family and helper once that it is cancelled, and no one of a past event", async () => {
+    const { user: lead, cookie } = await person("admin");
+    const camp = createEvent({ title: "Sommerlager", inDays: 20, ownerIds: [lead.id] });
+    const both = quickUser({ email: "beide@example.org", firstName: "Berta" });
+    register(camp.id, { userId: both.id, child: { firstName: "Mia", lastName: "Muster" } });
+    register(camp.id, { userId: both.id, status: "open", waitingListPosition: 1, child: { firstName: "Ben", lastName: "Muster" } });
+    addHelper(camp.id, both.id, "pending");
+    const rejected = quickUser({ email: "abgelehnt@example.org" });
+    register(camp.id, { userId: rejected.id, status: "rejected" });
+    const cancelled = quickUser({ email: "storniert@example.org" });
+    register(camp.id, { userId: cancelled.id, status: "cancelled" });
+    const helper = quickUser({ email: "helferin@example.org", firstName: "Hanna" });
+    addHelper(camp.id, helper.id, "accepted");
+    const declined = quickUser({ email: "nein@example.org" });
+    addHelper(camp.id, declined.id, "declined");
+
+    const response = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
+    expect(response.status).toBe(302);
+    const mails = outbox();
+    expect(mails.map((m) => m.to[0]).sort()).toEqual(["beide@example.org", "helferin@example.org"]);
+    for (const mail of mails) {
+      expect(mail.subject).toBe("Veranstaltung abgesagt: Sommerlager");
+      expect(mail.replyTo).toBe(lead.email);
+    }
+    const family = mails.find((m) => m.to[0] === "beide@example.org")!;
+    expect(family.text).toContain("Hallo Berta,");
+    expect(family.text).toContain("„Sommerlager“");
+    expect(family.text).toContain("- Mia Muster\n- Ben Muster (Warteliste)");
+    expect(family.text).toContain("Deine Bewerbung als Helfer*in ist damit hinfällig.");
+    const team = mails.find((m) => m.to[0] === "helferin@example.org")!;
+    expect(team.text).toContain("Hallo Hanna,");
+    expect(team.text).toContain("Du warst als Helfer*in eingetragen.");
+    expect(team.text).not.toContain("Anmeldungen");
+    const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(response, "lf_flash")! } }));
+    expect(flash?.flash.message).toBe("„Sommerlager“ wurde gelöscht. Familien und Helfer*innen bekommen eine Absage (2 E-Mails).");
+    const [entry] = db.select().from(auditLog).where(eq(auditLog.action, "event.deleted")).all();
+    expect(JSON.parse(entry.details!)).toMatchObject({ title: "Sommerlager", told: 2 });
+
+    const past = createEvent({ title: "Vorbei", inDays: -20, ownerIds: [lead.id] });
+    register(past.id, { userId: both.id });
+    await run(detailAction, post(`/freizeit/${past.id}`, { intent: "delete" }, { cookie, params: { id: String(past.id) } }));
+    expect(outbox()).toHaveLength(2);
   });
 });
 
