@@ -3,7 +3,7 @@
 // parent told by mail through the outbox, an audit entry; a freed place goes to the waiting list
 // in the same transaction. A repeated decision changes nothing more.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { registrations } from "../../db/schema";
+import { groupMembers, registrations } from "../../db/schema";
 import type { RegistrationAction } from "~/lib/enums";
 import { hasVisibleCharacter } from "~/lib/unseen";
 import {
@@ -110,6 +110,8 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
     case "reject":
     case "cancel":
       set({ applicationStatus: decision === "reject" ? "rejected" : "cancelled", waitingListPosition: null, offerExpiresAt: null });
+      // Out of the camp, out of its group (as a helper who is no longer one).
+      tx.delete(groupMembers).where(and(eq(groupMembers.eventId, row.eventId), eq(groupMembers.registrationId, row.id))).run();
       tellParent(tx, row, decision === "reject" ? "Anmeldung abgelehnt" : "Anmeldung storniert", [
         decision === "reject"
           ? `die Anmeldung von ${row.childFirstName} wurde leider abgelehnt.`

@@ -48,6 +48,29 @@ describe("migrating a database in use", () => {
     sqlite.close();
   });
 
+  it("0015 takes rejected and cancelled registrations out of their groups and keeps everyone else", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), "gruppen.db");
+    const { sqlite } = openDatabase(file);
+    migrateDatabase(sqlite, migrationsUpTo(15));
+    sqlite.exec(`
+      insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
+      insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
+      insert into event_helpers (event_id, user_id, status) values (1, 1, 'accepted');
+      insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values
+        (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (2, 1, 'Lea', 'B', 'Weg 1', 'Kiel', '2015-01-01'),
+        (3, 1, 'Max', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (4, 1, 'Nia', 'B', 'Weg 1', 'Kiel', '2015-01-01');
+      insert into registrations (id, event_id, participant_id, user_id, payment_method, application_status) values
+        (1, 1, 1, 1, 'transfer', 'accepted'), (2, 1, 2, 1, 'transfer', 'open'), (3, 1, 3, 1, 'transfer', 'rejected'), (4, 1, 4, 1, 'transfer', 'cancelled');
+      insert into event_groups (id, event_id, name) values (1, 1, 'Füchse');
+      insert into group_members (event_id, group_id, registration_id) values (1, 1, 1), (1, 1, 2), (1, 1, 3), (1, 1, 4);
+      insert into group_members (event_id, group_id, helper_user_id) values (1, 1, 1);
+    `);
+    migrateDatabase(sqlite);
+    const members = sqlite.prepare(`select registration_id as r, helper_user_id as h from group_members order by id`).all();
+    expect(members).toEqual([{ r: 1, h: null }, { r: 2, h: null }, { r: null, h: 1 }]);
+    sqlite.close();
+  });
+
   it("a second process finds nothing left to do", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), "zwei.db");
     const first = openDatabase(file);

@@ -85,6 +85,22 @@ describe("sorting children into groups on the participant list", () => {
     expect(db.select().from(registrations).where(eq(registrations.id, ids.open)).get()!.applicationStatus).toBe("accepted");
   });
 
+  it("a child that loses its place (cancelled, rejected) leaves its group, so no list or camp sheet shows it there", async () => {
+    const e = camp.event.id;
+    const placed = register(e, { status: "open", child: { firstName: "Rita", lastName: "Raus" } }).registration.id;
+    db.insert(groupMembers).values({ eventId: e, groupId: ids.owls, registrationId: placed }).run();
+    const rejected = await send("lead", { intent: "reject", registrationId: String(placed), reason: "Zu jung" });
+    expect(rejected.status).toBe(302);
+    expect(db.select().from(registrations).where(eq(registrations.id, placed)).get()!.applicationStatus).toBe("rejected");
+    expect(groupOf(placed)).toBeNull();
+
+    expect(groupOf(ids.accepted)).toBe(ids.foxes);
+    const cancelled = await send("lead", { intent: "cancel", registrationId: String(ids.accepted), reason: "Krank" });
+    expect(cancelled.status).toBe(302);
+    expect(groupOf(ids.accepted)).toBeNull();
+    expect(groupOf(ids.open)).toBe(ids.foxes);
+  });
+
   it("the loader gives the select the event's groups and each row its group", async () => {
     const response = await run(loader, get(`/freizeit/participants/${camp.event.id}`, { cookie: camp.people.lead.cookie, params: { id: String(camp.event.id) } }));
     const data = await body<{ groups: { id: number; name: string }[]; table: { id: number; groupId: number | null }[] }>(response);
