@@ -31,6 +31,18 @@ describe("sheet names and dates", () => {
     expect(sheetName("   ", taken)).toBe("Tabelle");
   });
 
+  it("never starts or ends a name with an apostrophe, never names one History, never splits a character", () => {
+    const taken = new Set<string>();
+    expect(sheetName("'Füchse'", taken)).toBe("Füchse");
+    expect(sheetName("''", taken)).toBe("Tabelle");
+    expect(sheetName("' ' Eulen '", taken)).toBe("Eulen");
+    expect(sheetName("History", taken)).toBe("History 2");
+    expect(sheetName("history", taken)).toBe("history 3");
+    expect(sheetName("Bären\u0007\u0000", taken)).toBe("Bären");
+    const long = sheetName(`${"x".repeat(27)}🦊🦊`, taken);
+    expect(long).toBe(`${"x".repeat(27)}`);
+  });
+
   it("a calendar date is that day at midnight UTC (Excel's serial of the day)", () => {
     expect(excelDate("2016-07-11")!.toISOString()).toBe("2016-07-11T00:00:00.000Z");
     expect(excelDate(null)).toBeNull();

@@ -47,11 +47,23 @@ export type WorkbookWriter = {
   finish(): Promise<void>;
 };
 
-/** Excel's rules for sheet names: at most 31 characters, none of []:*?/\, unique in the book. */
+/**
+ * Excel's rules for sheet names: at most 31 characters, none of []:*?/\ and no control
+ * character, no apostrophe first or last, not "History" (Excel's own), unique in the book. The
+ * streaming writer checks none of them, and Excel calls a book that breaks one damaged.
+ */
 export function sheetName(name: string, taken: Set<string>) {
-  const base = name.replace(/[[\]:*?/\\]/g, " ").trim().slice(0, 28) || "Tabelle";
+  const cleaned = name.replace(/[[\]:*?/\\\p{Cc}]/gu, " ").replace(/^[\s']+|[\s']+$/g, "");
+  // 28 UTF-16 units leave room for " 99"; a character is never cut in half.
+  let base = "";
+  for (const char of cleaned) {
+    if (base.length + char.length > 28) break;
+    base += char;
+  }
+  base = base.replace(/[\s']+$/, "") || "Tabelle";
+  const used = (candidate: string) => candidate.toLowerCase() === "history" || taken.has(candidate.toLowerCase());
   let candidate = base;
-  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${base} ${n}`;
+  for (let n = 2; used(candidate); n++) candidate = `${base} ${n}`;
   taken.add(candidate.toLowerCase());
   return candidate;
 }

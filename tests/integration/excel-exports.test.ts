@@ -161,6 +161,20 @@ describe("the Excel lists", () => {
     expect(rowValues(book.worksheets[1]).slice(1).map((r) => r[2])).toEqual(["Hanna", "Olaf"]);
   });
 
+  it("Gruppenliste: group names Excel would call damaged (History, apostrophes) still give a book that opens", async () => {
+    // Found by a probe: the streaming writer wrote such names as they were.
+    const lead = await createUser();
+    const camp = createEvent({ title: "Namenslager", ownerIds: [lead.id] }).id;
+    const cookie = await sessionCookieFor(lead.id);
+    const child = register(camp, { child: { firstName: "Nora" } });
+    register(camp, { child: { firstName: "Olli" } });
+    addGroup(camp, "History", { registrationIds: [child.registration.id] });
+    addGroup(camp, "'Eulen'");
+    addGroup(camp, "Ohne Gruppe");
+    const book = await workbookOf(await download(camp, "gruppenliste", cookie));
+    expect(book.worksheets.map((s) => s.name)).toEqual(["Eulen", "History 2", "Ohne Gruppe", "Ohne Gruppe 2"]);
+  });
+
   it("Teilnehmerliste and Zuschussliste of 1,000 registrations: under 1 s and 50 MB each", async () => {
     const big = createEvent({ title: "Großlager" }).id;
     const parent = quickUser();
