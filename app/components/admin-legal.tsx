@@ -65,19 +65,21 @@ function LegalFileRow({ row, error, hydrated, chosen, onChosen }: { row: LegalRo
   );
 }
 
-export function AdminLegal({ rows, failure, action }: { rows: LegalRow[]; failure: LegalFailure | null; action: string }) {
+type LegalProps = { rows: LegalRow[]; failure: LegalFailure | null; action: string; submissionKey: string };
+
+export function AdminLegal({ rows, failure, action, submissionKey }: LegalProps) {
   // A saved version makes a new form: the chosen names and files are gone, as after a reload.
   const versions = rows.map((r) => r.current?.version ?? 0).join("-");
   const hydrated = useHydrated(); // here, so that a new form does not start as if without JavaScript
   return (
     <section aria-labelledby="admin-legal" className="panel admin-legal">
       <h2 id="admin-legal">Dokumente</h2>
-      <LegalForm key={versions} rows={rows} failure={failure} action={action} hydrated={hydrated} />
+      <LegalForm key={versions} rows={rows} failure={failure} action={action} hydrated={hydrated} submissionKey={submissionKey} />
     </section>
   );
 }
 
-function LegalForm({ rows, failure, action, hydrated }: { rows: LegalRow[]; failure: LegalFailure | null; action: string; hydrated: boolean }) {
+function LegalForm({ rows, failure, action, hydrated, submissionKey }: LegalProps & { hydrated: boolean }) {
   const navigation = useNavigation();
   const [chosen, setChosen] = useState<Record<string, string>>({});
   return (
@@ -89,6 +91,7 @@ function LegalForm({ rows, failure, action, hydrated }: { rows: LegalRow[]; fail
         </div>
       ) : null}
       <input type="hidden" name="intent" value="legal" />
+      <input type="hidden" name="submissionKey" value={submissionKey} />
       <ul className="admin-legal-rows">
         {rows.map((row) => (
           <LegalFileRow

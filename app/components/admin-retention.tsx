@@ -13,9 +13,9 @@ const ROWS: [keyof RetentionCounts, string][] = [
   ["registrations", "Anmeldungen, die ganz gelöscht werden"],
 ];
 
-type Props = { preview: RetentionCounts; settings: { healthDays: number; years: number; sepaMonths: number }; asked: boolean };
+type Props = { preview: RetentionCounts; settings: { healthDays: number; years: number; sepaMonths: number }; asked: boolean; submissionKey: string };
 
-export function AdminRetention({ preview, settings, asked }: Props) {
+export function AdminRetention({ preview, settings, asked, submissionKey }: Props) {
   const nothing = ROWS.every(([key]) => preview[key] === 0);
   const step = useStepLink(`${PANEL}&frage=datensparsamkeit#${STEP_ANCHOR}`);
   return (
@@ -52,6 +52,7 @@ export function AdminRetention({ preview, settings, asked }: Props) {
           <p>Die oben gezählten Daten werden jetzt gelöscht, nicht erst in der Nacht. Das lässt sich nicht rückgängig machen.</p>
           <Form method="post" action={PANEL}>
             <input type="hidden" name="intent" value="run-retention" />
+            <input type="hidden" name="submissionKey" value={submissionKey} />
             <ConfirmActions label="Jetzt löschen" cancelUrl={PANEL} />
           </Form>
         </ConfirmDialog>

@@ -12,6 +12,8 @@ export type CommentReply = { comment?: { intent: "comment-add" | "comment-edit";
 
 type Props = {
   comments: CommentItem[];
+  /** The new comment's one-time key (a double submit writes once). */
+  submissionKey: string;
   canWrite: boolean;
   /** The comment being edited (`?bearbeiten=`), only ever one of the viewer's own. */
   editingId: number | null;
@@ -43,7 +45,7 @@ function CommentText({ label, id, defaultValue, errors }: { label: string; id: s
   );
 }
 
-export function CommentHistory({ comments, canWrite, editingId, pageUrl, reply }: Props) {
+export function CommentHistory({ comments, submissionKey, canWrite, editingId, pageUrl, reply }: Props) {
   const editReply = reply?.intent === "comment-edit" ? reply : undefined;
   const addReply = reply?.intent === "comment-add" ? reply : undefined;
   const editing = editReply?.commentId ?? editingId;
@@ -87,6 +89,7 @@ export function CommentHistory({ comments, canWrite, editingId, pageUrl, reply }
       {canWrite ? (
         <Form method="post" action={pageUrl} preventScrollReset className="comment-form" key={comments.length}>
           <input type="hidden" name="intent" value="comment-add" />
+          <input type="hidden" name="submissionKey" value={submissionKey} />
           <CommentText label="Neuer Kommentar*" id="new-comment" defaultValue={addReply?.text ?? ""} errors={addReply?.errors ?? []} />
           <button type="submit">Kommentar hinzufügen</button>
         </Form>

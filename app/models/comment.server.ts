@@ -2,7 +2,8 @@
 // at one event, seen and written by that event's staff; each author edits only their own.
 import { and, asc, eq } from "drizzle-orm";
 import { comments, users } from "../../db/schema";
-import { db } from "~/services/db.server";
+import { db, writeTransaction } from "~/services/db.server";
+import { earlierSubmission, recordSubmission } from "./form-submission.server";
 
 export type CommentView = {
   id: number;
@@ -40,8 +41,16 @@ export function listComments(participantId: number, eventId: number, viewerId: n
     }));
 }
 
-export function addComment(input: { participantId: number; eventId: number; authorId: number; text: string }) {
-  return db.insert(comments).values(input).returning({ id: comments.id }).get().id;
+/**
+ * Writes a comment, once per form: a second submission with the same key (a double tap, a form
+ * sent again) finds the first and writes nothing.
+ */
+export function addComment(input: { participantId: number; eventId: number; authorId: number; text: string }, submissionKey: string | null = null) {
+  writeTransaction((tx) => {
+    if (earlierSubmission(tx, submissionKey, input.authorId)) return;
+    tx.insert(comments).values(input).run();
+    recordSubmission(tx, submissionKey, input.authorId, `/comment/${input.participantId}`);
+  });
 }
 
 /**

@@ -5,6 +5,7 @@
 import { and, desc, eq, inArray, max, or, sql } from "drizzle-orm";
 import { enrolments, eventHelpers, eventOwners, files, legalDocuments, legalDocumentVersions, registrations, type LegalDocumentType } from "../../db/schema";
 import { recordAudit } from "./audit.server";
+import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { SessionUser } from "./user.server";
 import { db, preparedQuery, writeTransaction, type Queryable } from "~/services/db.server";
 import { memoizedPerDatabaseState } from "~/services/memo.server";
@@ -80,18 +81,23 @@ export const cachedLegalLinks = memoizedPerDatabaseState(() => currentLegalLinks
 
 /**
  * Makes stored PDFs the new current versions, in one transaction with their protocol entries;
- * the earlier versions stay.
+ * the earlier versions stay. A form sent again with the same key (a double tap) saves nothing
+ * and answers with the versions the first made (`repeated`; the caller removes its files).
  */
-export function saveLegalVersions(uploads: { type: LegalDocumentType; file: StoredFile }[], actorId: number) {
-  return writeTransaction((tx) =>
-    uploads.map(({ type, file }) => {
+export function saveLegalVersions(uploads: { type: LegalDocumentType; file: StoredFile }[], actorId: number, submissionKey: string | null = null) {
+  return writeTransaction((tx) => {
+    const lastVersion = (type: LegalDocumentType) =>
+      tx.select({ n: max(legalDocumentVersions.version) }).from(legalDocumentVersions).where(eq(legalDocumentVersions.type, type)).get()?.n ?? 0;
+    if (earlierSubmission(tx, submissionKey, actorId)) {
+      return { repeated: true, saved: uploads.map(({ type }) => ({ type, version: lastVersion(type) })) };
+    }
+    const saved = uploads.map(({ type, file }) => {
       const fileId = tx
         .insert(files)
         .values({ key: file.key, displayName: file.displayName, mimeType: file.mimeType, size: file.size, kind: "legal" })
         .returning({ id: files.id })
         .get().id;
-      const last = tx.select({ n: max(legalDocumentVersions.version) }).from(legalDocumentVersions).where(eq(legalDocumentVersions.type, type)).get()?.n ?? 0;
-      const version = last + 1;
+      const version = lastVersion(type) + 1;
       const versionId = tx
         .insert(legalDocumentVersions)
         .values({ type, version, fileId, uploadedById: actorId })
@@ -108,9 +114,11 @@ export function saveLegalVersions(uploads: { type: LegalDocumentType; file: Stor
         entityId: versionId,
         details: { document: LEGAL_DOCUMENTS[type].label, version, fileName: file.displayName },
       });
-      return { type, versionId, version };
-    }),
-  );
+      return { type, version };
+    });
+    recordSubmission(tx, submissionKey, actorId, "/gott");
+    return { repeated: false, saved };
+  });
 }
 
 /** The file of the current version of a type, for its stable address. */

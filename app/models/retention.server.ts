@@ -3,12 +3,13 @@
 // the event ended; the registration itself (for the subsidy list) after RETENTION_YEARS; SEPA
 // mandates after RETENTION_SEPA_MONTHS. The parent's own records (children, guardians) stay.
 // A daily job runs it; each run writes counts, never contents, to the protocol.
-import { and, inArray, lte, or, sql, type SQL } from "drizzle-orm";
-import { comments, events, registrations, sepaMandates } from "../../db/schema";
+import { and, desc, eq, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { auditLog, comments, events, registrations, sepaMandates } from "../../db/schema";
 import { berlinToday } from "~/lib/dates";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { recordAudit } from "./audit.server";
+import { earlierSubmission, recordSubmission } from "./form-submission.server";
 
 /** A calendar date moved by days, months or years (the day clamped to the month's end). */
 export function shiftIsoDate(iso: string, by: { days?: number; months?: number; years?: number }) {
@@ -72,9 +73,22 @@ export function retentionPreview(now = new Date(), database: Queryable = db): Re
   };
 }
 
-/** Removes what is due, in one transaction, and writes the counts to the protocol. */
-export function runRetention(now = new Date(), actorId: number | null = null): RetentionCounts {
+/**
+ * Removes what is due, in one transaction, and writes the counts to the protocol. An admin's form
+ * sent again with the same key (a double tap) runs nothing and answers with the first run's counts.
+ */
+export function runRetention(now = new Date(), actorId: number | null = null, submissionKey: string | null = null): RetentionCounts {
   return writeTransaction((tx) => {
+    if (actorId !== null && earlierSubmission(tx, submissionKey, actorId)) {
+      const last = tx
+        .select({ details: auditLog.details })
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "retention.run"), eq(auditLog.actorId, actorId)))
+        .orderBy(desc(auditLog.id))
+        .get();
+      return JSON.parse(last?.details ?? "null") ?? { healthData: 0, comments: 0, sepaMandates: 0, registrations: 0 };
+    }
+    if (actorId !== null) recordSubmission(tx, submissionKey, actorId, "/gott?tab=protokoll");
     const where = conditions(now);
     const counts: RetentionCounts = {
       healthData: tx

@@ -10,6 +10,8 @@ import { AnswersBlock, GuardianBlock, HistoryBlock, ParticipantBlock, StatusBloc
 import { ConsentBlock } from "~/components/legal-consent";
 import { RouteError } from "~/components/route-error";
 import { addComment, listComments, updateOwnComment } from "~/models/comment.server";
+import { submissionKeyOf } from "~/models/form-submission.server";
+import { randomToken } from "~/services/tokens.server";
 import { consentOfRegistration } from "~/models/legal.server";
 import { getRegistrationDetail, registrationEventId } from "~/models/review-detail.server";
 import { noPlaceFor } from "~/models/review.server";
@@ -51,6 +53,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       ...detail,
       comments,
+      // The new comment's form is sent once, however often it is submitted.
+      commentKey: randomToken(),
       consent: consentOfRegistration(id),
       editingId: may.comment && comments.some((c) => c.id === editing && c.mine) ? editing : null,
       step,
@@ -89,7 +93,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!detail) throw new Response(NOT_FOUND_TEXT, { status: 404 });
   const participantId = detail.participant.id;
   if (parsed.data.intent === "comment-add") {
-    addComment({ participantId, eventId: event.id, authorId: user.id, text: parsed.data.text });
+    addComment({ participantId, eventId: event.id, authorId: user.id, text: parsed.data.text }, submissionKeyOf(peek));
     return redirectWithFlash(`${pageUrl}#comments-title`, { kind: "success", title: "Kommentar gespeichert" }, { request });
   }
   const changed = updateOwnComment({ commentId: parsed.data.commentId, participantId, eventId: event.id, authorId: user.id, text: parsed.data.text });
@@ -129,7 +133,7 @@ export default function RegistrationDetail() {
         <ConsentBlock consent={data.consent} />
       </div>
       <HistoryBlock history={data.history} createdAt={r.createdAt} />
-      <CommentHistory comments={data.comments} canWrite={may.comment} editingId={data.editingId} pageUrl={pageUrl} reply={reply?.comment} />
+      <CommentHistory comments={data.comments} submissionKey={data.commentKey} canWrite={may.comment} editingId={data.editingId} pageUrl={pageUrl} reply={reply?.comment} />
 
       <p className="actions">
         <a href={listUrl} className="button secondary">

@@ -14,6 +14,7 @@ import { FormAlert, type Alert } from "~/components/forms";
 import { errorText } from "~/lib/http-errors";
 import { listAdminEvents, listAdminUsers, listProtocol, setAdminRole, setUserActive, type AdminChange } from "~/models/admin.server";
 import { retentionPreview, runRetention } from "~/models/retention.server";
+import { submissionKeyOf } from "~/models/form-submission.server";
 import { currentLegalVersions, LEGAL_DOCUMENTS, LEGAL_TYPES, legalUrl, saveLegalVersions } from "~/models/legal.server";
 import { panelHref, readPanelQuery, userActionSchema, type AdminTab, type UserAction } from "~/schemas/admin";
 import { settings } from "~/services/env.server";
@@ -22,6 +23,7 @@ import { readForm } from "~/services/form.server";
 import { readLegalForm, UPLOAD_FAILED } from "~/services/legal-form.server";
 import { requireAdmin } from "~/services/session.server";
 import { removeStoredFile } from "~/services/uploads.server";
+import { randomToken } from "~/services/tokens.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Admin Panel – Lagerfeuer" }];
@@ -50,6 +52,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     step: users ? userStep(search, [...users.admins, ...users.users], admin.id) : null,
     protocol: query.tab === "protokoll" ? listProtocol({ kind: query.kind, page: query.page }) : null,
     retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention, asked: search.get("frage") === "datensparsamkeit" } : null,
+    // One-time keys: the upload and the run are done once however often their forms are sent.
+    legalKey: randomToken(),
+    retentionKey: randomToken(),
   });
 }
 
@@ -110,7 +115,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!read.ok) return json<ActionData>({ legal: { title: UPLOAD_FAILED, messages: read.messages } }, { status: read.status });
     let saved;
     try {
-      saved = saveLegalVersions(read.uploads, admin.id);
+      const result = saveLegalVersions(read.uploads, admin.id, read.submissionKey);
+      // The same form again: the first one's versions answer, this one's files go.
+      if (result.repeated) await Promise.all(read.uploads.map((u) => removeStoredFile("legal", u.file.key)));
+      saved = result.saved;
     } catch (error) {
       await Promise.all(read.uploads.map((u) => removeStoredFile("legal", u.file.key)));
       throw error;
@@ -126,7 +134,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const admin = await requireAdmin(request);
   if (form.get("intent") === "run-retention") {
-    const done = runRetention(new Date(), admin.id);
+    const done = runRetention(new Date(), admin.id, submissionKeyOf(form));
     return redirectWithFlash(panelHref({ tab: "protokoll" }), {
       kind: "success",
       title: "Datensparsamkeit ausgeführt",
@@ -175,9 +183,9 @@ export default function AdminPanel() {
         {data.events ? <AdminEvents cards={data.events} /> : null}
         {data.users ? <AdminUsers data={data.users} me={data.me} q={query.q} step={data.step} /> : null}
         {data.protocol ? <AdminProtocol data={data.protocol} kind={query.kind} /> : null}
-        {data.retention ? <AdminRetention {...data.retention} /> : null}
+        {data.retention ? <AdminRetention {...data.retention} submissionKey={data.retentionKey} /> : null}
       </section>
-      <AdminLegal rows={data.documents} failure={actionData?.legal ?? null} action={`${pathname}${search}`} />
+      <AdminLegal rows={data.documents} submissionKey={data.legalKey} failure={actionData?.legal ?? null} action={`${pathname}${search}`} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 // Reading the admin panel's document form: up to three PDFs, recognised from their content
 // (never from the name), stored all or none.
 import type { LegalDocumentType } from "../../db/schema";
+import { submissionKeyOf } from "~/models/form-submission.server";
 import { LEGAL_DOCUMENTS, LEGAL_TYPES } from "~/models/legal.server";
 import { ATTACHMENT_MAX_BYTES, discardUploads, readUploadForm, storeUploads, UploadError, type StoredFile } from "./uploads.server";
 
@@ -9,7 +10,7 @@ export const NO_FILE = "Bitte wählen Sie mindestens eine PDF-Datei aus.";
 const ONE_FILE = "Bitte wählen Sie je Dokument nur eine Datei aus.";
 
 export type LegalFormResult =
-  | { ok: true; uploads: { type: LegalDocumentType; file: StoredFile }[] }
+  | { ok: true; uploads: { type: LegalDocumentType; file: StoredFile }[]; submissionKey: string | null }
   | { ok: false; status: number; messages: Record<string, string> };
 
 const typeOfField = new Map(LEGAL_TYPES.map((type) => [LEGAL_DOCUMENTS[type].field, type]));
@@ -36,7 +37,8 @@ export async function readLegalForm(request: Request): Promise<LegalFormResult> 
   if (uploads.length === 0) return fail(400, { "": NO_FILE });
   try {
     const stored = await storeUploads(uploads);
-    return { ok: true, uploads: stored.map((file) => ({ type: typeOfField.get(file.field)!, file })) };
+    const uploaded = stored.map((file) => ({ type: typeOfField.get(file.field)!, file }));
+    return { ok: true, uploads: uploaded, submissionKey: submissionKeyOf(read.formData) };
   } catch (error) {
     if (error instanceof UploadError) return { ok: false, status: error.status, messages: { [error.field]: error.message } };
     throw error;

@@ -259,7 +259,7 @@ describe("Protokoll", () => {
     expect(deleted.status).toBe(302);
     const [entry] = db.select().from(auditLog).all();
     expect(entry).toMatchObject({ action: "event.deleted", actorId: admin.id, entityType: "event", entityId: camp.id });
-    expect(JSON.parse(entry.details!)).toEqual({ title: "Herbstlager", dateFrom: camp.dateFrom });
+    expect(JSON.parse(entry.details!)).toEqual({ title: "Herbstlager", dateFrom: camp.dateFrom, told: 0 });
   });
 
   it("names the child, the helper and the event an entry is about, while they exist", async () => {

@@ -37,6 +37,20 @@ describe("Datensparsamkeit on /gott", () => {
     expect(db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()).toMatchObject({ actorId: admin.id });
   });
 
+  it("runs once when its form is sent twice (a double tap): one protocol entry, the same counts in both answers", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    const page = await body<{ retentionKey: string }>(await run(panelLoader, get("/gott?tab=protokoll", { cookie })));
+    expect(page.retentionKey).toMatch(/^[\w-]{16,64}$/);
+    const send = () => run(panelAction, post("/gott?tab=protokoll", { intent: "run-retention", submissionKey: page.retentionKey }, { cookie }));
+    for (const answer of [await send(), await send()]) {
+      expect(answer.status).toBe(302);
+      const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(answer, "lf_flash")! } }));
+      expect(flash?.flash?.message).toBe("1 Anmeldung bereinigt, 0 Kommentare, 0 SEPA-Mandate und 0 Anmeldungen gelöscht.");
+    }
+    expect(db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).all()).toHaveLength(1);
+  });
+
   it("is refused to everybody else: redirected home, nothing removed", async () => {
     const lead = await createUser();
     const response = await run(panelAction, post("/gott", { intent: "run-retention" }, { cookie: await sessionCookieFor(lead.id) }));

@@ -8,7 +8,8 @@ import { auditLog, enrolments, files, legalDocuments, legalDocumentVersions, par
 import { currentLegalLinks, recordLegalConsent, consentOfEnrolments } from "~/models/legal.server";
 import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
 import { loader as detailLoader } from "~/routes/freizeit.participants.participant-details.$registrationID";
-import { action } from "~/routes/gott";
+import { action, loader as panelLoader } from "~/routes/gott";
+import { takeFlash } from "~/services/flash.server";
 import { loader as documentLoader } from "~/routes/legal.$document";
 import { loader as versionLoader } from "~/routes/legal.version.$versionId";
 import { db } from "~/services/db.server";
@@ -80,6 +81,23 @@ describe("uploading", () => {
     const old = await run(versionLoader, { ...get(`/legal/version/${versions[0].id}`, { cookie: adminCookie }), params: { versionId: String(versions[0].id) } });
     expect(old.status).toBe(200);
     expect(Buffer.from(await old.arrayBuffer()).toString("latin1")).toContain("Datenschutz eins");
+  });
+
+  it("saves a form sent twice (a double tap) once: one version, the second copy not kept, the same answer", async () => {
+    const page = await body<{ legalKey: string }>(await run(panelLoader, get("/gott", { cookie: adminCookie })));
+    expect(page.legalKey).toMatch(/^[\w-]{16,64}$/);
+    const send = () =>
+      run(action, multipartPost("/gott", { intent: "legal", submissionKey: page.legalKey }, { agb: [{ name: "AGB.pdf", bytes: pdf("AGB eins") }] }, adminCookie));
+    const first = await send();
+    const second = await send();
+    expect([first.status, second.status]).toEqual([302, 302]);
+    expect(db.select().from(legalDocumentVersions).all()).toHaveLength(1);
+    expect(storedFiles()).toHaveLength(1);
+    for (const answer of [first, second]) {
+      const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(answer, "lf_flash")! } }));
+      expect(flash?.flash).toMatchObject({ title: "Upload erfolgt", message: "Allgemeine Geschäftsbedingungen (Version 1)" });
+    }
+    expect((await body<{ legalKey: string }>(await run(panelLoader, get("/gott", { cookie: adminCookie })))).legalKey).not.toBe(page.legalKey);
   });
 
   const NO_PDF = "Bitte laden Sie eine PDF-Datei hoch.";

@@ -134,6 +134,24 @@ describe("comments", () => {
     expect(db.select().from(comments).where(eq(comments.id, leads.id)).get()!.text).toBe("Braucht morgens und abends Medikamente");
   });
 
+  it("a comment sent twice (a double tap, a resent form) is written once; the page's next form has a new key", async () => {
+    const page = await body<Detail & { commentKey: string }>(await open("team"));
+    expect(page.commentKey).toMatch(/^[\w-]{16,64}$/);
+    const before = commentRows().length;
+    const form = { intent: "comment-add", text: "Hat Heimweh", submissionKey: page.commentKey };
+    const [first, second] = await Promise.all([send("team", form), send("team", form)]);
+    expect([first.status, second.status]).toEqual([302, 302]);
+    expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(commentRows().filter((c) => c.text === "Hat Heimweh")).toHaveLength(1);
+    expect(commentRows()).toHaveLength(before + 1);
+    // The key is the sender's own: the lead's form with the same key still writes.
+    expect((await send("lead", { ...form, text: "Ruft abends zu Hause an" })).status).toBe(302);
+    expect(commentRows()).toHaveLength(before + 2);
+    expect((await body<{ commentKey: string }>(await open("team"))).commentKey).not.toBe(page.commentKey);
+    db.delete(comments).where(eq(comments.text, "Hat Heimweh")).run();
+    db.delete(comments).where(eq(comments.text, "Ruft abends zu Hause an")).run();
+  });
+
   it("?bearbeiten= opens only one's own comment for editing", async () => {
     const [leads, teams] = (await body<Detail>(await open("lead"))).comments;
     expect((await body<Detail>(await open("lead", registrationId, `?bearbeiten=${leads.id}`))).editingId).toBe(leads.id);
