@@ -1,7 +1,7 @@
 // Signing up, confirming the address, signing in (with brute-force limits) and resetting a
 // forgotten password.
 import { and, eq, isNull } from "drizzle-orm";
-import { users } from "../../db/schema";
+import { formSubmissions, users } from "../../db/schema";
 import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
@@ -9,6 +9,7 @@ import { queueMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password.server";
 import { endAllSessions } from "~/services/session.server";
 import { claimAddressCheck } from "./address-checks.server";
+import { recordSubmission } from "./form-submission.server";
 import { checkPasswordTry } from "./password-tries.server";
 import { consumeToken, issueToken, mayMailAnotherLink, revokeTokens } from "./user-token.server";
 import { sessionUserColumns, type SessionUser } from "./user.server";
@@ -40,24 +41,38 @@ export type SignupInput = { firstName: string; lastName: string; email: string; 
 /**
  * Creates an unconfirmed account with role 'user' and mails the confirmation link. Counted per
  * client (address-checks.server.ts); a taken address is answered before the password is hashed.
+ * The same form sent again (its one-time key: a double tap while the password is hashed) is
+ * answered as the first was, not as a taken address.
  */
 export async function signUp(
   input: SignupInput,
   clientKey: string,
+  submissionKey: string | null = null,
 ): Promise<{ ok: true; email: string } | { ok: false; reason: "taken" | "throttled" }> {
   const email = normalizeEmail(input.email);
+  const sameForm = (tx: Queryable) =>
+    submissionKey !== null &&
+    tx
+      .select({ id: users.id })
+      .from(formSubmissions)
+      .innerJoin(users, eq(users.id, formSubmissions.userId))
+      .where(and(eq(formSubmissions.key, submissionKey), eq(users.email, email)))
+      .get() !== undefined;
+  if (sameForm(db)) return { ok: true, email };
   if (!claimAddressCheck(clientKey)) return { ok: false, reason: "throttled" };
   const taken = (tx: Queryable) => tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get() !== undefined;
   if (taken(db)) return { ok: false, reason: "taken" };
   const passwordHash = await hashPassword(input.password);
   return writeTransaction((tx) => {
-    if (taken(tx)) return { ok: false as const, reason: "taken" as const }; // signed up meanwhile
+    // Signed up meanwhile: by this same form, or by another.
+    if (taken(tx)) return sameForm(tx) ? { ok: true as const, email } : { ok: false as const, reason: "taken" as const };
     const user = tx
       .insert(users)
       .values({ email, firstName: input.firstName, lastName: input.lastName, passwordHash, role: "user" })
       .returning({ id: users.id, email: users.email, firstName: users.firstName })
       .get();
     queueConfirmationMail(tx, user);
+    recordSubmission(tx, submissionKey, user.id, "/signup?gesendet");
     return { ok: true as const, email };
   });
 }

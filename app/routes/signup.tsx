@@ -7,11 +7,13 @@ import { useEffect, useState } from "react";
 import { Field, FormErrors, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
 import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
 import { signUp } from "~/models/auth.server";
+import { submissionKeyOf } from "~/models/form-submission.server";
 import { SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
 import { signedUp } from "~/services/flash.server";
 import { clientKey } from "~/services/request.server";
 import { getUser } from "~/services/session.server";
+import { randomToken } from "~/services/tokens.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Registrierung – Lagerfeuer" }];
@@ -21,8 +23,9 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/");
   // After a sign-up (post/redirect/get): the thanks, with the address when this browser sent it.
-  if (!new URL(request.url).searchParams.has("gesendet")) return json({ done: null });
-  return json({ done: { email: await signedUp.read(request) } }, { headers: { "Cache-Control": "private, no-store" } });
+  // The form's one-time key: sent twice, it signs up once (and does not call the address taken).
+  if (!new URL(request.url).searchParams.has("gesendet")) return json({ done: null, formKey: randomToken() });
+  return json({ done: { email: await signedUp.read(request) }, formKey: null }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 const SIGNUP_THROTTLED: Alert = {
@@ -62,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   try {
-    const outcome = await signUp(submission.value, clientKey(context));
+    const outcome = await signUp(submission.value, clientKey(context), submissionKeyOf(formData));
     if (!outcome.ok) {
       const [alert, status] = outcome.reason === "taken" ? [SIGNUP_TAKEN as Alert, 409] : [SIGNUP_THROTTLED, 429];
       return json(
@@ -81,7 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Signup() {
-  const { done } = useLoaderData<typeof loader>();
+  const { done, formKey } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const navigation = useNavigation();
   const [password, setPassword] = useState<string | null>(null);
@@ -121,6 +124,7 @@ export default function Signup() {
       <h1 id="signup-title">Registrierung</h1>
       {/* A new key after each try: the inputs start again from what the server sent back. */}
       <Form method="post" {...getFormProps(form)} key={data?.attempt ?? "signup"} noValidate>
+        {formKey ? <input type="hidden" name="submissionKey" value={formKey} /> : null}
         <FormErrors
           alert={data?.alert}
           attempt={data?.attempt}

@@ -52,10 +52,10 @@ describe("sign-up", () => {
     const thanks = await run(signupLoader, get("/signup?gesendet", { cookie }));
     // The page names the address: no cache keeps it (attack probe).
     expect(thanks.headers.get("Cache-Control")).toBe("private, no-store");
-    expect(await body(thanks)).toEqual({ done: { email: "erika.mustermann@example.org" } });
+    expect(await body(thanks)).toEqual({ done: { email: "erika.mustermann@example.org" }, formKey: null });
     // Another browser (no cookie) still gets the thanks, without the address; the form without ?gesendet.
-    expect(await body(await run(signupLoader, get("/signup?gesendet")))).toEqual({ done: { email: null } });
-    expect(await body(await run(signupLoader, get("/signup", { cookie })))).toEqual({ done: null });
+    expect(await body(await run(signupLoader, get("/signup?gesendet")))).toEqual({ done: { email: null }, formKey: null });
+    expect(await body(await run(signupLoader, get("/signup", { cookie })))).toMatchObject({ done: null });
     const user = userByEmail("erika.mustermann@example.org")!;
     expect(user).toMatchObject({ firstName: "Erika", lastName: "Mustermann", role: "user", emailConfirmedAt: null, banned: false });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
@@ -80,6 +80,27 @@ describe("sign-up", () => {
     });
     expect(db.select().from(users).all()).toHaveLength(usersBefore);
     expect(outbox()).toHaveLength(mailsBefore);
+  });
+
+  it("a form sent twice (a double tap while the password is hashed) signs up once and thanks both times", async () => {
+    const { formKey } = await body<{ formKey: string }>(await run(signupLoader, get("/signup")));
+    expect(formKey).toMatch(/^[\w-]{16,64}$/);
+    const answers = await Promise.all([1, 2].map(() => run(signupAction, post("/signup", { ...valid, submissionKey: formKey }))));
+    for (const answer of answers) {
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("Location")).toBe("/signup?gesendet");
+      expect(await body(await run(signupLoader, get("/signup?gesendet", { cookie: cookieFrom(answer, "lf_signup")! })))).toEqual({
+        done: { email: "erika.mustermann@example.org" },
+        formKey: null,
+      });
+    }
+    expect(db.select().from(users).all()).toHaveLength(1);
+    expect(outbox()).toHaveLength(1);
+    // Another form (a new key), or none, for the same address is refused as before.
+    for (const other of [{ submissionKey: "ein-anderer-schluessel-123" }, {} as Record<string, string>]) {
+      expect((await run(signupAction, post("/signup", { ...valid, ...other }))).status).toBe(409);
+    }
+    expect((await body<{ formKey: string }>(await run(signupLoader, get("/signup")))).formKey).not.toBe(formKey);
   });
 
   it(`allows ${MAX_ADDRESS_CHECKS_PER_CLIENT} sign-ups and address changes per client in 15 minutes, also sent at once`, async () => {
