@@ -39,8 +39,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const account = await loadTarget(request, params.id);
-  if (new URL(request.url).searchParams.has(HELPER_CHECKS_PARAM)) return handleHelperChecksForm(request, account.id, `/account/${account.id}`);
-  return handleAccountForm(request, account, false, `/account/${account.id}`, clientKey(context));
+  const again = () => loadTarget(request, params.id);
+  if (new URL(request.url).searchParams.has(HELPER_CHECKS_PARAM)) return handleHelperChecksForm(request, account.id, `/account/${account.id}`, again);
+  return handleAccountForm(request, account, false, `/account/${account.id}`, clientKey(context), again);
 }
 
 export default function AdminAccount() {

@@ -37,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return handleAccountForm(request, user, true, "/account", clientKey(context));
+  return handleAccountForm(request, user, true, "/account", clientKey(context), () => requireUser(request));
 }
 
 export default function Account() {

@@ -28,11 +28,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** The checks of an accepted helper of this event, by its lead persons and admins. */
-export async function action({ request, params }: ActionFunctionArgs) {
+/** Who may record the checks of which helper: an accepted one, by the event's lead persons. */
+async function checksGuard(request: Request, params: ActionFunctionArgs["params"]) {
   const { event } = await requireEventCapability(request, params.freizeitId, "recordHelperChecks", "not-found");
   const helper = getHelperDetail(event.id, Number(params.userId));
   if (!helper || helper.status !== "accepted") throw new Response(NOT_FOUND, { status: 404 });
-  return handleHelperChecksForm(request, helper.userId, `/freizeit/helper/${event.id}/helper-details/${helper.userId}`);
+  return { event, helper };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { event, helper } = await checksGuard(request, params);
+  return handleHelperChecksForm(request, helper.userId, `/freizeit/helper/${event.id}/helper-details/${helper.userId}`, () => checksGuard(request, params));
 }
 
 export default function HelperDetail() {

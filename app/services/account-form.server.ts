@@ -53,8 +53,17 @@ function failure(intent: AccountIntent, result: unknown, title: string, message?
  * Handles one form of the account page for `target`. `self` is true on /account; an admin on
  * /account/{id} may change names and the address, not the password, and not delete.
  */
-export async function handleAccountForm(request: Request, target: SessionUser, self: boolean, backTo: string, clientKey: string) {
+export async function handleAccountForm(
+  request: Request,
+  target: SessionUser,
+  self: boolean,
+  backTo: string,
+  clientKey: string,
+  /** The route's guard, asked again once the body is in: a right taken meanwhile counts. */
+  again: () => Promise<unknown>,
+) {
   const formData = await readForm(request);
+  await again();
   const intent = String(formData.get("intent") ?? "");
 
   if (intent === "names") {

@@ -12,8 +12,10 @@ export const HELPER_CHECKS_PARAM = "nachweise";
 
 export type HelperChecksActionData = { helperChecks: { errors: CheckErrors; values: HelperChecks } };
 
-export async function handleHelperChecksForm(request: Request, userId: number, backTo: string) {
+export async function handleHelperChecksForm(request: Request, userId: number, backTo: string, again: () => Promise<unknown>) {
   const form = await readForm(request, { maxFields: 20 });
+  // The route's guard again once the body is in: a right taken meanwhile counts.
+  await again();
   const parsed = parseHelperChecks(form, berlinToday());
   if (!parsed.ok) {
     const values = Object.fromEntries(

@@ -9,7 +9,10 @@ import { action as panelAction } from "~/routes/gott";
 import { action as detailAction } from "~/routes/freizeit.participants.participant-details.$registrationID";
 import { action as mailAction } from "~/routes/freizeit.sendEmails.$id";
 import { action as eventAction } from "~/routes/freizeit.$id";
-import { setUserActive } from "~/models/admin.server";
+import { setAdminRole, setUserActive } from "~/models/admin.server";
+import { action as accountAction } from "~/routes/account.$id";
+import { action as ownAccountAction } from "~/routes/account._index";
+import { action as helperDetailAction } from "~/routes/freizeit.helper.$freizeitId.helper-details.$userId";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
@@ -103,6 +106,59 @@ describe("a right taken while the body arrives", () => {
     arrive();
     expect((await answer).status).toBe(404);
     expect(db.select().from(events).where(eq(events.id, event.id)).get()).toBeDefined();
+  });
+
+  it("an admin whose rights went meanwhile changes no one's address", async () => {
+    const first = await createUser({ role: "admin" });
+    const second = await createUser({ role: "admin" });
+    const target = await createUser({ email: "ziel@example.org" });
+    const { answer, arrive } = slowPost(
+      `/account/${target.id}`,
+      { intent: "email", email: "gekapert@example.org" },
+      await sessionCookieFor(second.id),
+      { id: String(target.id) },
+      accountAction,
+    );
+    await settle();
+    const asFirst = { id: first.id, email: first.email, firstName: first.firstName, lastName: first.lastName, role: "admin" as const };
+    expect(setAdminRole(asFirst, second.id, false)).toMatchObject({ ok: true });
+    arrive();
+    const response = await answer;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    expect(db.select().from(users).where(eq(users.id, target.id)).get()!.email).toBe("ziel@example.org");
+  });
+
+  it("a lead person no longer leading the event records no helper's checks", async () => {
+    const lead = await createUser();
+    const helper = await createUser();
+    const event = createEvent({ ownerIds: [lead.id], helpers: [[helper.id, "accepted"]] });
+    const { answer, arrive } = slowPost(
+      `/freizeit/helper/${event.id}/helper-details/${helper.id}`,
+      { juleicaNumber: "12345", juleicaExpiresOn: "2030-01-01" },
+      await sessionCookieFor(lead.id),
+      { freizeitId: String(event.id), userId: String(helper.id) },
+      helperDetailAction,
+    );
+    await settle();
+    db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run();
+    arrive();
+    expect((await answer).status).toBe(404);
+    expect(db.select().from(users).where(eq(users.id, helper.id)).get()!.juleicaNumber).toBeNull();
+  });
+
+  it("a parent deactivated meanwhile changes nothing on the own account", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser({ firstName: "Eva" });
+    const { answer, arrive } = slowPost("/account", { intent: "names", firstName: "Mallory", lastName: "M" }, await sessionCookieFor(parent.id), {}, ownAccountAction);
+    await settle();
+    const asAdmin = { id: admin.id, email: admin.email, firstName: admin.firstName, lastName: admin.lastName, role: "admin" as const };
+    expect(setUserActive(asAdmin, parent.id, false)).toMatchObject({ ok: true });
+    arrive();
+    const response = await answer;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/^\/login/);
+    expect(db.select().from(users).where(eq(users.id, parent.id)).get()!.firstName).toBe("Eva");
   });
 
   it("a lead person no longer leading the event sends no event mail", async () => {
