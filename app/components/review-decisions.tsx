@@ -8,6 +8,7 @@ import { allowedDecisions, isAllowed, NO_FREE_PLACE, type Decision, type Registr
 import { rowAnchor } from "~/lib/row-anchors";
 import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "./confirm-dialog";
 import { ErrorList } from "./forms";
+import { idFrom } from "~/lib/ids";
 
 export const DECISION_LABELS: Record<Decision, string> = {
   accept: "Annehmen",
@@ -45,9 +46,9 @@ export type DecisionReply = {
 /** `?entscheiden=reject&anmeldung=12` → the step to show, when it is one. */
 export function parseStep(params: URLSearchParams): { intent: StepDecision; registrationId: number } | null {
   const intent = params.get("entscheiden");
-  const registrationId = Number(params.get("anmeldung"));
+  const registrationId = idFrom(params.get("anmeldung"));
   if (!(STEP_DECISIONS as readonly string[]).includes(intent ?? "")) return null;
-  if (!Number.isSafeInteger(registrationId) || registrationId <= 0) return null;
+  if (!registrationId) return null;
   return { intent: intent as StepDecision, registrationId };
 }
 

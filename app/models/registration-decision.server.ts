@@ -200,15 +200,17 @@ export function acceptMany(eventId: number, registrationIds: number[], actor: Se
   if (invalid) return invalid;
   if (!registrationIds.length) return { ok: false, status: 400, message: "Bitte wähle mindestens eine offene Anmeldung aus." };
   return writeTransaction((tx) => {
-    const rows = loadManyForChange(tx, eventId, registrationIds);
+    // This event's registrations, each once: other ids are no registration of this list.
+    const rows = loadManyForChange(tx, eventId, [...new Set(registrationIds)]);
     let accepted = 0;
     for (const row of rows) {
       if (!isAllowed("accept", row)) continue;
       apply(tx, row, "accept", actor, note, now);
       accepted++;
     }
-    const skipped = registrationIds.length - accepted;
-    const message = `${accepted} ${accepted === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.${skipped ? ` ${skipped} waren nicht (mehr) offen und blieben unverändert.` : ""}`;
+    const skipped = rows.length - accepted;
+    const left = skipped === 1 ? "1 war nicht (mehr) offen und blieb unverändert." : `${skipped} waren nicht (mehr) offen und blieben unverändert.`;
+    const message = `${accepted} ${accepted === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.${skipped ? ` ${left}` : ""}`;
     return { ok: true, changed: accepted > 0, message };
   });
 }

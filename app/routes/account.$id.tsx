@@ -15,6 +15,7 @@ import { clientKey } from "~/services/request.server";
 import { handleHelperChecksForm, HELPER_CHECKS_PARAM, type HelperChecksActionData } from "~/services/helper-check-form.server";
 import { requireAdmin } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
+import { idFrom } from "~/lib/ids";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -23,8 +24,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 async function loadTarget(request: Request, idParam: string | undefined) {
   const admin = await requireAdmin(request);
-  const id = Number(idParam);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Nicht gefunden", { status: 404 });
+  const id = idFrom(idParam);
+  if (!id) throw new Response("Nicht gefunden", { status: 404 });
   if (id === admin.id) throw redirect("/account");
   const account = getAccount(id);
   if (!account) throw new Response("Nicht gefunden", { status: 404 });

@@ -9,13 +9,14 @@ import { epcPayload, qrPath } from "~/lib/epc-qr";
 import { getEnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 import { settings } from "~/services/env.server";
 import { requireUser } from "~/services/session.server";
+import { idFrom } from "~/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: "Anmeldebestätigung – Lagerfeuer" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const id = Number(params.enrolmentId);
-  const enrolment = Number.isSafeInteger(id) && id > 0 ? getEnrolmentConfirmation(id, user) : null;
+  const id = idFrom(params.enrolmentId);
+  const enrolment = id ? getEnrolmentConfirmation(id, user) : null;
   if (!enrolment) throw new Response("Diese Anmeldung wurde nicht gefunden.", { status: 404 });
   const bank = settings().bank;
   const transfer = enrolment.paymentMethod === "transfer" && enrolment.totalCents > 0 && !enrolment.paid;

@@ -21,15 +21,13 @@ import { redirectWithFlash } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
+import { idFrom } from "~/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: "Anmeldeformular – Lagerfeuer" }];
 // With JavaScript, adding, removing and picking answer without a full page load.
 export const handle = { hydrate: true };
 
-function eventIdOf(param: string | undefined) {
-  const id = Number(param);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
+const eventIdOf = idFrom;
 
 async function contextFor(request: Request, param: string | undefined) {
   const user = await requireUser(request);

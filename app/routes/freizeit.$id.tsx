@@ -10,6 +10,7 @@ import { applyAsHelper, deleteEvent, getEventAccess, getEventPage, type EventPag
 import { redirectWithFlash } from "~/services/flash.server";
 import { getUser, requireUser } from "~/services/session.server";
 import { readForm } from "~/services/form.server";
+import { idFrom } from "~/lib/ids";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.event.title} – Lagerfeuer` : "Veranstaltung – Lagerfeuer" },
@@ -17,8 +18,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 function eventId(param: string | undefined) {
-  const id = Number(param);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Nicht gefunden", { status: 404 });
+  const id = idFrom(param);
+  if (!id) throw new Response("Nicht gefunden", { status: 404 });
   return id;
 }
 

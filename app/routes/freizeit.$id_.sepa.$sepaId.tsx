@@ -13,12 +13,13 @@ import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-sta
 import { getSepaDetail } from "~/models/review.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { NOT_FOUND_TEXT, requireEventCapability } from "~/services/permissions.server";
+import { idFrom } from "~/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: "SEPA-Detailseite – Lagerfeuer" }];
 
 async function guard(request: Request, params: { id?: string; sepaId?: string }) {
   const access = await requireEventCapability(request, params.id, "viewSepa", "not-found");
-  const detail = getSepaDetail(access.event.id, Number(params.sepaId));
+  const detail = getSepaDetail(access.event.id, idFrom(params.sepaId) ?? 0);
   if (!detail) throw new Response(NOT_FOUND_TEXT, { status: 404 });
   return { ...access, detail };
 }

@@ -10,6 +10,7 @@ import { formatIsoDate } from "~/lib/dates";
 import { getHelperDetail } from "~/models/helper.server";
 import { handleHelperChecksForm, type HelperChecksActionData } from "~/services/helper-check-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
+import { idFrom } from "~/lib/ids";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Mitarbeiter*innen-Details „${data.event.title}“ – Lagerfeuer` : "Mitarbeiter*innen-Details – Lagerfeuer" },
@@ -21,7 +22,7 @@ const NOT_FOUND = "Nutzer*in nicht gefunden";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { event, may } = await requireEventCapability(request, params.freizeitId, "viewDetails", "not-found");
-  const helper = getHelperDetail(event.id, Number(params.userId));
+  const helper = getHelperDetail(event.id, idFrom(params.userId) ?? 0);
   if (!helper) throw new Response(NOT_FOUND, { status: 404 });
   const mayRecordChecks = may.recordHelperChecks && helper.status === "accepted";
   return json({ event: { id: event.id, title: event.title }, helper, mayRecordChecks }, { headers: { "Cache-Control": "private, no-store" } });
@@ -31,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Who may record the checks of which helper: an accepted one, by the event's lead persons. */
 async function checksGuard(request: Request, params: ActionFunctionArgs["params"]) {
   const { event } = await requireEventCapability(request, params.freizeitId, "recordHelperChecks", "not-found");
-  const helper = getHelperDetail(event.id, Number(params.userId));
+  const helper = getHelperDetail(event.id, idFrom(params.userId) ?? 0);
   if (!helper || helper.status !== "accepted") throw new Response(NOT_FOUND, { status: 404 });
   return { event, helper };
 }

@@ -10,6 +10,7 @@ import { RouteError } from "~/components/route-error";
 import { formatDate, formatTime } from "~/lib/dates";
 import { getCampSheets } from "~/models/camp-sheet.server";
 import { requireEventCapability } from "~/services/permissions.server";
+import { idFrom } from "~/lib/ids";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -20,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { event } = await requireEventCapability(request, params.id, "viewDetails", "not-found");
   let groupId: number | null = null;
   if (params.groupId !== undefined) {
-    groupId = /^[1-9]\d{0,15}$/.test(params.groupId) ? Number(params.groupId) : NaN;
+    groupId = idFrom(params.groupId) ?? NaN;
     if (!Number.isSafeInteger(groupId)) throw new Response("Nicht gefunden", { status: 404 });
   }
   const data = getCampSheets(event.id, groupId);

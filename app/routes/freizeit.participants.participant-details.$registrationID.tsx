@@ -11,6 +11,7 @@ import { ConsentBlock } from "~/components/legal-consent";
 import { RouteError } from "~/components/route-error";
 import { addComment, listComments, updateOwnComment } from "~/models/comment.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
+import { idFrom } from "~/lib/ids";
 import { randomToken } from "~/services/tokens.server";
 import { consentOfRegistration } from "~/models/legal.server";
 import { getRegistrationDetail, registrationEventId } from "~/models/review-detail.server";
@@ -30,7 +31,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** The guard: signed out → /login; unknown registration, or not staff of its event → 404. */
 async function guard(request: Request, param: string | undefined) {
-  const id = Number(param);
+  const id = idFrom(param) ?? 0;
   const eventId = registrationEventId(id);
   const access = await requireEventCapability(request, eventId ?? undefined, "viewDetails", "not-found");
   return { id, ...access };

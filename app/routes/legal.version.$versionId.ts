@@ -5,10 +5,12 @@ import { findLegalVersionFile, LEGAL_DOCUMENTS } from "~/models/legal.server";
 import { contentDisposition, fileResponse } from "~/services/file-response.server";
 import { requireUser } from "~/services/session.server";
 import { storedPath } from "~/services/uploads.server";
+import { idFrom } from "~/lib/ids";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const file = /^\d{1,12}$/.test(params.versionId ?? "") ? findLegalVersionFile(Number(params.versionId), user) : null;
+  const versionId = idFrom(params.versionId);
+  const file = versionId ? findLegalVersionFile(versionId, user) : null;
   if (!file) throw new Response("Nicht gefunden", { status: 404 });
   return fileResponse(
     storedPath("legal", file.key),

@@ -10,6 +10,7 @@ import { answerOffer, getOffer } from "~/models/waiting-list.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
+import { idFrom } from "~/lib/ids";
 
 const ANSWERS: Record<string, OfferAnswer> = { annehmen: "accept", freigeben: "decline" };
 const NOT_FOUND = "Dieses Angebot gibt es nicht.";
@@ -27,7 +28,7 @@ function answerOf(param: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const answer = answerOf(params.answer);
-  const offer = getOffer(Number(params.registrationId), user);
+  const offer = getOffer(idFrom(params.registrationId) ?? 0, user);
   if (!offer) throw new Response(NOT_FOUND, { status: 404 });
   const { row } = offer;
   return json({
@@ -45,7 +46,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const answer = answerOf(params.answer);
   await readForm(request); // nothing in it but the button; read within the limits all the same
-  const outcome = answerOffer(Number(params.registrationId), user, answer);
+  const outcome = answerOffer(idFrom(params.registrationId) ?? 0, user, answer);
   if (!outcome.ok) {
     if (outcome.status === 404) throw new Response(NOT_FOUND, { status: 404 });
     return json({ message: outcome.message }, { status: outcome.status });

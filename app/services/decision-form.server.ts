@@ -8,6 +8,7 @@ import { acceptMany, confirmMandatePayments, decide, type DecisionOutcome } from
 import { redirectWithFlash } from "./flash.server";
 import { readForm } from "./form.server";
 import { requireEventCapability, type Capability } from "./permissions.server";
+import { idFrom } from "~/lib/ids";
 
 export const DECISION_INTENTS = [...DECISIONS, "accept-many", "confirm-mandate"] as const;
 export type DecisionIntent = (typeof DECISION_INTENTS)[number];
@@ -39,10 +40,7 @@ export function capabilityFor(intent: DecisionIntent): Capability {
   return PAYMENT_INTENTS.includes(intent) ? "confirmPayments" : "decideRegistrations";
 }
 
-const positiveId = (value: FormDataEntryValue | null) => {
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-};
+const positiveId = (value: FormDataEntryValue | null) => idFrom(value);
 
 /**
  * Handles a decision form posted to `eventId`'s pages; `backTo` is where success leads. An

@@ -9,6 +9,7 @@ import { assignToGroup, createGroup, deleteGroup, renameGroup, type GroupOutcome
 import { redirectWithFlash } from "./flash.server";
 import { readForm } from "./form.server";
 import { requireEventCapability } from "./permissions.server";
+import { idFrom } from "~/lib/ids";
 
 export const GROUP_INTENTS = ["assign-group", "create-group", "rename-group", "delete-group"] as const;
 export type GroupIntent = (typeof GROUP_INTENTS)[number];
@@ -26,11 +27,7 @@ function badRequest(): never {
 
 /** A positive id from a form field; throws 400 for anything else. */
 function idField(form: FormData, name: string): number {
-  const value = form.get(name);
-  if (typeof value !== "string" || !/^[1-9]\d{0,15}$/.test(value)) badRequest();
-  const id = Number(value);
-  if (!Number.isSafeInteger(id)) badRequest();
-  return id;
+  return idFrom(form.get(name)) ?? badRequest();
 }
 
 /** groupId: an id, or '' / 'none' for 'Keine Gruppe'. */

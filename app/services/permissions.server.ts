@@ -8,6 +8,7 @@ import { eventHelpers, eventOwners, events } from "../../db/schema";
 import type { SessionUser } from "~/models/user.server";
 import { db } from "./db.server";
 import { requireUser } from "./session.server";
+import { idFrom } from "~/lib/ids";
 
 /**
  * A person's part in one event: admin (any event), lead person (listed as Leitung, whatever their
@@ -109,7 +110,7 @@ export async function requireEventCapability(
   denied: "home" | "not-found" = "not-found",
 ) {
   const user = await requireUser(request);
-  const access = eventAccess(Number(eventId), user);
+  const access = eventAccess(typeof eventId === "number" ? eventId : idFrom(eventId) ?? NaN, user);
   if (!access) throw new Response(NOT_FOUND_TEXT, { status: 404 });
   if (!access.may[capability]) {
     if (denied === "home") throw redirect("/");

@@ -138,10 +138,20 @@ describe("several at once", () => {
     const open = [createRegistration(eventId, parent.id), createRegistration(eventId, parent.id), createRegistration(eventId, parent.id)];
     const rejected = createRegistration(eventId, parent.id, { status: "rejected" });
     const outcome = acceptMany(eventId, [...open.map((r) => r.id), rejected.id], lead);
-    expect(outcome).toEqual({ ok: true, changed: true, message: "3 Anmeldungen bestätigt. 1 waren nicht (mehr) offen und blieben unverändert." });
+    expect(outcome).toEqual({ ok: true, changed: true, message: "3 Anmeldungen bestätigt. 1 war nicht (mehr) offen und blieb unverändert." });
     for (const r of open) expect(registration(r.id).applicationStatus).toBe("accepted");
     expect(registration(rejected.id).applicationStatus).toBe("rejected");
     expect(outbox()).toHaveLength(3);
+  });
+
+  it("counts only this event's registrations, each once: a doubled, unknown or foreign id is not 'left unchanged'", () => {
+    const open = createRegistration(eventId, parent.id);
+    const rejected = createRegistration(eventId, parent.id, { status: "rejected" });
+    const elsewhere = createRegistration(createEvent({ title: "Anderswo" }).id, parent.id);
+    const outcome = acceptMany(eventId, [open.id, open.id, rejected.id, elsewhere.id, 999_999], lead);
+    expect(outcome).toEqual({ ok: true, changed: true, message: "1 Anmeldung bestätigt. 1 war nicht (mehr) offen und blieb unverändert." });
+    expect(registration(elsewhere.id).applicationStatus).toBe("open");
+    expect(historyOf(open.id).filter((h) => h.action === "accepted")).toHaveLength(1);
   });
 
   it("a SEPA mandate's payments: exactly that mandate's registrations with a place", async () => {
