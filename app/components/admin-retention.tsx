@@ -7,7 +7,7 @@ import type { RetentionCounts } from "~/models/retention.server";
 const PANEL = "/gott?tab=protokoll";
 
 const ROWS: [keyof RetentionCounts, string][] = [
-  ["healthData", "Anmeldungen, deren Gesundheits-, Versicherungsangaben und Erlaubnisse gelöscht werden"],
+  ["healthData", "Anmeldungen, deren Gesundheits-, Versicherungsangaben, Erlaubnisse und Begründungen gelöscht werden"],
   ["comments", "Kommentare"],
   ["sepaMandates", "SEPA-Lastschriftmandate"],
   ["registrations", "Anmeldungen, die ganz gelöscht werden"],
@@ -22,7 +22,7 @@ export function AdminRetention({ preview, settings, asked, submissionKey }: Prop
     <section aria-labelledby="retention-title" className="admin-retention">
       <h2 id="retention-title">Datensparsamkeit</h2>
       <p>
-        Jede Nacht werden Gesundheitsangaben, Versicherungsdaten, Erlaubnisse und Kommentare {settings.healthDays} Tage nach dem Ende
+        Jede Nacht werden Gesundheitsangaben, Versicherungsdaten, Erlaubnisse, Kommentare und die Begründungen von Entscheidungen {settings.healthDays} Tage nach dem Ende
         einer Veranstaltung gelöscht, SEPA-Mandate nach {settings.sepaMonths} Monaten und die Anmeldungen nach {settings.years} Jahren.
         Das Protokoll nennt nur die Anzahl.
       </p>

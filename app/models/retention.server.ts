@@ -3,8 +3,8 @@
 // the event ended; the registration itself (for the subsidy list) after RETENTION_YEARS; SEPA
 // mandates after RETENTION_SEPA_MONTHS. The parent's own records (children, guardians) stay.
 // A daily job runs it; each run writes counts, never contents, to the protocol.
-import { and, desc, eq, inArray, lte, or, sql, type SQL } from "drizzle-orm";
-import { auditLog, comments, events, registrations, sepaMandates } from "../../db/schema";
+import { and, desc, eq, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { auditLog, comments, events, registrationHistory, registrations, sepaMandates } from "../../db/schema";
 import { berlinToday } from "~/lib/dates";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
@@ -47,12 +47,23 @@ const hasHealthData: SQL = or(
   sql`${registrations.allowedToSwim} IS NOT NULL`,
   sql`${registrations.canSwim} IS NOT NULL`,
   sql`${registrations.allowedToCanoe} IS NOT NULL`,
+  // A decision's reason may name an illness ('Diabetes, keine Betreuung möglich').
+  sql`EXISTS (SELECT 1 FROM "registration_history" AS "h" WHERE "h"."registration_id" = "registrations"."id" AND "h"."reason" <> '')`,
 )!;
 
 function conditions(now: Date) {
   const at = cutoffs(now);
   return {
     health: and(inArray(registrations.eventId, endedBy(at.health)), hasHealthData),
+    historyReasons: and(
+      ne(registrationHistory.reason, ""),
+      inArray(registrationHistory.registrationId, db.select({ id: registrations.id }).from(registrations).where(inArray(registrations.eventId, endedBy(at.health)))),
+    ),
+    protocolReasons: and(
+      eq(auditLog.entityType, "registration"),
+      sql`json_extract(${auditLog.details}, '$.reason') IS NOT NULL`,
+      inArray(sql`json_extract(${auditLog.details}, '$.eventId')`, endedBy(at.health)),
+    ),
     comments: inArray(comments.eventId, endedBy(at.health)),
     registrations: inArray(registrations.eventId, endedBy(at.registrations)),
     mandates: inArray(sepaMandates.eventId, endedBy(at.sepa)),
@@ -109,6 +120,10 @@ export function runRetention(now = new Date(), actorId: number | null = null, su
       sepaMandates: tx.delete(sepaMandates).where(where.mandates).run().changes,
       registrations: tx.delete(registrations).where(where.registrations).run().changes,
     };
+    // After the answers (their condition looks at the reasons): the history keeps each step with
+    // its person and time, the protocol its entry, both without the reason.
+    tx.update(registrationHistory).set({ reason: "" }).where(where.historyReasons).run();
+    tx.update(auditLog).set({ details: sql`json_remove(${auditLog.details}, '$.reason')` }).where(where.protocolReasons).run();
     recordAudit(tx, { actorId, action: "retention.run", entityType: "system", details: { ...counts } });
     return counts;
   });

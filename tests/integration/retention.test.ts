@@ -2,7 +2,7 @@
 // (names, addresses, birth dates, municipality) stays until the registration goes.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, comments, participants, registrations, sepaMandates } from "../../db/schema";
+import { auditLog, comments, participants, registrationHistory, registrations, sepaMandates } from "../../db/schema";
 import { retentionPreview, runRetention, shiftIsoDate } from "~/models/retention.server";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase } from "../support/fixtures";
@@ -80,6 +80,24 @@ describe("the minimisation run", () => {
     const entry = db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()!;
     expect(JSON.parse(entry.details!)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0 });
     expect(entry.details).not.toContain("Nuss");
+  });
+
+  it("the reasons of decisions go with the health data (they may name an illness), in the history and the protocol; the steps stay", async () => {
+    const { event, r, parent } = await campThatEnded("2026-08-01");
+    // A registration whose answers are gone already but whose rejection names an illness.
+    const rejected = createRegistration(event.id, parent.id, { status: "rejected" });
+    for (const [id, action, reason] of [[r.id, "accepted", ""], [r.id, "payment_confirmed", "Überweisung eingegangen"], [rejected.id, "rejected", "Diabetes, keine Betreuung möglich"]] as const) {
+      db.insert(registrationHistory).values({ registrationId: id, actorId: parent.id, action, reason }).run();
+      db.insert(auditLog).values({ actorId: parent.id, action: `registration.${action === "accepted" ? "accepted" : action === "rejected" ? "rejected" : "payment_confirmed"}`, entityType: "registration", entityId: id, details: JSON.stringify({ eventId: event.id, ...(reason ? { reason } : {}) }) }).run();
+    }
+    expect(retentionPreview(noon("2026-08-30")).healthData).toBe(0);
+    expect(retentionPreview(noon("2026-08-31")).healthData).toBe(2);
+    expect(runRetention(noon("2026-08-31")).healthData).toBe(2);
+    const history = db.select().from(registrationHistory).all();
+    expect(history.map((h) => [h.action, h.reason])).toEqual([["accepted", ""], ["payment_confirmed", ""], ["rejected", ""]]);
+    const protocol = db.select().from(auditLog).where(eq(auditLog.entityType, "registration")).all();
+    expect(protocol.map((e) => JSON.parse(e.details!))).toEqual([{ eventId: event.id }, { eventId: event.id }, { eventId: event.id }]);
+    expect(runRetention(noon("2026-08-31")).healthData).toBe(0);
   });
 
   it("an event that has not ended keeps everything", async () => {
