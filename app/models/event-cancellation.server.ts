@@ -1,17 +1,18 @@
 // Deleting an upcoming event cancels it: every family with a child still in it (a place, an open
-// registration, the waiting list) and every helper still in it (accepted or applying) is told, one
-// mail per address, in the transaction that deletes it (DECISIONS.md: parents are told when a
-// registration is cancelled).
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
-import { eventHelpers, events, participants, registrations, users } from "../../db/schema";
+// registration, the waiting list), every helper still in it (accepted or applying) and the other
+// lead persons are told, one mail per address, in the transaction that deletes it (DECISIONS.md:
+// parents are told when a registration is cancelled). The person deleting it is not.
+import { and, asc, eq, gt, inArray, ne } from "drizzle-orm";
+import { eventHelpers, eventOwners, events, participants, registrations, users } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
 import type { Queryable } from "~/services/db.server";
 import { queueMail } from "~/services/mail.server";
 
-type Told = { firstName: string; children: string[]; helper: "accepted" | "pending" | null };
+type Told = { firstName: string; children: string[]; helper: "accepted" | "pending" | null; lead: boolean };
 
 /** Queues the cancellation mails of an event that has not begun; returns how many. */
-export function tellEventCancelled(tx: Queryable, eventId: number, replyTo: string | null, now = new Date()) {
+export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: number; email: string } | null, now = new Date()) {
+  const notActor = actor ? ne(users.id, actor.id) : undefined;
   const event = tx
     .select({ title: events.title, dateFrom: events.dateFrom })
     .from(events)
@@ -29,19 +30,25 @@ export function tellEventCancelled(tx: Queryable, eventId: number, replyTo: stri
     .from(registrations)
     .innerJoin(users, eq(users.id, registrations.userId))
     .innerJoin(participants, eq(participants.id, registrations.participantId))
-    .where(and(eq(registrations.eventId, eventId), inArray(registrations.applicationStatus, ["open", "accepted"])))
+    .where(and(eq(registrations.eventId, eventId), inArray(registrations.applicationStatus, ["open", "accepted"]), notActor))
     .orderBy(asc(registrations.id))
     .all();
   const helpers = tx
     .select({ email: users.email, firstName: users.firstName, status: eventHelpers.status })
     .from(eventHelpers)
     .innerJoin(users, eq(users.id, eventHelpers.userId))
-    .where(and(eq(eventHelpers.eventId, eventId), inArray(eventHelpers.status, ["accepted", "pending"])))
+    .where(and(eq(eventHelpers.eventId, eventId), inArray(eventHelpers.status, ["accepted", "pending"]), notActor))
+    .all();
+  const leads = tx
+    .select({ email: users.email, firstName: users.firstName })
+    .from(eventOwners)
+    .innerJoin(users, eq(users.id, eventOwners.userId))
+    .where(and(eq(eventOwners.eventId, eventId), notActor))
     .all();
 
   const told = new Map<string, Told>();
   const person = (email: string, firstName: string) => {
-    const known = told.get(email) ?? { firstName, children: [], helper: null };
+    const known = told.get(email) ?? { firstName, children: [], helper: null, lead: false };
     told.set(email, known);
     return known;
   };
@@ -49,12 +56,13 @@ export function tellEventCancelled(tx: Queryable, eventId: number, replyTo: stri
     person(c.email, c.firstName).children.push(`${c.childFirstName} ${c.childLastName}${c.waiting === null ? "" : " (Warteliste)"}`);
   }
   for (const h of helpers) person(h.email, h.firstName).helper = h.status === "accepted" ? "accepted" : "pending";
+  for (const l of leads) person(l.email, l.firstName).lead = true;
 
-  for (const [email, { firstName, children: names, helper }] of told) {
+  for (const [email, { firstName, children: names, helper, lead }] of told) {
     queueMail(tx, {
       to: email,
       subject: `Veranstaltung abgesagt: ${event.title}`,
-      replyTo: replyTo ?? undefined,
+      replyTo: actor?.email,
       text: [
         `Hallo ${firstName},`,
         "",
@@ -62,6 +70,7 @@ export function tellEventCancelled(tx: Queryable, eventId: number, replyTo: stri
         ...(names.length ? ["", "Damit sind diese Anmeldungen hinfällig:", ...names.map((n) => `- ${n}`)] : []),
         ...(helper === "accepted" ? ["", "Du warst als Helfer*in eingetragen."] : []),
         ...(helper === "pending" ? ["", "Deine Bewerbung als Helfer*in ist damit hinfällig."] : []),
+        ...(lead ? ["", "Du warst als Leitung eingetragen."] : []),
         "",
         names.length
           ? "Wenn du schon bezahlt hast oder Fragen hast, antworte einfach auf diese E-Mail."

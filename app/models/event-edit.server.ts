@@ -228,7 +228,7 @@ export async function deleteEvent(eventId: number, actor: { id: number; email: s
   const { eventFiles, told } = writeTransaction((tx) => {
     const eventFiles = tx.select({ key: files.key, kind: files.kind }).from(files).where(eq(files.eventId, eventId)).all();
     const event = tx.select({ title: events.title, dateFrom: events.dateFrom }).from(events).where(eq(events.id, eventId)).get();
-    const told = tellEventCancelled(tx, eventId, actor?.email ?? null);
+    const told = tellEventCancelled(tx, eventId, actor);
     tx.delete(events).where(eq(events.id, eventId)).run();
     if (event) {
       const details = { title: event.title, dateFrom: event.dateFrom, told };

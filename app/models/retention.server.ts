@@ -62,7 +62,11 @@ function conditions(now: Date) {
     protocolReasons: and(
       eq(auditLog.entityType, "registration"),
       sql`json_extract(${auditLog.details}, '$.reason') IS NOT NULL`,
-      inArray(sql`json_extract(${auditLog.details}, '$.eventId')`, endedBy(at.health)),
+      // Of an event that ended long enough ago, or of one deleted since (its registrations are gone).
+      or(
+        inArray(sql`json_extract(${auditLog.details}, '$.eventId')`, endedBy(at.health)),
+        sql`json_extract(${auditLog.details}, '$.eventId') NOT IN (SELECT "id" FROM "events")`,
+      ),
     ),
     comments: inArray(comments.eventId, endedBy(at.health)),
     registrations: inArray(registrations.eventId, endedBy(at.registrations)),

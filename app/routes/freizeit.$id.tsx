@@ -51,7 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === "delete") {
     if (!access.canManage) throw new Response("Nicht gefunden", { status: 404 });
     const told = await deleteEvent(id, user);
-    const cancelled = told ? ` Familien und Helfer*innen bekommen eine Absage (${told === 1 ? "1 E-Mail" : `${told} E-Mails`}).` : "";
+    const cancelled = told ? ` Familien, Helfer*innen und Leitung bekommen eine Absage (${told === 1 ? "1 E-Mail" : `${told} E-Mails`}).` : "";
     return redirectWithFlash("/", { kind: "success", title: "Veranstaltung gelöscht", message: `„${access.title}“ wurde gelöscht.${cancelled}` });
   }
   if (intent === "apply-helper") {

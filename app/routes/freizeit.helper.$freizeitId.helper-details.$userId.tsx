@@ -28,8 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ event: { id: event.id, title: event.title }, helper, mayRecordChecks }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-/** The checks of an accepted helper of this event, by its lead persons and admins. */
-/** Who may record the checks of which helper: an accepted one, by the event's lead persons. */
+/** Who may record the checks of which helper: an accepted one of this event, by its lead persons and admins. */
 async function checksGuard(request: Request, params: ActionFunctionArgs["params"]) {
   const { event } = await requireEventCapability(request, params.freizeitId, "recordHelperChecks", "not-found");
   const helper = getHelperDetail(event.id, idFrom(params.userId) ?? 0);

@@ -18,6 +18,7 @@ import { handleDecisionForm } from "~/services/decision-form.server";
 import { readForm } from "~/services/form.server";
 import { handleGroupForm, isGroupIntent } from "~/services/group-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
+import { idFrom } from "~/lib/ids";
 
 /** Scripts here: decisions in a dialog and without a full reload (docs/decisions/0003). */
 export const handle = { hydrate: true };
@@ -71,8 +72,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (isGroupIntent(form.get("intent"))) return handleGroupForm(request, event.id, backTo, form);
   // Done, the list opens at the decided row; refused, the answer opens where the form was (a
   // step's form posts to its own anchor, so its message is in view).
-  const registrationId = Number(form.get("registrationId"));
-  const row = Number.isSafeInteger(registrationId) && registrationId > 0 ? `#${rowAnchor(registrationId)}` : "";
+  const registrationId = idFrom(form.get("registrationId"));
+  const row = registrationId ? `#${rowAnchor(registrationId)}` : "";
   return handleDecisionForm(request, event.id, `${backTo}${row}`, form);
 }
 

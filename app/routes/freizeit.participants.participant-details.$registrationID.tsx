@@ -43,7 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!detail) throw new Response(NOT_FOUND_TEXT, { status: 404 });
   const url = new URL(request.url);
   const comments = listComments(detail.participant.id, event.id, user.id);
-  const editing = Number(url.searchParams.get("bearbeiten"));
+  const editing = idFrom(url.searchParams.get("bearbeiten"));
   const asked = parseStep(url.searchParams);
   const r = detail.registration;
   const step =
@@ -77,12 +77,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!may.comment) throw new Response(NOT_FOUND_TEXT, { status: 404 });
   const parsed = commentSchema.safeParse(Object.fromEntries(peek));
   if (!parsed.success) {
-    const commentId = Number(peek.get("commentId"));
+    const commentId = idFrom(peek.get("commentId"));
     return json<CommentReply>(
       {
         comment: {
           intent: intent === "comment-edit" ? "comment-edit" : "comment-add",
-          commentId: Number.isSafeInteger(commentId) && commentId > 0 ? commentId : null,
+          commentId,
           errors: parsed.error.issues.map((i) => i.message),
           text: String(peek.get("text") ?? ""),
         },

@@ -15,6 +15,7 @@ import { earlierSubmission, submissionKeyOf } from "~/models/form-submission.ser
 import { db } from "~/services/db.server";
 import { randomToken } from "~/services/tokens.server";
 import { discardUploads, readUploadForm, removeStoredFile, serverRefusal, storeUploads, UploadError } from "~/services/uploads.server";
+import { idFrom } from "~/lib/ids";
 
 const NOBODY = "Für diese Auswahl gibt es keine Empfänger*innen.";
 const isAudience = (value: unknown): value is EventMailAudience => (EVENT_MAIL_AUDIENCES as readonly unknown[]).includes(value);
@@ -75,7 +76,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (formData.get("intent") === "resend") {
     await discardUploads(uploads);
-    const resent = resendFailed(event.id, Number(formData.get("mailId")));
+    const resent = resendFailed(event.id, idFrom(formData.get("mailId")) ?? 0);
     if (resent === null) throw new Response("Nicht gefunden", { status: 404 });
     return redirectWithFlash(`/freizeit/sendEmails/${event.id}`, {
       kind: "success",

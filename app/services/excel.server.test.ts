@@ -41,6 +41,11 @@ describe("sheet names and dates", () => {
     expect(sheetName("Bären\u0007\u0000", taken)).toBe("Bären");
     const long = sheetName(`${"x".repeat(27)}🦊🦊`, taken);
     expect(long).toBe(`${"x".repeat(27)}`);
+    const many = new Set<string>();
+    const names = Array.from({ length: 120 }, () => sheetName("y".repeat(40), many));
+    expect(names[99]).toBe(`${"y".repeat(27)} 100`);
+    expect(Math.max(...names.map((n) => n.length))).toBe(31);
+    expect(new Set(names).size).toBe(120);
   });
 
   it("a calendar date is that day at midnight UTC (Excel's serial of the day)", () => {

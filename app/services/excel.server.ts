@@ -54,16 +54,19 @@ export type WorkbookWriter = {
  */
 export function sheetName(name: string, taken: Set<string>) {
   const cleaned = name.replace(/[[\]:*?/\\\p{Cc}]/gu, " ").replace(/^[\s']+|[\s']+$/g, "");
-  // 28 UTF-16 units leave room for " 99"; a character is never cut in half.
-  let base = "";
-  for (const char of cleaned) {
-    if (base.length + char.length > 28) break;
-    base += char;
-  }
-  base = base.replace(/[\s']+$/, "") || "Tabelle";
+  // At most 31 UTF-16 units with the number that makes it unique; a character is never cut in half.
+  const cut = (text: string, units: number) => {
+    let kept = "";
+    for (const char of text) {
+      if (kept.length + char.length > units) break;
+      kept += char;
+    }
+    return kept.replace(/[\s']+$/, "");
+  };
+  const base = cut(cleaned, 28) || "Tabelle";
   const used = (candidate: string) => candidate.toLowerCase() === "history" || taken.has(candidate.toLowerCase());
   let candidate = base;
-  for (let n = 2; used(candidate); n++) candidate = `${base} ${n}`;
+  for (let n = 2; used(candidate); n++) candidate = `${cut(base, 30 - String(n).length)} ${n}`;
   taken.add(candidate.toLowerCase());
   return candidate;
 }

@@ -482,11 +482,16 @@ describe("deleting an upcoming event", () => {
     addHelper(camp.id, helper.id, "accepted");
     const declined = quickUser({ email: "nein@example.org" });
     addHelper(camp.id, declined.id, "declined");
+    // The other lead person is told; the one deleting it is not, though a helper too.
+    const colead = quickUser({ email: "colead@example.org", firstName: "Cora" });
+    db.insert(eventOwners).values({ eventId: camp.id, userId: colead.id }).run();
+    addHelper(camp.id, lead.id, "accepted");
 
     const response = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
     expect(response.status).toBe(302);
     const mails = outbox();
-    expect(mails.map((m) => m.to[0]).sort()).toEqual(["beide@example.org", "helferin@example.org"]);
+    expect(mails.map((m) => m.to[0]).sort()).toEqual(["beide@example.org", "colead@example.org", "helferin@example.org"]);
+    expect(mails.find((m) => m.to[0] === "colead@example.org")!.text).toContain("Du warst als Leitung eingetragen.");
     for (const mail of mails) {
       expect(mail.subject).toBe("Veranstaltung abgesagt: Sommerlager");
       expect(mail.replyTo).toBe(lead.email);
@@ -501,14 +506,14 @@ describe("deleting an upcoming event", () => {
     expect(team.text).toContain("Du warst als Helfer*in eingetragen.");
     expect(team.text).not.toContain("Anmeldungen");
     const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(response, "lf_flash")! } }));
-    expect(flash?.flash.message).toBe("„Sommerlager“ wurde gelöscht. Familien und Helfer*innen bekommen eine Absage (2 E-Mails).");
+    expect(flash?.flash.message).toBe("„Sommerlager“ wurde gelöscht. Familien, Helfer*innen und Leitung bekommen eine Absage (3 E-Mails).");
     const [entry] = db.select().from(auditLog).where(eq(auditLog.action, "event.deleted")).all();
-    expect(JSON.parse(entry.details!)).toMatchObject({ title: "Sommerlager", told: 2 });
+    expect(JSON.parse(entry.details!)).toMatchObject({ title: "Sommerlager", told: 3 });
 
     const past = createEvent({ title: "Vorbei", inDays: -20, ownerIds: [lead.id] });
     register(past.id, { userId: both.id });
     await run(detailAction, post(`/freizeit/${past.id}`, { intent: "delete" }, { cookie, params: { id: String(past.id) } }));
-    expect(outbox()).toHaveLength(2);
+    expect(outbox()).toHaveLength(3);
   });
 });
 

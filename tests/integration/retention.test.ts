@@ -2,7 +2,7 @@
 // (names, addresses, birth dates, municipality) stays until the registration goes.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, comments, participants, registrationHistory, registrations, sepaMandates } from "../../db/schema";
+import { auditLog, comments, events, participants, registrationHistory, registrations, sepaMandates } from "../../db/schema";
 import { retentionPreview, runRetention, shiftIsoDate } from "~/models/retention.server";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase } from "../support/fixtures";
@@ -98,6 +98,16 @@ describe("the minimisation run", () => {
     const protocol = db.select().from(auditLog).where(eq(auditLog.entityType, "registration")).all();
     expect(protocol.map((e) => JSON.parse(e.details!))).toEqual([{ eventId: event.id }, { eventId: event.id }, { eventId: event.id }]);
     expect(runRetention(noon("2026-08-31")).healthData).toBe(0);
+
+    // An event deleted since: its registrations are gone, the protocol's reasons go at the next run.
+    const deleted = createEvent({ title: "Abgesagt", inDays: 40 });
+    const gone = createRegistration(deleted.id, parent.id, { status: "rejected" });
+    db.insert(auditLog).values({ actorId: parent.id, action: "registration.rejected", entityType: "registration", entityId: gone.id, details: JSON.stringify({ eventId: deleted.id, reason: "Epilepsie" }) }).run();
+    runRetention(noon("2026-08-31"));
+    expect(db.select().from(auditLog).where(eq(auditLog.entityId, gone.id)).get()!.details).toContain("Epilepsie");
+    db.delete(events).where(eq(events.id, deleted.id)).run();
+    runRetention(noon("2026-08-31"));
+    expect(JSON.parse(db.select().from(auditLog).where(eq(auditLog.entityId, gone.id)).get()!.details!)).toEqual({ eventId: deleted.id });
   });
 
   it("an event that has not ended keeps everything", async () => {
