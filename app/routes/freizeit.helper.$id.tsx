@@ -67,7 +67,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function HelperList() {
   const { event, may, groups, confirmId, active, declined, step } = useLoaderData<typeof loader>();
-  const error = useActionData<typeof action>()?.error;
+  const answer = useActionData<typeof action>();
+  const error = answer && "error" in answer ? answer.error : undefined;
+  const groupReply = answer && "groupName" in answer ? answer.groupName : undefined;
   const listUrl = `/freizeit/helper/${event.id}`;
   const shared = { eventId: event.id, action: listUrl, groups, may };
   return (
@@ -76,7 +78,7 @@ export default function HelperList() {
       <h1>Mitarbeiter*innen Liste {event.title}</h1>
       <FormAlert alert={error} />
       {step ? <HelperDecisionStep step={step} action={listUrl} /> : null}
-      {may.manageGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} /> : null}
+      {may.manageGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} reply={groupReply} /> : null}
       {active.length + declined.length === 0 ? <p className="empty">Noch keine Mitarbeiter vorhanden</p> : null}
       {active.length ? <HelperTable helpers={active} {...shared} /> : null}
       {declined.length ? <DeclinedHelpers helpers={declined} action={listUrl} may={may} /> : null}

@@ -3,8 +3,10 @@
 // permissions module itself, so a caller cannot forget it: 'assignGroups' to sort people in (the
 // camp team too), 'manageGroups' to create, rename or delete groups (lead persons and admins,
 // DECISIONS.md); a refusal is a 404 (the list page itself sends strangers home). It answers with a
-// redirect to `backTo` carrying the spec's toast as a flash message (PRG, works without JS).
+// redirect to `backTo` carrying the spec's toast as a flash message (PRG, works without JS); a
+// refused group name instead with a 4xx and the toast's words next to the name's field.
 import { redirect } from "@remix-run/node";
+import { json } from "./json.server";
 import { assignToGroup, createGroup, deleteGroup, renameGroup, type GroupOutcome } from "~/models/group.server";
 import { redirectWithFlash } from "./flash.server";
 import { readForm } from "./form.server";
@@ -51,6 +53,26 @@ async function answer(outcome: GroupOutcome, backTo: string, request: Request) {
   );
 }
 
+/** What a refused group name answers: the message for its field, with what was typed. */
+export type GroupNameReply = {
+  groupName: { intent: "create-group" | "rename-group"; groupId: number | null; name: string; title: string; message: string; attempt: number };
+};
+
+/** A name refused (empty, taken, reserved, too long) is answered next to its field (4xx); the rest as `answer`. */
+async function named(
+  outcome: GroupOutcome,
+  form: { intent: GroupNameReply["groupName"]["intent"]; groupId: number | null; data: FormData },
+  backTo: string,
+  request: Request,
+) {
+  if (outcome.ok || outcome.status === 404) return answer(outcome, backTo, request);
+  const name = String(form.data.get("name") ?? "").slice(0, 200);
+  const reply: GroupNameReply = {
+    groupName: { intent: form.intent, groupId: form.groupId, name, title: outcome.title, message: outcome.message, attempt: Date.now() },
+  };
+  return json(reply, { status: outcome.status });
+}
+
 /**
  * Handles one group form of the event's lists. `form` is the already read form when the caller
  * read it (to look at the intent first); otherwise the request's body is read here.
@@ -73,9 +95,11 @@ export async function handleGroupForm(request: Request, eventId: number, backTo:
       return answer(assignToGroup(eventId, target, optionalGroupId(data), user), backTo, request);
     }
     case "create-group":
-      return answer(createGroup(eventId, data.get("name")), backTo, request);
-    case "rename-group":
-      return answer(renameGroup(eventId, idField(data, "groupId"), data.get("name")), backTo, request);
+      return named(createGroup(eventId, data.get("name")), { intent, groupId: null, data }, backTo, request);
+    case "rename-group": {
+      const groupId = idField(data, "groupId");
+      return named(renameGroup(eventId, groupId, data.get("name")), { intent, groupId, data }, backTo, request);
+    }
     case "delete-group": {
       const groupId = idField(data, "groupId");
       if (data.get("confirm") !== "yes") {

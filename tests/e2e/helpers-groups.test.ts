@@ -88,14 +88,22 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     expect(hannaTab.problems).toEqual([]);
     await hannaTab.context.close();
 
-    // Two groups; an empty name gets 'Upps'.
+    // Two groups; an empty name gets 'Upps', a taken one its message, both next to the field.
+    const newName = page.getByLabel("Name der neuen Gruppe");
     await page.getByRole("button", { name: "Neue Gruppe anlegen" }).click();
-    await flash(page, "Du musst einen Gruppennamen angeben...");
+    await page.locator("#new-group-name-error").getByText("Du musst einen Gruppennamen angeben...").waitFor();
+    expect(await newName.getAttribute("aria-invalid")).toBe("true");
+    expect(await newName.evaluate((el) => el === document.activeElement)).toBe(true);
     for (const name of ["Füchse", "Eulen"]) {
-      await page.getByLabel("Name der neuen Gruppe").fill(name);
+      await newName.fill(name);
       await page.getByRole("button", { name: "Neue Gruppe anlegen" }).click();
       await flash(page, `Du hast erfolgreich die Gruppe "${name}" angelegt.`);
     }
+    await newName.fill("Eulen");
+    await page.getByRole("button", { name: "Neue Gruppe anlegen" }).click();
+    await page.locator("#new-group-name-error").getByText('Es gibt schon eine Gruppe "Eulen" in dieser Freizeit.').waitFor();
+    expect(await newName.inputValue()).toBe("Eulen");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
     // Hanna into 'Füchse': with JS the searchable field (typed, sent on Enter, no button);
     // without JS the plain select and 'Speichern'.

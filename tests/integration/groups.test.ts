@@ -156,6 +156,26 @@ describe("handleGroupForm", () => {
     expect(listEventGroups(eventId).filter((g) => g.id === group || g.name === "Team-Gruppe").map((g) => g.name)).toEqual(["Nur Leitung"]);
   });
 
+  it("a refused name (empty, taken) is a 4xx with the message for its field and what was typed; nothing is written", async () => {
+    const cookie = await sessionCookieFor(lead.id);
+    const taken = newGroup("Biber");
+    const other = newGroup("Otter");
+    const before = listEventGroups(eventId).length;
+    const cases: [Record<string, string>, number, object][] = [
+      [{ intent: "create-group", name: "   " }, 400, { intent: "create-group", groupId: null, name: "   ", title: "Upps", message: "Du musst einen Gruppennamen angeben..." }],
+      [{ intent: "create-group", name: "Biber" }, 409, { intent: "create-group", groupId: null, name: "Biber", message: 'Es gibt schon eine Gruppe "Biber" in dieser Freizeit.' }],
+      [{ intent: "rename-group", groupId: String(other), name: "Biber" }, 409, { intent: "rename-group", groupId: other, name: "Biber" }],
+    ];
+    for (const [form, status, reply] of cases) {
+      const response = await handleGroupForm(post(`/x`, form, { cookie }).request, eventId, `/freizeit/helper/${eventId}`);
+      expect(response.status).toBe(status);
+      expect(((await response.json()) as { groupName: object }).groupName).toMatchObject(reply);
+    }
+    expect(listEventGroups(eventId)).toHaveLength(before);
+    expect(listEventGroups(eventId).find((g) => g.id === other)?.name).toBe("Otter");
+    expect(listEventGroups(eventId).find((g) => g.id === taken)?.name).toBe("Biber");
+  });
+
   it("answers 400 for a malformed id", async () => {
     const { request } = post(`/x`, { intent: "assign-group", registrationId: "1; drop", groupId: "2" }, { cookie: await sessionCookieFor(lead.id) });
     const response = await handleGroupForm(request, eventId, `/freizeit/participants/${eventId}`).catch((r: Response) => r);

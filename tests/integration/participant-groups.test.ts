@@ -126,8 +126,8 @@ describe("a group name needs a visible character", () => {
 
   it("through the list's form too", async () => {
     const answer = await send("lead", { intent: "create-group", name: "\u200B\u200B" });
-    expect(answer.status).toBe(302);
-    expect(await readFlash(answer)).toMatchObject({ title: "Upps", message: "Du musst einen Gruppennamen angeben..." });
+    expect(answer.status).toBe(400);
+    expect(await body(answer)).toMatchObject({ groupName: { title: "Upps", message: "Du musst einen Gruppennamen angeben..." } });
   });
 
   it("invisible characters at the ends are dropped; a visible name stays as it is", () => {
