@@ -18,6 +18,9 @@ describe("what a protocol entry is about", () => {
     expect(subjectOf(entry("system", { healthData: 2, comments: 0, sepaMandates: 1, registrations: 0 }))).toBe(
       "2 Anmeldungen bereinigt · 0 Kommentare gelöscht · 1 SEPA-Mandate gelöscht · 0 Anmeldungen gelöscht",
     );
+    expect(subjectOf(entry("system", { healthData: 0, comments: 0, sepaMandates: 0, registrations: 0, mails: 3 }))).toBe(
+      "0 Anmeldungen bereinigt · 0 Kommentare gelöscht · 0 SEPA-Mandate gelöscht · 0 Anmeldungen gelöscht · 3 E-Mails gelöscht",
+    );
   });
 
   it("falls back to the kind and number when nothing else is known, never to English keys", () => {

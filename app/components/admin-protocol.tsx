@@ -55,6 +55,7 @@ const COUNTS: [string, string][] = [
   ["sepaMandates", "SEPA-Mandate gelöscht"],
   ["registrations", "Anmeldungen gelöscht"],
   ["helperChecksCleared", "Nachweise von Mitarbeiter*innen gelöscht"],
+  ["mails", "E-Mails gelöscht"],
 ];
 
 /** What the entry is about: names looked up while they exist, else the small details the writers

@@ -11,6 +11,7 @@ const ROWS: [keyof RetentionCounts, string][] = [
   ["comments", "Kommentare"],
   ["sepaMandates", "SEPA-Lastschriftmandate"],
   ["registrations", "Anmeldungen, die ganz gelöscht werden"],
+  ["mails", "Versandte und nicht zustellbare E-Mails (außer „E-Mail an alle“)"],
 ];
 
 type Props = { preview: RetentionCounts; settings: { healthDays: number; years: number; sepaMonths: number }; asked: boolean; submissionKey: string };
@@ -23,7 +24,7 @@ export function AdminRetention({ preview, settings, asked, submissionKey }: Prop
       <h2 id="retention-title">Datensparsamkeit</h2>
       <p>
         Jede Nacht werden Gesundheitsangaben, Versicherungsdaten, Erlaubnisse, Kommentare und die Begründungen von Entscheidungen {settings.healthDays} Tage nach dem Ende
-        einer Veranstaltung gelöscht, SEPA-Mandate nach {settings.sepaMonths} Monaten und die Anmeldungen nach {settings.years} Jahren.
+        einer Veranstaltung gelöscht, versandte E-Mails {settings.healthDays} Tage nach dem Versand, SEPA-Mandate nach {settings.sepaMonths} Monaten und die Anmeldungen nach {settings.years} Jahren.
         Das Protokoll nennt nur die Anzahl.
       </p>
       <h3>Der nächste Lauf entfernt</h3>

@@ -1,10 +1,11 @@
 // Keeping children's data only as long as needed (DECISIONS.md 'Keeping children's data'):
 // special needs, insurance data, permission answers and comments go RETENTION_HEALTH_DAYS after
 // the event ended; the registration itself (for the subsidy list) after RETENTION_YEARS; SEPA
-// mandates after RETENTION_SEPA_MONTHS. The parent's own records (children, guardians) stay.
+// mandates after RETENTION_SEPA_MONTHS; delivered mails (their texts name children, reasons) after
+// RETENTION_HEALTH_DAYS. The parent's own records (children, guardians) stay.
 // A daily job runs it; each run writes counts, never contents, to the protocol.
-import { and, desc, eq, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
-import { auditLog, comments, events, registrationHistory, registrations, sepaMandates } from "../../db/schema";
+import { and, desc, eq, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { auditLog, comments, events, mailOutbox, registrationHistory, registrations, sepaMandates } from "../../db/schema";
 import { berlinToday } from "~/lib/dates";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
@@ -53,7 +54,15 @@ const hasHealthData: SQL = or(
 
 function conditions(now: Date) {
   const at = cutoffs(now);
+  const mailsBefore = new Date(now.getTime() - settings().retention.healthDays * 86_400_000);
   return {
+    // Delivered or given up (never one still to go), and not the delivery of an event e-mail,
+    // whose log shows it while the event mail is kept.
+    mails: and(
+      inArray(mailOutbox.status, ["sent", "failed"]),
+      lt(mailOutbox.createdAt, mailsBefore),
+      sql`NOT EXISTS (SELECT 1 FROM "event_mail_recipients" AS "r" WHERE "r"."outbox_id" = "mail_outbox"."id")`,
+    ),
     health: and(inArray(registrations.eventId, endedBy(at.health)), hasHealthData),
     historyReasons: and(
       ne(registrationHistory.reason, ""),
@@ -74,7 +83,7 @@ function conditions(now: Date) {
   };
 }
 
-export type RetentionCounts = { healthData: number; comments: number; registrations: number; sepaMandates: number };
+export type RetentionCounts = { healthData: number; comments: number; registrations: number; sepaMandates: number; mails: number };
 
 /** What the next run would remove (shown to admins on /gott). */
 export function retentionPreview(now = new Date(), database: Queryable = db): RetentionCounts {
@@ -85,6 +94,7 @@ export function retentionPreview(now = new Date(), database: Queryable = db): Re
     comments: n(database.select({ n: sql<number>`count(*)` }).from(comments).where(where.comments)),
     registrations: n(database.select({ n: sql<number>`count(*)` }).from(registrations).where(where.registrations)),
     sepaMandates: n(database.select({ n: sql<number>`count(*)` }).from(sepaMandates).where(where.mandates)),
+    mails: n(database.select({ n: sql<number>`count(*)` }).from(mailOutbox).where(where.mails)),
   };
 }
 
@@ -101,7 +111,7 @@ export function runRetention(now = new Date(), actorId: number | null = null, su
         .where(and(eq(auditLog.action, "retention.run"), eq(auditLog.actorId, actorId)))
         .orderBy(desc(auditLog.id))
         .get();
-      return JSON.parse(last?.details ?? "null") ?? { healthData: 0, comments: 0, sepaMandates: 0, registrations: 0 };
+      return JSON.parse(last?.details ?? "null") ?? { healthData: 0, comments: 0, sepaMandates: 0, registrations: 0, mails: 0 };
     }
     if (actorId !== null) recordSubmission(tx, submissionKey, actorId, "/gott?tab=protokoll");
     const where = conditions(now);
@@ -123,6 +133,7 @@ export function runRetention(now = new Date(), actorId: number | null = null, su
       comments: tx.delete(comments).where(where.comments).run().changes,
       sepaMandates: tx.delete(sepaMandates).where(where.mandates).run().changes,
       registrations: tx.delete(registrations).where(where.registrations).run().changes,
+      mails: tx.delete(mailOutbox).where(where.mails).run().changes,
     };
     // After the answers (their condition looks at the reasons): the history keeps each step with
     // its person and time, the protocol its entry, both without the reason.

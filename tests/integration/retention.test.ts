@@ -2,7 +2,7 @@
 // (names, addresses, birth dates, municipality) stays until the registration goes.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, comments, events, participants, registrationHistory, registrations, sepaMandates } from "../../db/schema";
+import { auditLog, comments, eventMailRecipients, eventMails, events, mailOutbox, participants, registrationHistory, registrations, sepaMandates } from "../../db/schema";
 import { retentionPreview, runRetention, shiftIsoDate } from "~/models/retention.server";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase } from "../support/fixtures";
@@ -39,13 +39,13 @@ describe("the minimisation run", () => {
   it("30 days after the event: health data, insurance, permissions and comments go; the rest stays", async () => {
     const { r, mandate } = await campThatEnded("2026-08-01");
     const dayBefore = noon("2026-08-30");
-    expect(retentionPreview(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0 });
-    expect(runRetention(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0 });
+    expect(retentionPreview(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, mails: 0 });
+    expect(runRetention(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, mails: 0 });
     expect(registration(r.id).specialNeeds).toBe("Nussallergie");
 
     const onTheDay = noon("2026-08-31");
-    expect(retentionPreview(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0 });
-    expect(runRetention(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0 });
+    expect(retentionPreview(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, mails: 0 });
+    expect(runRetention(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, mails: 0 });
     expect(registration(r.id)).toMatchObject({
       specialNeeds: "",
       nameOfInsured: "",
@@ -59,7 +59,7 @@ describe("the minimisation run", () => {
     expect(db.select().from(participants).where(eq(participants.id, r.participantId)).get()).toMatchObject({ firstName: expect.any(String), birthDate: "2015-05-05", street: "Weg 1" });
     expect(db.select().from(sepaMandates).where(eq(sepaMandates.id, mandate.id)).get()).toBeDefined();
     // A second run finds nothing more.
-    expect(runRetention(onTheDay)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0 });
+    expect(runRetention(onTheDay)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, mails: 0 });
   });
 
   it("SEPA mandates go 14 months after the event, registrations after 5 years; the child's record stays", async () => {
@@ -78,7 +78,7 @@ describe("the minimisation run", () => {
     await campThatEnded("2026-08-01");
     runRetention(noon("2026-09-15"));
     const entry = db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()!;
-    expect(JSON.parse(entry.details!)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0 });
+    expect(JSON.parse(entry.details!)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, mails: 0 });
     expect(entry.details).not.toContain("Nuss");
   });
 
@@ -108,6 +108,26 @@ describe("the minimisation run", () => {
     db.delete(events).where(eq(events.id, deleted.id)).run();
     runRetention(noon("2026-08-31"));
     expect(JSON.parse(db.select().from(auditLog).where(eq(auditLog.entityId, gone.id)).get()!.details!)).toEqual({ eventId: deleted.id });
+  });
+
+  it("delivered and given-up mails go after the same days (their texts name children and reasons); waiting ones and an event mail's stay", async () => {
+    const { event, parent } = await campThatEnded("2030-08-01");
+    const now = noon("2026-09-15");
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    const mail = (status: "pending" | "sent" | "failed", createdAt: Date, subject: string) =>
+      db.insert(mailOutbox).values({ recipients: '["eva@example.org"]', subject, text: "Begründung: Diabetes", status, nextAttemptAt: createdAt, createdAt }).returning().get().id;
+    mail("sent", daysAgo(31), "alt gesendet");
+    mail("failed", daysAgo(31), "alt aufgegeben");
+    mail("sent", daysAgo(29), "neu gesendet");
+    mail("pending", daysAgo(40), "wartet");
+    const eventMailDelivery = mail("sent", daysAgo(60), "Packliste");
+    const sent = db.insert(eventMails).values({ eventId: event.id, senderId: parent.id, senderName: "Eva", subject: "Packliste", text: "Schlafsack", audience: "both" }).returning().get();
+    db.insert(eventMailRecipients).values({ mailId: sent.id, email: "eva@example.org", outboxId: eventMailDelivery }).run();
+
+    expect(retentionPreview(now).mails).toBe(2);
+    expect(runRetention(now).mails).toBe(2);
+    expect(db.select({ subject: mailOutbox.subject }).from(mailOutbox).all().map((m) => m.subject).sort()).toEqual(["Packliste", "neu gesendet", "wartet"]);
+    expect(runRetention(now).mails).toBe(0);
   });
 
   it("an event that has not ended keeps everything", async () => {
