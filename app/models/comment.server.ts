@@ -43,13 +43,16 @@ export function listComments(participantId: number, eventId: number, viewerId: n
 
 /**
  * Writes a comment, once per form: a second submission with the same key (a double tap, a form
- * sent again) finds the first and writes nothing.
+ * sent again) finds the first and writes nothing. `form.page` is where the comment is shown.
  */
-export function addComment(input: { participantId: number; eventId: number; authorId: number; text: string }, submissionKey: string | null = null) {
+export function addComment(
+  input: { participantId: number; eventId: number; authorId: number; text: string },
+  form: { key: string | null; page: string } = { key: null, page: "" },
+) {
   writeTransaction((tx) => {
-    if (earlierSubmission(tx, submissionKey, input.authorId)) return;
+    if (earlierSubmission(tx, form.key, input.authorId)) return;
     tx.insert(comments).values(input).run();
-    recordSubmission(tx, submissionKey, input.authorId, `/comment/${input.participantId}`);
+    recordSubmission(tx, form.key, input.authorId, form.page);
   });
 }
 

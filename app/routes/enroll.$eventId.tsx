@@ -27,11 +27,10 @@ export const meta: MetaFunction = () => [{ title: "Anmeldeformular – Lagerfeue
 // With JavaScript, adding, removing and picking answer without a full page load.
 export const handle = { hydrate: true };
 
-const eventIdOf = idFrom;
 
 async function contextFor(request: Request, param: string | undefined) {
   const user = await requireUser(request);
-  const id = eventIdOf(param);
+  const id = idFrom(param);
   const context = id ? getEnrolmentContext(id, user) : null;
   if (id && !context && takesNoEnrolment(id, user)) {
     throw await redirectWithFlash(`/freizeit/${id}`, {

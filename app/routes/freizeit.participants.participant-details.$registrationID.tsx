@@ -94,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!detail) throw new Response(NOT_FOUND_TEXT, { status: 404 });
   const participantId = detail.participant.id;
   if (parsed.data.intent === "comment-add") {
-    addComment({ participantId, eventId: event.id, authorId: user.id, text: parsed.data.text }, submissionKeyOf(peek));
+    addComment({ participantId, eventId: event.id, authorId: user.id, text: parsed.data.text }, { key: submissionKeyOf(peek), page: pageUrl });
     return redirectWithFlash(`${pageUrl}#comments-title`, { kind: "success", title: "Kommentar gespeichert" }, { request });
   }
   const changed = updateOwnComment({ commentId: parsed.data.commentId, participantId, eventId: event.id, authorId: user.id, text: parsed.data.text });

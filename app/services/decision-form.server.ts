@@ -40,7 +40,6 @@ export function capabilityFor(intent: DecisionIntent): Capability {
   return PAYMENT_INTENTS.includes(intent) ? "confirmPayments" : "decideRegistrations";
 }
 
-const positiveId = (value: FormDataEntryValue | null) => idFrom(value);
 
 /**
  * Handles a decision form posted to `eventId`'s pages; `backTo` is where success leads. An
@@ -51,14 +50,14 @@ export async function handleDecisionForm(request: Request, eventId: number | str
   const intent = formData.get("intent");
   if (!isDecisionIntent(intent)) throw new Response("Unbekannte Aktion", { status: 400 });
   const { user, event } = await requireEventCapability(request, eventId, capabilityFor(intent), "not-found");
-  const registrationId = positiveId(formData.get("registrationId"));
+  const registrationId = idFrom(formData.get("registrationId"));
   const reason = String(formData.get("reason") ?? "");
   let outcome: DecisionOutcome;
   if (intent === "accept-many") {
-    const ids = formData.getAll("registrationIds").map(positiveId).filter((id): id is number => id !== null);
+    const ids = formData.getAll("registrationIds").map(idFrom).filter((id): id is number => id !== null);
     outcome = acceptMany(event.id, ids, user, reason);
   } else if (intent === "confirm-mandate") {
-    const mandateId = positiveId(formData.get("sepaMandateId"));
+    const mandateId = idFrom(formData.get("sepaMandateId"));
     outcome = mandateId ? confirmMandatePayments(event.id, mandateId, user) : { ok: false, status: 404, message: "Dieses Mandat gibt es nicht." };
   } else {
     outcome = registrationId

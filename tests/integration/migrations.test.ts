@@ -17,11 +17,16 @@ function migrationsUpTo(count: number) {
   return dir;
 }
 
+/** A new database file with the first `count` migrations applied. */
+function databaseUpTo(count: number, name: string) {
+  const { sqlite } = openDatabase(path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), name));
+  migrateDatabase(sqlite, migrationsUpTo(count));
+  return sqlite;
+}
+
 describe("migrating a database in use", () => {
   it("0004 (rebuilds events, registrations and their history) keeps every row that refers to them", () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), "alt.db");
-    const { sqlite } = openDatabase(file);
-    migrateDatabase(sqlite, migrationsUpTo(4));
+    const sqlite = databaseUpTo(4, "alt.db");
     sqlite.exec(`
       insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
       insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
@@ -49,9 +54,7 @@ describe("migrating a database in use", () => {
   });
 
   it("0015 takes rejected and cancelled registrations out of their groups and keeps everyone else", () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), "gruppen.db");
-    const { sqlite } = openDatabase(file);
-    migrateDatabase(sqlite, migrationsUpTo(15));
+    const sqlite = databaseUpTo(15, "gruppen.db");
     sqlite.exec(`
       insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
       insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
