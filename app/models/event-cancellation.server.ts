@@ -1,9 +1,10 @@
 // Deleting an upcoming event cancels it: every family with a child still in it (a place, an open
 // registration, the waiting list), every helper still in it (accepted or applying) and the other
 // lead persons are told, one mail per address, in the transaction that deletes it (DECISIONS.md:
-// parents are told when a registration is cancelled). The person deleting it is not.
+// parents are told when a registration is cancelled). The person deleting it is not. Its own
+// e-mails still waiting to go out are taken back.
 import { and, asc, eq, gt, inArray, ne } from "drizzle-orm";
-import { eventHelpers, eventOwners, events, participants, registrations, users } from "../../db/schema";
+import { eventHelpers, eventMailRecipients, eventMails, eventOwners, events, mailOutbox, participants, registrations, users } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
 import type { Queryable } from "~/services/db.server";
 import { queueMail } from "~/services/mail.server";
@@ -82,4 +83,18 @@ export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: 
     });
   }
   return told.size;
+}
+
+/**
+ * Takes back the deliveries of the event's e-mails that still wait in the outbox (a retry
+ * included): with the event gone they would arrive after its cancellation, their attachments
+ * deleted with it. One the mail worker holds right now stays; returns how many went.
+ */
+export function withdrawEventMails(tx: Queryable, eventId: number) {
+  const deliveries = tx
+    .select({ id: eventMailRecipients.outboxId })
+    .from(eventMailRecipients)
+    .innerJoin(eventMails, eq(eventMails.id, eventMailRecipients.mailId))
+    .where(eq(eventMails.eventId, eventId));
+  return tx.delete(mailOutbox).where(and(eq(mailOutbox.status, "pending"), inArray(mailOutbox.id, deliveries))).run().changes;
 }

@@ -7,7 +7,7 @@ import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
 import { setEventFormHelpers } from "./helper.server";
 import { recordAudit } from "./audit.server";
-import { tellEventCancelled } from "./event-cancellation.server";
+import { tellEventCancelled, withdrawEventMails } from "./event-cancellation.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { PersonName } from "./event.server";
 import type { SessionUser } from "./user.server";
@@ -229,6 +229,7 @@ export async function deleteEvent(eventId: number, actor: { id: number; email: s
     const eventFiles = tx.select({ key: files.key, kind: files.kind }).from(files).where(eq(files.eventId, eventId)).all();
     const event = tx.select({ title: events.title, dateFrom: events.dateFrom }).from(events).where(eq(events.id, eventId)).get();
     const told = tellEventCancelled(tx, eventId, actor);
+    withdrawEventMails(tx, eventId);
     tx.delete(events).where(eq(events.id, eventId)).run();
     if (event) {
       const details = { title: event.title, dateFrom: event.dateFrom, told };

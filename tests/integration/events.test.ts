@@ -3,8 +3,9 @@ import path from "node:path";
 import { crc32 } from "node:zlib";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, eventHelpers, eventOwners, events, files, participants, registrations } from "../../db/schema";
+import { auditLog, eventHelpers, eventOwners, events, files, mailOutbox, participants, registrations } from "../../db/schema";
 import { getEventPage, listEvents } from "~/models/event.server";
+import { sendEventMail } from "~/models/event-mail.server";
 import { action as createAction, loader as createLoader } from "~/routes/freizeit.create";
 import { action as editAction, loader as editLoader } from "~/routes/freizeit.edit.$freizeitId";
 import { action as detailAction, loader as detailLoader } from "~/routes/freizeit.$id";
@@ -514,6 +515,26 @@ describe("deleting an upcoming event", () => {
     register(past.id, { userId: both.id });
     await run(detailAction, post(`/freizeit/${past.id}`, { intent: "delete" }, { cookie, params: { id: String(past.id) } }));
     expect(outbox()).toHaveLength(3);
+  });
+
+  it("takes back the event e-mails still waiting to go out, and keeps every other mail", async () => {
+    const { user: lead, cookie } = await person("admin");
+    const camp = createEvent({ title: "Sommerlager", inDays: 20, ownerIds: [lead.id] });
+    const other = createEvent({ title: "Herbstlager", inDays: 30, ownerIds: [lead.id] });
+    const family = quickUser({ email: "familie@example.org" });
+    register(camp.id, { userId: family.id });
+    register(other.id, { userId: family.id });
+    const sender = { ...lead, role: "user" as const };
+    sendEventMail({ id: camp.id, title: "Sommerlager" }, sender, { subject: "Packliste", text: "Schlafsack", audience: "participants", attachments: [] });
+    sendEventMail({ id: other.id, title: "Herbstlager" }, sender, { subject: "Treffpunkt", text: "Bahnhof", audience: "participants", attachments: [] });
+    // One delivery of the deleted event's mail is already under way (the worker holds it): it stays.
+    sendEventMail({ id: camp.id, title: "Sommerlager" }, sender, { subject: "Unterwegs", text: "Schon los", audience: "participants", attachments: [] });
+    const underWay = outbox().find((m) => m.subject === "Unterwegs")!;
+    db.update(mailOutbox).set({ status: "sending" }).where(eq(mailOutbox.id, underWay.id)).run();
+
+    const response = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
+    expect(response.status).toBe(302);
+    expect(outbox().map((m) => m.subject).sort()).toEqual(["Treffpunkt", "Unterwegs", "Veranstaltung abgesagt: Sommerlager"]);
   });
 });
 
