@@ -202,6 +202,7 @@ export function acceptMany(eventId: number, registrationIds: number[], actor: Se
   return writeTransaction((tx) => {
     // This event's registrations, each once: other ids are no registration of this list.
     const rows = loadManyForChange(tx, eventId, [...new Set(registrationIds)]);
+    if (!rows.length) return { ok: false, status: 404, message: "Diese Anmeldungen gibt es bei dieser Veranstaltung nicht." };
     let accepted = 0;
     for (const row of rows) {
       if (!isAllowed("accept", row)) continue;

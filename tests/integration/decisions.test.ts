@@ -154,6 +154,13 @@ describe("several at once", () => {
     expect(historyOf(open.id).filter((h) => h.action === "accepted")).toHaveLength(1);
   });
 
+  it("refuses with a 404 when no ticked id is a registration of this event", () => {
+    const elsewhere = createRegistration(createEvent({ title: "Anderswo" }).id, parent.id);
+    const outcome = acceptMany(eventId, [elsewhere.id, 999_999], lead);
+    expect(outcome).toEqual({ ok: false, status: 404, message: "Diese Anmeldungen gibt es bei dieser Veranstaltung nicht." });
+    expect(registration(elsewhere.id).applicationStatus).toBe("open");
+  });
+
   it("a SEPA mandate's payments: exactly that mandate's registrations with a place", async () => {
     const other = await createUser();
     const mandate = createMandate(eventId, parent.id);
