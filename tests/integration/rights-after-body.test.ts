@@ -4,7 +4,7 @@
 // record gone meanwhile is a 404, never a 500.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { comments, eventHelpers, eventMails, eventOwners, events, users } from "../../db/schema";
+import { comments, eventHelpers, eventMails, eventOwners, events, guardians, participants, registrations, users } from "../../db/schema";
 import { action as panelAction } from "~/routes/gott";
 import { action as detailAction } from "~/routes/freizeit.participants.participant-details.$registrationID";
 import { action as mailAction } from "~/routes/freizeit.sendEmails.$id";
@@ -13,6 +13,7 @@ import { setAdminRole, setUserActive } from "~/models/admin.server";
 import { action as accountAction } from "~/routes/account.$id";
 import { action as ownAccountAction } from "~/routes/account._index";
 import { action as helperDetailAction } from "~/routes/freizeit.helper.$freizeitId.helper-details.$userId";
+import { action as enrolAction } from "~/routes/enroll.$eventId";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
@@ -177,5 +178,48 @@ describe("a right taken while the body arrives", () => {
     arrive();
     expect((await answer).status).toBe(404);
     expect(db.select().from(eventMails).all()).toEqual([]);
+  });
+
+  describe("a parent enrolling", () => {
+    async function enrolSlowly() {
+      const parent = await createUser({ firstName: "Eva" });
+      const event = createEvent({});
+      const child = db.insert(participants).values({ userId: parent.id, firstName: "Mia", lastName: "Muster", street: "Hauptstr. 1", city: "Kiel", birthDate: "2015-05-01" }).returning().get();
+      const guardian = db.insert(guardians).values({ userId: parent.id, firstName: "Eva", lastName: "Muster" }).returning().get();
+      const form = {
+        submissionKey: "langsamer-schluessel-1",
+        referral: "",
+        paymentMethod: "transfer",
+        terms: "on",
+        intent: "submit",
+        "boxes[0].participant": String(child.id),
+        "boxes[0].guardian": String(guardian.id),
+      };
+      const slow = slowPost(`/enroll/${event.id}`, form, await sessionCookieFor(parent.id), { eventId: String(event.id) }, enrolAction);
+      await settle();
+      return { parent, ...slow };
+    }
+
+    it("deactivated meanwhile enrols no child", async () => {
+      const admin = await createUser({ role: "admin" });
+      const { parent, answer, arrive } = await enrolSlowly();
+      const asAdmin = { id: admin.id, email: admin.email, firstName: admin.firstName, lastName: admin.lastName, role: "admin" as const };
+      expect(setUserActive(asAdmin, parent.id, false)).toMatchObject({ ok: true });
+      arrive();
+      const response = await answer;
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toMatch(/^\/login/);
+      expect(db.select().from(registrations).all()).toEqual([]);
+    });
+
+    it("whose account was deleted meanwhile (in another tab) gets the login, not a 500", async () => {
+      const { parent, answer, arrive } = await enrolSlowly();
+      db.delete(users).where(eq(users.id, parent.id)).run();
+      arrive();
+      const response = await answer;
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toMatch(/^\/login/);
+      expect(db.select().from(registrations).all()).toEqual([]);
+    });
   });
 });
