@@ -13,8 +13,9 @@ export async function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  await requireUser(request);
   await readForm(request);
+  const user = await requireUser(request); // again once the body is in: a right taken meanwhile counts
   const token = replaceCalendarFeed(user.id);
   return redirect(`/account#${CALENDAR_ANCHOR}`, { headers: { "Set-Cookie": await rememberCalendarToken(user.id, token, request) } });
 }

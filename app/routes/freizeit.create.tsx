@@ -20,9 +20,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request);
-  const form = await readEventForm(request, (key) => earlierSubmission(db, key, admin.id));
+  const asked = await requireAdmin(request);
+  const form = await readEventForm(request, (key) => earlierSubmission(db, key, asked.id));
   if (form.response) return form.response;
+  // Asked again once the files are in (a slow upload may take minutes): rights taken meanwhile count.
+  const admin = await requireAdmin(request).catch(async (refusal: unknown) => {
+    await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
+    throw refusal;
+  });
   try {
     const created = createEvent(form.input, admin, form.stored, form.submissionKey);
     // A repeated submission that slipped past the early check: its files are not needed.

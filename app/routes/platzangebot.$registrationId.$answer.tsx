@@ -43,9 +43,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  await requireUser(request);
   const answer = answerOf(params.answer);
   await readForm(request); // nothing in it but the button; read within the limits all the same
+  // Asked again once the body is in: an account deactivated meanwhile takes no place.
+  const user = await requireUser(request);
   const outcome = answerOffer(idFrom(params.registrationId) ?? 0, user, answer);
   if (!outcome.ok) {
     if (outcome.status === 404) throw new Response(NOT_FOUND, { status: 404 });

@@ -14,24 +14,30 @@ import { action as accountAction } from "~/routes/account.$id";
 import { action as ownAccountAction } from "~/routes/account._index";
 import { action as helperDetailAction } from "~/routes/freizeit.helper.$freizeitId.helper-details.$userId";
 import { action as enrolAction } from "~/routes/enroll.$eventId";
+import { action as offerAction } from "~/routes/platzangebot.$registrationId.$answer";
+import { action as calendarAction } from "~/routes/account.kalender";
+import { action as createAction } from "~/routes/freizeit.create";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { settings } from "~/services/env.server";
+import { createRegistration, registration } from "../support/registrations";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
-import { createEvent } from "../support/events";
+import { createEvent, multipartPost, pngBytes, validEventFields } from "../support/events";
 import { register } from "../support/lists-fixtures";
 import { run } from "../support/remix";
 
-/** A POST whose body arrives only when `arrive()` is called; the action runs meanwhile. */
-function slowPost(url: string, form: Record<string, string>, cookie: string, params: Record<string, string>, action: (args: never) => unknown) {
+/** A POST of `bytes` that arrive only when `arrive()` is called; the action runs meanwhile. */
+function slowRequest(url: string, bytes: Uint8Array, headers: HeadersInit, params: Record<string, string>, action: (args: never) => unknown) {
   let arrive!: () => void;
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const body = new TextEncoder().encode(new URLSearchParams(form).toString());
   const request = new Request(`http://localhost${url}`, {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+    headers,
     body: new ReadableStream({
       async pull(controller) {
         await arrived;
-        controller.enqueue(body);
+        controller.enqueue(bytes);
         controller.close();
       },
     }),
@@ -39,6 +45,17 @@ function slowPost(url: string, form: Record<string, string>, cookie: string, par
   } as RequestInit);
   const answer = run(action, { request, params, context: {} });
   return { answer, arrive };
+}
+
+/** A form POST whose body arrives only when `arrive()` is called. */
+function slowPost(url: string, form: Record<string, string>, cookie: string, params: Record<string, string>, action: (args: never) => unknown) {
+  const bytes = new TextEncoder().encode(new URLSearchParams(form).toString());
+  return slowRequest(url, bytes, { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie }, params, action);
+}
+
+/** An admin as the session knows them. */
+function sessionOf(admin: { id: number; email: string; firstName: string; lastName: string }) {
+  return { id: admin.id, email: admin.email, firstName: admin.firstName, lastName: admin.lastName, role: "admin" as const };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
@@ -52,8 +69,7 @@ describe("a right taken while the body arrives", () => {
     const target = await createUser();
     const { answer, arrive } = slowPost("/gott", { intent: "grant-admin", userId: String(target.id) }, await sessionCookieFor(second.id), {}, panelAction);
     await settle();
-    const asFirst = { id: first.id, email: first.email, firstName: first.firstName, lastName: first.lastName, role: "admin" as const };
-    expect(setUserActive(asFirst, second.id, false)).toMatchObject({ ok: true });
+    expect(setUserActive(sessionOf(first), second.id, false)).toMatchObject({ ok: true });
     arrive();
     const response = await answer;
     expect(response.status).toBe(302);
@@ -121,8 +137,7 @@ describe("a right taken while the body arrives", () => {
       accountAction,
     );
     await settle();
-    const asFirst = { id: first.id, email: first.email, firstName: first.firstName, lastName: first.lastName, role: "admin" as const };
-    expect(setAdminRole(asFirst, second.id, false)).toMatchObject({ ok: true });
+    expect(setAdminRole(sessionOf(first), second.id, false)).toMatchObject({ ok: true });
     arrive();
     const response = await answer;
     expect(response.status).toBe(302);
@@ -153,8 +168,7 @@ describe("a right taken while the body arrives", () => {
     const parent = await createUser({ firstName: "Eva" });
     const { answer, arrive } = slowPost("/account", { intent: "names", firstName: "Mallory", lastName: "M" }, await sessionCookieFor(parent.id), {}, ownAccountAction);
     await settle();
-    const asAdmin = { id: admin.id, email: admin.email, firstName: admin.firstName, lastName: admin.lastName, role: "admin" as const };
-    expect(setUserActive(asAdmin, parent.id, false)).toMatchObject({ ok: true });
+    expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
     arrive();
     const response = await answer;
     expect(response.status).toBe(302);
@@ -203,8 +217,7 @@ describe("a right taken while the body arrives", () => {
     it("deactivated meanwhile enrols no child", async () => {
       const admin = await createUser({ role: "admin" });
       const { parent, answer, arrive } = await enrolSlowly();
-      const asAdmin = { id: admin.id, email: admin.email, firstName: admin.firstName, lastName: admin.lastName, role: "admin" as const };
-      expect(setUserActive(asAdmin, parent.id, false)).toMatchObject({ ok: true });
+        expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
       arrive();
       const response = await answer;
       expect(response.status).toBe(302);
@@ -221,5 +234,49 @@ describe("a right taken while the body arrives", () => {
       expect(response.headers.get("Location")).toMatch(/^\/login/);
       expect(db.select().from(registrations).all()).toEqual([]);
     });
+  });
+
+  it("a parent deactivated meanwhile takes no offered place", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const event = createEvent({ capacity: 1 });
+    const offered = createRegistration(event.id, parent.id, { waiting: 1, offerExpiresAt: new Date(Date.now() + 3600_000) });
+    const { answer, arrive } = slowPost(`/platzangebot/${offered.id}/annehmen`, {}, await sessionCookieFor(parent.id), { registrationId: String(offered.id), answer: "annehmen" }, offerAction);
+    await settle();
+    expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
+    arrive();
+    const response = await answer;
+    expect(response.headers.get("Location")).toMatch(/^\/login/);
+    expect(registration(offered.id).waitingListPosition).toBe(1);
+  });
+
+  it("a parent deactivated meanwhile gets no new calendar address", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const before = db.select().from(users).where(eq(users.id, parent.id)).get()!;
+    const { answer, arrive } = slowPost("/account/kalender", {}, await sessionCookieFor(parent.id), {}, calendarAction);
+    await settle();
+    expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
+    arrive();
+    const response = await answer;
+    expect(response.headers.get("Location")).toMatch(/^\/login/);
+    expect(db.select().from(users).where(eq(users.id, parent.id)).get()!.calendarTokenHash).toBe(before.calendarTokenHash);
+  });
+
+  it("an admin whose rights went while the new event's pictures arrived creates no event and keeps no file", async () => {
+    const first = await createUser({ role: "admin" });
+    const second = await createUser({ role: "admin" });
+    const { request: whole } = multipartPost("/freizeit/create", validEventFields({ ownerIds: [String(second.id)] }), { picture: [{ name: "bild.png", bytes: pngBytes() }] }, await sessionCookieFor(second.id));
+    const bytes = new Uint8Array(await whole.arrayBuffer());
+    const { answer, arrive } = slowRequest("/freizeit/create", bytes, whole.headers, {}, createAction);
+    await settle();
+    expect(setAdminRole(sessionOf(first), second.id, false)).toMatchObject({ ok: true });
+    arrive();
+    const response = await answer;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    expect(db.select().from(events).all()).toEqual([]);
+    const pictures = path.join(settings().uploadsDir, "pictures");
+    expect(existsSync(pictures) ? readdirSync(pictures) : []).toEqual([]);
   });
 });
