@@ -153,7 +153,8 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
   const errorId = `${reasonId}-error`;
   const reasonErrors = error?.reason ?? [];
   // A refused step (no reason given): the field with its message takes the focus, so that a
-  // screen reader says what is missing (without JavaScript the page opens at the step).
+  // screen reader says what is missing. Without JavaScript the form posts to the field's anchor:
+  // the answer opens there, and the browser focuses it (the step's own anchor took the focus).
   const reason = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (reasonErrors.length > 0) reason.current?.focus();
@@ -183,7 +184,7 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
     <ConfirmDialog title={texts.title} cancelUrl={cancelUrl} stepKey={`${step.intent}-${step.registrationId}`}>
       <p>{texts.text(step.name)}</p>
       {/* No browser check: the spec's 'Begründung ist erforderlich' comes from the server. */}
-      <Form method="post" action={actionUrl} preventScrollReset noValidate>
+      <Form method="post" action={texts.reason ? `${actionUrl.replace(/#.*$/, "")}#${reasonId}` : actionUrl} preventScrollReset noValidate>
         <input type="hidden" name="intent" value={step.intent} />
         <input type="hidden" name="registrationId" value={step.registrationId} />
         {texts.reason ? (

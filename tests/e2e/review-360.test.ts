@@ -173,6 +173,8 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     // In view (found by a review: without JavaScript the answer opened at the row, the message
     // some 1,500 px above it on a phone).
     expect(await refusal.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+    // The field that needs the reason holds the focus, with and without JavaScript.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`reason-${last.id}`);
     await page.getByRole("dialog", { name: "Anmeldung ablehnen" }).getByRole("link", { name: "Abbrechen" }).click();
     await page.getByRole("dialog").waitFor({ state: "detached" });
     // Back at the row, not at the top of the list.
