@@ -14,6 +14,8 @@ import { processNote, realDatabasePath, takeAppLock } from "./running-app.mjs";
 
 export const MANIFEST = "manifest.json";
 const DATABASE_FILE = "lagerfeuer.db";
+/** Below the uploads folder: the files a restore replaced (never served, never backed up). */
+const KEPT_UPLOADS = ".vor-wiederherstellung";
 
 export function paths(env = process.env) {
   const databasePath = path.resolve(env.DATABASE_PATH || "data/lagerfeuer.db");
@@ -28,7 +30,7 @@ function walk(dir, base = dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === ".tmp" ? [] : walk(full, base);
+    if (entry.isDirectory()) return entry.name === ".tmp" || entry.name === KEPT_UPLOADS ? [] : walk(full, base);
     return [path.relative(base, full)];
   });
 }
@@ -167,9 +169,17 @@ function restoreHolding(dir, databasePath, uploadsDir) {
     rmSync(copy, { force: true });
     throw error;
   }
-  // The uploads folder stays (a Docker volume cannot be removed): only what is in it goes.
+  // The uploads folder stays (a Docker volume cannot be removed): what is in it moves into its
+  // folder KEPT_UPLOADS (the same file system, so a rename), kept with the database it belongs to
+  // for an undo; what an earlier restore kept there goes.
   mkdirSync(uploadsDir, { recursive: true });
-  for (const entry of readdirSync(uploadsDir)) rmSync(path.join(uploadsDir, entry), { recursive: true, force: true });
+  const keptUploads = path.join(uploadsDir, KEPT_UPLOADS);
+  rmSync(keptUploads, { recursive: true, force: true });
+  mkdirSync(keptUploads, { mode: PRIVATE_DIR });
+  for (const entry of readdirSync(uploadsDir)) {
+    if (entry === ".tmp") rmSync(path.join(uploadsDir, entry), { recursive: true, force: true }); // cut-off uploads
+    else if (entry !== KEPT_UPLOADS) renameSync(path.join(uploadsDir, entry), path.join(keptUploads, entry));
+  }
   for (const entry of manifest.files.filter((f) => f.file !== DATABASE_FILE)) {
     const target = path.join(uploadsDir, path.relative("uploads", path.normalize(entry.file)));
     mkdirSync(path.dirname(target), { recursive: true });
@@ -184,7 +194,7 @@ function restoreHolding(dir, databasePath, uploadsDir) {
     if (existsSync(`${databasePath}${suffix}`)) renameSync(`${databasePath}${suffix}`, `${kept}${suffix}`);
   }
   renameSync(copy, databasePath);
-  return { ...manifest, kept: existsSync(kept) ? kept : null };
+  return { ...manifest, kept: existsSync(kept) ? kept : null, keptUploads: readdirSync(keptUploads).length ? keptUploads : null };
 }
 
 /** A system error as a volunteer can act on it (the scripts print only this line). */

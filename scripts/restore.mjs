@@ -12,6 +12,7 @@ try {
   const { databasePath, uploadsDir } = paths();
   console.log(`Wiederhergestellt nach ${databasePath} und ${uploadsDir}: ${describeBackup(manifest)}.`);
   if (manifest.kept) console.log(`Die Datenbank davor liegt als ${manifest.kept} daneben.`);
+  if (manifest.keptUploads) console.log(`Die Dateien davor liegen in ${manifest.keptUploads}.`);
 } catch (error) {
   console.error(inGerman(error));
   process.exit(1);

@@ -189,6 +189,18 @@ describe("npm run backup and restore", () => {
     expect(statSync(env.UPLOADS_DIR).ino).toBe(folder);
     expect(existsSync(path.join(env.UPLOADS_DIR, "attachments", "alt.pdf"))).toBe(false);
     expect(readdirSync(target).sort()).toEqual(before);
+    // The files it replaces stay too, in a folder of the uploads folder the app never serves.
+    const keptUploads = path.join(env.UPLOADS_DIR, ".vor-wiederherstellung");
+    expect(restored.output).toContain(keptUploads);
+    expect(readFileSync(path.join(keptUploads, "attachments", "alt.pdf"), "utf8")).toBe("alt");
+    // A backup leaves them out; the next restore keeps only what it replaces.
+    const again = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    expect((await npmScript("backup", again, env)).code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(again, "manifest.json"), "utf8")).files.some((f: { file: string }) => f.file.includes("vor-wiederherstellung"))).toBe(false);
+    writeFileSync(path.join(env.UPLOADS_DIR, "neu.txt"), "neu");
+    expect((await npmScript("restore", target, env)).code).toBe(0);
+    expect(existsSync(path.join(keptUploads, "attachments", "alt.pdf"))).toBe(false);
+    expect(readFileSync(path.join(keptUploads, "neu.txt"), "utf8")).toBe("neu");
   });
 
   it("refuses a manifest that is not one, or names a file outside the backup, and a database of another app", async () => {
