@@ -74,11 +74,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, id, context } = await contextFor(request, params.eventId);
+  const { id, context } = await contextFor(request, params.eventId);
   const formData = await readForm(request);
   // Asked again once the body is in (it may take minutes): an account deactivated or deleted
-  // meanwhile enrols no one. One read of the session's row (decision 0017 counts it).
-  await requireUser(request);
+  // meanwhile enrols no one, and the enrolment sees the role it has now (a staff-only event is
+  // checked again in its transaction). One read of the session's row (decision 0017 counts it).
+  const user = await requireUser(request);
   const answer = await answerEnrolmentForm(formData, id, user, context);
   if ("redirectTo" in answer) return redirect(answer.redirectTo);
   return json(answer.state, { status: answer.status });

@@ -195,9 +195,9 @@ describe("a right taken while the body arrives", () => {
   });
 
   describe("a parent enrolling", () => {
-    async function enrolSlowly() {
-      const parent = await createUser({ firstName: "Eva" });
-      const event = createEvent({});
+    async function enrolSlowly(role: "user" | "admin" = "user", eventFields: Parameters<typeof createEvent>[0] = {}) {
+      const parent = await createUser({ firstName: "Eva", role });
+      const event = createEvent(eventFields);
       const child = db.insert(participants).values({ userId: parent.id, firstName: "Mia", lastName: "Muster", street: "Hauptstr. 1", city: "Kiel", birthDate: "2015-05-01" }).returning().get();
       const guardian = db.insert(guardians).values({ userId: parent.id, firstName: "Eva", lastName: "Muster" }).returning().get();
       const form = {
@@ -222,6 +222,17 @@ describe("a right taken while the body arrives", () => {
       const response = await answer;
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toMatch(/^\/login/);
+      expect(db.select().from(registrations).all()).toEqual([]);
+    });
+
+    it("an admin demoted meanwhile enrols no child in an event only staff may see", async () => {
+      const admin = await createUser({ role: "admin" });
+      const { parent, answer, arrive } = await enrolSlowly("admin", { onlyStaffVisible: true });
+      expect(setAdminRole(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
+      arrive();
+      const response = await answer;
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(await response.json())).toContain("Die Freizeit wurde nicht gefunden");
       expect(db.select().from(registrations).all()).toEqual([]);
     });
 
