@@ -58,6 +58,12 @@ function sessionOf(admin: { id: number; email: string; firstName: string; lastNa
   return { id: admin.id, email: admin.email, firstName: admin.firstName, lastName: admin.lastName, role: "admin" as const };
 }
 
+/** A comment on a registration's detail page, arriving slowly. */
+async function commentSlowly(userId: number, registrationId: number) {
+  const url = `/freizeit/participants/participant-details/${registrationId}`;
+  return slowPost(url, { intent: "comment-add", text: "Hat Heimweh." }, await sessionCookieFor(userId), { registrationID: String(registrationId) }, detailAction);
+}
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 beforeEach(() => resetDatabase());
@@ -82,13 +88,7 @@ describe("a right taken while the body arrives", () => {
     const team = await createUser();
     const event = createEvent({ ownerIds: [lead.id], helpers: [[team.id, "accepted"]] });
     const { registration } = register(event.id);
-    const { answer, arrive } = slowPost(
-      `/freizeit/participants/participant-details/${registration.id}`,
-      { intent: "comment-add", text: "Hat Heimweh." },
-      await sessionCookieFor(team.id),
-      { registrationID: String(registration.id) },
-      detailAction,
-    );
+    const { answer, arrive } = await commentSlowly(team.id, registration.id);
     await settle();
     db.delete(eventHelpers).where(eq(eventHelpers.userId, team.id)).run();
     arrive();
@@ -100,13 +100,7 @@ describe("a right taken while the body arrives", () => {
     const admin = await createUser({ role: "admin" });
     const event = createEvent({});
     const { registration } = register(event.id);
-    const { answer, arrive } = slowPost(
-      `/freizeit/participants/participant-details/${registration.id}`,
-      { intent: "comment-add", text: "Hat Heimweh." },
-      await sessionCookieFor(admin.id),
-      { registrationID: String(registration.id) },
-      detailAction,
-    );
+    const { answer, arrive } = await commentSlowly(admin.id, registration.id);
     await settle();
     db.delete(events).where(eq(events.id, event.id)).run();
     arrive();
