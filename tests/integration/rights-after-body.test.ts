@@ -64,6 +64,14 @@ async function commentSlowly(userId: number, registrationId: number) {
   return slowPost(url, { intent: "comment-add", text: "Hat Heimweh." }, await sessionCookieFor(userId), { registrationID: String(registrationId) }, detailAction);
 }
 
+/** Changes something while the body of `slow` is on its way, then lets it arrive: the answer. */
+async function meanwhile(slow: { answer: Promise<Response>; arrive: () => void }, change: () => unknown) {
+  await settle();
+  change();
+  slow.arrive();
+  return slow.answer;
+}
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 beforeEach(() => resetDatabase());
@@ -73,11 +81,8 @@ describe("a right taken while the body arrives", () => {
     const first = await createUser({ role: "admin" });
     const second = await createUser({ role: "admin" });
     const target = await createUser();
-    const { answer, arrive } = slowPost("/gott", { intent: "grant-admin", userId: String(target.id) }, await sessionCookieFor(second.id), {}, panelAction);
-    await settle();
-    expect(setUserActive(sessionOf(first), second.id, false)).toMatchObject({ ok: true });
-    arrive();
-    const response = await answer;
+    const slow = slowPost("/gott", { intent: "grant-admin", userId: String(target.id) }, await sessionCookieFor(second.id), {}, panelAction);
+    const response = await meanwhile(slow, () => expect(setUserActive(sessionOf(first), second.id, false)).toMatchObject({ ok: true }));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toMatch(/^\/login/);
     expect(db.select().from(users).where(eq(users.id, target.id)).get()!.role).toBe("user");
@@ -88,11 +93,8 @@ describe("a right taken while the body arrives", () => {
     const team = await createUser();
     const event = createEvent({ ownerIds: [lead.id], helpers: [[team.id, "accepted"]] });
     const { registration } = register(event.id);
-    const { answer, arrive } = await commentSlowly(team.id, registration.id);
-    await settle();
-    db.delete(eventHelpers).where(eq(eventHelpers.userId, team.id)).run();
-    arrive();
-    expect((await answer).status).toBe(404);
+    const slow = await commentSlowly(team.id, registration.id);
+    expect((await meanwhile(slow, () => db.delete(eventHelpers).where(eq(eventHelpers.userId, team.id)).run())).status).toBe(404);
     expect(db.select().from(comments).all()).toEqual([]);
   });
 
@@ -100,22 +102,16 @@ describe("a right taken while the body arrives", () => {
     const admin = await createUser({ role: "admin" });
     const event = createEvent({});
     const { registration } = register(event.id);
-    const { answer, arrive } = await commentSlowly(admin.id, registration.id);
-    await settle();
-    db.delete(events).where(eq(events.id, event.id)).run();
-    arrive();
-    expect((await answer).status).toBe(404);
+    const slow = await commentSlowly(admin.id, registration.id);
+    expect((await meanwhile(slow, () => db.delete(events).where(eq(events.id, event.id)).run())).status).toBe(404);
     expect(db.select().from(comments).all()).toEqual([]);
   });
 
   it("a lead person no longer leading the event deletes nothing", async () => {
     const lead = await createUser();
     const event = createEvent({ ownerIds: [lead.id] });
-    const { answer, arrive } = slowPost(`/freizeit/${event.id}`, { intent: "delete" }, await sessionCookieFor(lead.id), { id: String(event.id) }, eventAction);
-    await settle();
-    db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run();
-    arrive();
-    expect((await answer).status).toBe(404);
+    const slow = slowPost(`/freizeit/${event.id}`, { intent: "delete" }, await sessionCookieFor(lead.id), { id: String(event.id) }, eventAction);
+    expect((await meanwhile(slow, () => db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run())).status).toBe(404);
     expect(db.select().from(events).where(eq(events.id, event.id)).get()).toBeDefined();
   });
 
@@ -123,17 +119,14 @@ describe("a right taken while the body arrives", () => {
     const first = await createUser({ role: "admin" });
     const second = await createUser({ role: "admin" });
     const target = await createUser({ email: "ziel@example.org" });
-    const { answer, arrive } = slowPost(
+    const slow = slowPost(
       `/account/${target.id}`,
       { intent: "email", email: "gekapert@example.org" },
       await sessionCookieFor(second.id),
       { id: String(target.id) },
       accountAction,
     );
-    await settle();
-    expect(setAdminRole(sessionOf(first), second.id, false)).toMatchObject({ ok: true });
-    arrive();
-    const response = await answer;
+    const response = await meanwhile(slow, () => expect(setAdminRole(sessionOf(first), second.id, false)).toMatchObject({ ok: true }));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/");
     expect(db.select().from(users).where(eq(users.id, target.id)).get()!.email).toBe("ziel@example.org");
@@ -143,28 +136,22 @@ describe("a right taken while the body arrives", () => {
     const lead = await createUser();
     const helper = await createUser();
     const event = createEvent({ ownerIds: [lead.id], helpers: [[helper.id, "accepted"]] });
-    const { answer, arrive } = slowPost(
+    const slow = slowPost(
       `/freizeit/helper/${event.id}/helper-details/${helper.id}`,
       { juleicaNumber: "12345", juleicaExpiresOn: "2030-01-01" },
       await sessionCookieFor(lead.id),
       { freizeitId: String(event.id), userId: String(helper.id) },
       helperDetailAction,
     );
-    await settle();
-    db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run();
-    arrive();
-    expect((await answer).status).toBe(404);
+    expect((await meanwhile(slow, () => db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run())).status).toBe(404);
     expect(db.select().from(users).where(eq(users.id, helper.id)).get()!.juleicaNumber).toBeNull();
   });
 
   it("a parent deactivated meanwhile changes nothing on the own account", async () => {
     const admin = await createUser({ role: "admin" });
     const parent = await createUser({ firstName: "Eva" });
-    const { answer, arrive } = slowPost("/account", { intent: "names", firstName: "Mallory", lastName: "M" }, await sessionCookieFor(parent.id), {}, ownAccountAction);
-    await settle();
-    expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
-    arrive();
-    const response = await answer;
+    const slow = slowPost("/account", { intent: "names", firstName: "Mallory", lastName: "M" }, await sessionCookieFor(parent.id), {}, ownAccountAction);
+    const response = await meanwhile(slow, () => expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true }));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toMatch(/^\/login/);
     expect(db.select().from(users).where(eq(users.id, parent.id)).get()!.firstName).toBe("Eva");
@@ -174,17 +161,14 @@ describe("a right taken while the body arrives", () => {
     const lead = await createUser();
     const event = createEvent({ ownerIds: [lead.id] });
     register(event.id, { paid: true });
-    const { answer, arrive } = slowPost(
+    const slow = slowPost(
       `/freizeit/sendEmails/${event.id}`,
       { intent: "send", subject: "Packliste", text: "Schlafsack", audience: "both" },
       await sessionCookieFor(lead.id),
       { id: String(event.id) },
       mailAction,
     );
-    await settle();
-    db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run();
-    arrive();
-    expect((await answer).status).toBe(404);
+    expect((await meanwhile(slow, () => db.delete(eventOwners).where(eq(eventOwners.userId, lead.id)).run())).status).toBe(404);
     expect(db.select().from(eventMails).all()).toEqual([]);
   });
 
@@ -204,16 +188,13 @@ describe("a right taken while the body arrives", () => {
         "boxes[0].guardian": String(guardian.id),
       };
       const slow = slowPost(`/enroll/${event.id}`, form, await sessionCookieFor(parent.id), { eventId: String(event.id) }, enrolAction);
-      await settle();
-      return { parent, ...slow };
+      return { parent, slow };
     }
 
     it("deactivated meanwhile enrols no child", async () => {
       const admin = await createUser({ role: "admin" });
-      const { parent, answer, arrive } = await enrolSlowly();
-        expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
-      arrive();
-      const response = await answer;
+      const { parent, slow } = await enrolSlowly();
+      const response = await meanwhile(slow, () => expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true }));
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toMatch(/^\/login/);
       expect(db.select().from(registrations).all()).toEqual([]);
@@ -221,20 +202,16 @@ describe("a right taken while the body arrives", () => {
 
     it("an admin demoted meanwhile enrols no child in an event only staff may see", async () => {
       const admin = await createUser({ role: "admin" });
-      const { parent, answer, arrive } = await enrolSlowly("admin", { onlyStaffVisible: true });
-      expect(setAdminRole(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
-      arrive();
-      const response = await answer;
+      const { parent, slow } = await enrolSlowly("admin", { onlyStaffVisible: true });
+      const response = await meanwhile(slow, () => expect(setAdminRole(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true }));
       expect(response.status).toBe(400);
       expect(JSON.stringify(await response.json())).toContain("Die Freizeit wurde nicht gefunden");
       expect(db.select().from(registrations).all()).toEqual([]);
     });
 
     it("whose account was deleted meanwhile (in another tab) gets the login, not a 500", async () => {
-      const { parent, answer, arrive } = await enrolSlowly();
-      db.delete(users).where(eq(users.id, parent.id)).run();
-      arrive();
-      const response = await answer;
+      const { parent, slow } = await enrolSlowly();
+      const response = await meanwhile(slow, () => db.delete(users).where(eq(users.id, parent.id)).run());
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toMatch(/^\/login/);
       expect(db.select().from(registrations).all()).toEqual([]);
@@ -246,11 +223,8 @@ describe("a right taken while the body arrives", () => {
     const parent = await createUser();
     const event = createEvent({ capacity: 1 });
     const offered = createRegistration(event.id, parent.id, { waiting: 1, offerExpiresAt: new Date(Date.now() + 3600_000) });
-    const { answer, arrive } = slowPost(`/platzangebot/${offered.id}/annehmen`, {}, await sessionCookieFor(parent.id), { registrationId: String(offered.id), answer: "annehmen" }, offerAction);
-    await settle();
-    expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
-    arrive();
-    const response = await answer;
+    const slow = slowPost(`/platzangebot/${offered.id}/annehmen`, {}, await sessionCookieFor(parent.id), { registrationId: String(offered.id), answer: "annehmen" }, offerAction);
+    const response = await meanwhile(slow, () => expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true }));
     expect(response.headers.get("Location")).toMatch(/^\/login/);
     expect(registration(offered.id).waitingListPosition).toBe(1);
   });
@@ -259,11 +233,8 @@ describe("a right taken while the body arrives", () => {
     const admin = await createUser({ role: "admin" });
     const parent = await createUser();
     const before = db.select().from(users).where(eq(users.id, parent.id)).get()!;
-    const { answer, arrive } = slowPost("/account/kalender", {}, await sessionCookieFor(parent.id), {}, calendarAction);
-    await settle();
-    expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true });
-    arrive();
-    const response = await answer;
+    const slow = slowPost("/account/kalender", {}, await sessionCookieFor(parent.id), {}, calendarAction);
+    const response = await meanwhile(slow, () => expect(setUserActive(sessionOf(admin), parent.id, false)).toMatchObject({ ok: true }));
     expect(response.headers.get("Location")).toMatch(/^\/login/);
     expect(db.select().from(users).where(eq(users.id, parent.id)).get()!.calendarTokenHash).toBe(before.calendarTokenHash);
   });
@@ -273,11 +244,8 @@ describe("a right taken while the body arrives", () => {
     const second = await createUser({ role: "admin" });
     const { request: whole } = multipartPost("/freizeit/create", validEventFields({ ownerIds: [String(second.id)] }), { picture: [{ name: "bild.png", bytes: pngBytes() }] }, await sessionCookieFor(second.id));
     const bytes = new Uint8Array(await whole.arrayBuffer());
-    const { answer, arrive } = slowRequest("/freizeit/create", bytes, whole.headers, {}, createAction);
-    await settle();
-    expect(setAdminRole(sessionOf(first), second.id, false)).toMatchObject({ ok: true });
-    arrive();
-    const response = await answer;
+    const slow = slowRequest("/freizeit/create", bytes, whole.headers, {}, createAction);
+    const response = await meanwhile(slow, () => expect(setAdminRole(sessionOf(first), second.id, false)).toMatchObject({ ok: true }));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/");
     expect(db.select().from(events).all()).toEqual([]);
