@@ -404,13 +404,17 @@ export const comments = sqliteTable(
     participantId: integer("participant_id")
       .notNull()
       .references(() => participants.id, { onDelete: "cascade" }),
-    eventId: integer("event_id").references(() => events.id, { onDelete: "set null" }),
+    // A comment is about a participant at an event: it goes with the event (DECISIONS.md
+    // 'Keeping children's data'); one without its event would be kept for ever.
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
     authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
     text: text("text").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("comments_participant_idx").on(t.participantId, t.createdAt)],
+  (t) => [index("comments_participant_idx").on(t.participantId, t.createdAt), index("comments_event_idx").on(t.eventId)],
 );
 
 /** SEPA-Lastschriftmandat for a one-time debit: one per account and event. */

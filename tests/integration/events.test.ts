@@ -3,7 +3,7 @@ import path from "node:path";
 import { crc32 } from "node:zlib";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, eventHelpers, eventOwners, events, files, mailOutbox, participants, registrations } from "../../db/schema";
+import { auditLog, comments, eventHelpers, eventOwners, events, files, mailOutbox, participants, registrations } from "../../db/schema";
 import { getEventPage, listEvents } from "~/models/event.server";
 import { sendEventMail } from "~/models/event-mail.server";
 import { action as createAction, loader as createLoader } from "~/routes/freizeit.create";
@@ -535,6 +535,21 @@ describe("deleting an upcoming event", () => {
     const response = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
     expect(response.status).toBe(302);
     expect(outbox().map((m) => m.subject).sort()).toEqual(["Treffpunkt", "Unterwegs", "Veranstaltung abgesagt: Sommerlager"]);
+  });
+
+  it("takes the leaders' comments on its participants with it, and keeps those of the child's other events", async () => {
+    const { user: lead, cookie } = await person("admin");
+    const camp = createEvent({ title: "Sommerlager", inDays: 20, ownerIds: [lead.id] });
+    const other = createEvent({ title: "Herbstlager", inDays: 30, ownerIds: [lead.id] });
+    const participantId = register(camp.id).child.id;
+    db.insert(comments).values([
+      { participantId, eventId: camp.id, authorId: lead.id, text: "Heimweh am ersten Abend" },
+      { participantId, eventId: other.id, authorId: lead.id, text: "Braucht ein Einzelzimmer" },
+    ]).run();
+
+    const response = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
+    expect(response.status).toBe(302);
+    expect(db.select({ text: comments.text, eventId: comments.eventId }).from(comments).all()).toEqual([{ text: "Braucht ein Einzelzimmer", eventId: other.id }]);
   });
 });
 

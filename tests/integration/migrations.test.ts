@@ -74,6 +74,21 @@ describe("migrating a database in use", () => {
     sqlite.close();
   });
 
+  it("0016 drops the comments of events deleted before, keeps the others and deletes comments with their event from then on", () => {
+    const sqlite = databaseUpTo(16, "kommentare.db");
+    sqlite.exec(`
+      insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
+      insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
+      insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01');
+      insert into comments (participant_id, event_id, author_id, text) values (1, 1, 1, 'Bleibt'), (1, null, 1, 'Waise');
+    `);
+    migrateDatabase(sqlite);
+    expect(sqlite.prepare(`select text, event_id as e from comments`).all()).toEqual([{ text: "Bleibt", e: 1 }]);
+    sqlite.exec(`delete from events where id = 1`);
+    expect(sqlite.prepare(`select count(*) as n from comments`).get()).toEqual({ n: 0 });
+    sqlite.close();
+  });
+
   it("a second process finds nothing left to do", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), "zwei.db");
     const first = openDatabase(file);
