@@ -20,8 +20,23 @@ const STATUS_WORDS = { pending: "Bewerbung offen", accepted: "Angenommen", decli
 
 const NOT_FOUND = "Nutzer*in nicht gefunden";
 
+/**
+ * The event, when the person may see its helpers' details. The spec's states in German
+ * (DECISIONS.md): an address without two ids 'Ungültige Angaben', an event that does not exist
+ * or is not theirs 'Die Veranstaltung konnte nicht geladen werden' (the same 404 for both).
+ */
+async function eventOfPage(request: Request, params: LoaderFunctionArgs["params"]) {
+  if (idFrom(params.freizeitId) === null || idFrom(params.userId) === null) throw new Response("Ungültige Angaben", { status: 404 });
+  try {
+    return await requireEventCapability(request, params.freizeitId, "viewDetails", "not-found");
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status === 404) throw new Response("Die Veranstaltung konnte nicht geladen werden", { status: 404 });
+    throw thrown;
+  }
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { event, may } = await requireEventCapability(request, params.freizeitId, "viewDetails", "not-found");
+  const { event, may } = await eventOfPage(request, params);
   const helper = getHelperDetail(event.id, idFrom(params.userId) ?? 0);
   if (!helper) throw new Response(NOT_FOUND, { status: 404 });
   const mayRecordChecks = may.recordHelperChecks && helper.status === "accepted";

@@ -279,7 +279,21 @@ describe("helper detail", () => {
     const response = await detail(lead, parent.id);
     expect(response.status).toBe(404);
     expect(await response.text()).toBe("Nutzer*in nicht gefunden");
-    expect((await detail(lead, "x")).status).toBe(404);
+  });
+
+  it("says in German what it could not load: the event, or the address itself (spec §2.7, DECISIONS.md)", async () => {
+    const { loader: detailLoader } = await import("~/routes/freizeit.helper.$freizeitId.helper-details.$userId");
+    const at = async (actor: Person, freizeitId: string, userId: string) => {
+      const response = await run(detailLoader, get(`/freizeit/helper/${freizeitId}/helper-details/${userId}`, { cookie: await sessionCookieFor(actor.id), params: { freizeitId, userId } }));
+      return { status: response.status, text: await response.text() };
+    };
+    const notLoaded = { status: 404, text: "Die Veranstaltung konnte nicht geladen werden" };
+    expect(await at(lead, "99999", String(team.id))).toEqual(notLoaded);
+    // Someone who may not see the event learns no more than about one that does not exist.
+    expect(await at(parent, String(eventId), String(team.id))).toEqual(notLoaded);
+    const invalid = { status: 404, text: "Ungültige Angaben" };
+    expect(await at(lead, String(eventId), "x")).toEqual(invalid);
+    expect(await at(lead, "abc", String(team.id))).toEqual(invalid);
   });
 
   async function recordChecks(actor: Person, userId: number, values: Record<string, string>) {
