@@ -20,8 +20,12 @@ export const DECISION_LABELS: Record<Decision, string> = {
   "revoke-payment": "Bezahlung widerrufen",
 };
 
-/** Decisions that go through a step of their own (reason or confirmation) before the POST. */
-export const STEP_DECISIONS = ["reject", "cancel", "revoke-rejection", "move-up"] as const;
+/**
+ * Decisions that go through a step of their own (a reason, a note or a confirmation) before the
+ * POST. Accepting too: it takes an optional note to the parents (DECISIONS.md), and its mail
+ * cannot be taken back, so a stray tap on a phone sends nothing.
+ */
+export const STEP_DECISIONS = ["accept", "reject", "cancel", "revoke-rejection", "move-up"] as const;
 export type StepDecision = (typeof STEP_DECISIONS)[number];
 
 const PAYMENT: readonly Decision[] = ["confirm-payment", "revoke-payment"];
@@ -127,7 +131,21 @@ export function DecisionButtons({ registration, may, actionUrl, pageSearch, erro
   );
 }
 
-const STEP_TEXT: Record<StepDecision, { title: string; text: (name: string) => string; reason: "required" | "optional" | null }> = {
+type StepText = {
+  title: string;
+  text: (name: string) => string;
+  reason: "required" | "optional" | null;
+  /** The field's label and hint when it is no reason (accepting takes a note). */
+  field?: { label: string; hint: string };
+};
+
+const STEP_TEXT: Record<StepDecision, StepText> = {
+  accept: {
+    title: "Anmeldung annehmen",
+    text: (n) => `Die Anmeldung von ${n} wird bestätigt. Die Eltern bekommen eine E-Mail.`,
+    reason: "optional",
+    field: { label: "Notiz an die Eltern (optional)", hint: "Die Notiz steht in der E-Mail an die Eltern." },
+  },
   reject: { title: "Anmeldung ablehnen", text: (n) => `Die Anmeldung von ${n} wird abgelehnt.`, reason: "required" },
   cancel: { title: "Anmeldung stornieren", text: (n) => `Die bestätigte Anmeldung von ${n} wird storniert.`, reason: "required" },
   "revoke-rejection": {
@@ -189,8 +207,8 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
         <input type="hidden" name="registrationId" value={step.registrationId} />
         {texts.reason ? (
           <div className="field">
-            <label htmlFor={reasonId}>{texts.reason === "required" ? "Begründung*" : "Begründung (optional)"}</label>
-            {texts.reason === "required" ? <p className="hint">Die Begründung steht in der E-Mail an die Eltern.</p> : null}
+            <label htmlFor={reasonId}>{texts.field?.label ?? (texts.reason === "required" ? "Begründung*" : "Begründung (optional)")}</label>
+            {texts.field || texts.reason === "required" ? <p className="hint">{texts.field?.hint ?? "Die Begründung steht in der E-Mail an die Eltern."}</p> : null}
             <textarea
               ref={reason}
               id={reasonId}

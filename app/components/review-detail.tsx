@@ -169,7 +169,7 @@ export function HistoryBlock({ history, createdAt }: { history: HistoryEntry[]; 
             </time>{" "}
             <strong>{ACTION_WORDS[h.action]}</strong>
             {h.actor ? <> von {h.actor}</> : null}
-            {h.reason ? <p className="reason">Begründung: {h.reason}</p> : null}
+            {h.reason ? <p className="reason">{h.action === "accepted" ? "Notiz" : "Begründung"}: {h.reason}</p> : null}
           </li>
         ))}
       </ol>

@@ -103,7 +103,8 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       set({ applicationStatus: "accepted" });
       tellParent(tx, row, "Anmeldung bestätigt", [
         `die Anmeldung von ${row.childFirstName} ist bestätigt. Wir freuen uns auf euch!`,
-        ...because,
+        // Accepting takes a note, not a reason (DECISIONS.md).
+        ...(reason ? ["", `Notiz der Leitung: ${reason}`] : []),
         ...(paymentLines(row, row.amountCents).length ? ["", ...paymentLines(row, row.amountCents)] : []),
       ]);
       break;

@@ -18,7 +18,8 @@ describe.each(JS_MODES)("flash messages $name", ({ javaScriptEnabled }) => {
     const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
     await page.goto(`/freizeit/participants/${event.id}`);
-    await page.getByRole("button", { name: "Annehmen: Fenja Muster" }).click();
+    await page.getByRole("link", { name: "Annehmen: Fenja Muster" }).click();
+    await page.getByRole("dialog", { name: "Anmeldung annehmen" }).getByRole("button", { name: "Annehmen", exact: true }).click();
     await page.getByRole("status").getByText("Anmeldung bestätigt").waitFor();
     await page.getByRole("link", { name: /Fenja/ }).first().click();
     await page.waitForURL(/participant-details/);

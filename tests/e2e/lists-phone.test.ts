@@ -88,7 +88,7 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     const row = (name: string) => page.getByRole("table").getByRole("row").filter({ hasText: name });
     await rowsAreCards(page, ".review-table tbody tr");
     await cellsFit(page, ".review-table tbody th, .review-table tbody td");
-    await reachable(row("Acker").getByRole("button", { name: "Annehmen: Mia Acker" }));
+    await reachable(row("Acker").getByRole("link", { name: "Annehmen: Mia Acker" }));
     await reachable(row("Acker").getByRole("link", { name: "Ablehnen: Mia Acker" }));
     await reachable(row("Berg").getByRole("link", { name: "Anmeldung stornieren: Noah Berg" }));
     await reachable(row("Acker").locator("label.pick"));
@@ -123,7 +123,8 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     else expect(await row("Acker").getByLabel("Gruppe von Mia Acker").locator("option:checked").textContent()).toBe("Füchse");
 
     // Sorted in while still open; the camp sheet lists the accepted children.
-    await row("Acker").getByRole("button", { name: "Annehmen: Mia Acker" }).click();
+    await row("Acker").getByRole("link", { name: "Annehmen: Mia Acker" }).click();
+    await page.getByRole("dialog", { name: "Anmeldung annehmen" }).getByRole("button", { name: "Annehmen", exact: true }).click();
     await row("Acker").getByText("Bestätigt").waitFor();
 
     // 6. The camp sheet from the participant list; 5. one card per child on the phone screen.

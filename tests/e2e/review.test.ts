@@ -93,7 +93,8 @@ describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
     expect(await page.getByRole("link", { name: "E-Mail an alle" }).count()).toBe(0);
     await page.getByRole("link", { name: "Teilnehmer*innen-Liste" }).click();
     await page.getByRole("link", { name: "Team, Tom" }).waitFor();
-    expect(await page.getByRole("button", { name: /Annehmen/ }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: /Annehmen/ }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /annehmen/i }).count()).toBe(0);
     expect(await page.getByRole("link", { name: /Ablehnen/ }).count()).toBe(0);
     // No 'Aktionen' column that would stay empty (leaders' review).
     expect(await page.getByRole("columnheader", { name: "Aktionen" }).count()).toBe(0);
@@ -131,7 +132,8 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
     const lead = await createUser({ firstName: "Lars", lastName: "Leitung" });
     const camp = createEvent({ title: `Herbstfreizeit ${Date.now()}`, ownerIds: [lead.id] });
     const rejectedParent = family({ firstName: "Rosa" });
-    register(camp.id, { status: "open", ...child("Anton", "Ja") });
+    const acceptedParent = family({ firstName: "Alma" });
+    register(camp.id, { status: "open", ...child("Anton", "Ja"), userId: acceptedParent.id });
     register(camp.id, { status: "open", ...child("Nina", "Nein"), userId: rejectedParent.id });
     register(camp.id, { status: "accepted", ...child("Paul", "Zahlt") });
     register(camp.id, { status: "open", ...child("Bea", "Bulk") });
@@ -146,9 +148,15 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
     await page.goto(`/freizeit/participants/${camp.id}`);
     const table = page.getByRole("table");
 
-    await page.getByRole("button", { name: "Annehmen: Anton Ja" }).click();
+    // Accepting asks first, with an optional note to the parents (DECISIONS.md).
+    await page.getByRole("link", { name: "Annehmen: Anton Ja" }).click();
+    const accepting = page.getByRole("dialog", { name: "Anmeldung annehmen" });
+    await accepting.getByLabel("Notiz an die Eltern (optional)").fill("Bitte den Schlafsack nicht vergessen.");
+    await accepting.getByRole("button", { name: "Annehmen", exact: true }).click();
     await page.getByRole("status").getByText("Anmeldung bestätigt").waitFor();
     await table.getByRole("row", { name: /Ja, Anton/ }).getByText("Bestätigt").waitFor();
+    const accepted = await waitForMail(mailDir, acceptedParent.email, /^Anmeldung bestätigt: Anton Ja/);
+    expect(accepted.text).toContain("Notiz der Leitung: Bitte den Schlafsack nicht vergessen.");
 
     // Several at once: the row checkboxes belong to the form above the table.
     await page.getByRole("checkbox", { name: "Bea Bulk auswählen" }).check();

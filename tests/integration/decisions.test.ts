@@ -35,7 +35,9 @@ describe("a single decision", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0].to).toEqual([parent.email]);
     expect(mails[0].subject).toBe("Anmeldung bestätigt: Mia Muster – Zeltlager");
-    expect(mails[0].text).toContain("Begründung: Willkommen!");
+    // Accepting takes a note, not a reason (DECISIONS.md).
+    expect(mails[0].text).toContain("Notiz der Leitung: Willkommen!");
+    expect(mails[0].text).not.toContain("Begründung");
     expect(mails[0].text).toContain("Bitte überweise 150,00");
     expect(db.select().from(auditLog).all()).toEqual([expect.objectContaining({ action: "registration.accepted", actorId: lead.id, entityId: r.id })]);
 

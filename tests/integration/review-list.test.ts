@@ -173,6 +173,13 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
     expect(data.step).toEqual({ intent: "reject", registrationId: ids.open, name: "Olga Offen" });
   });
 
+  it("the lead gets the accept step, where an optional note to the parents goes (DECISIONS.md)", async () => {
+    const data = await body<ListData>(await list("lead", `?entscheiden=accept&anmeldung=${ids.open}`));
+    expect(data.step).toEqual({ intent: "accept", registrationId: ids.open, name: "Olga Offen" });
+    // Only where accepting is allowed: a waiting child moves up instead.
+    expect((await body<ListData>(await list("lead", `?entscheiden=accept&anmeldung=${ids.waiting}`))).step).toBeNull();
+  });
+
   it("the lead gets the confirmation step to revoke a rejection", async () => {
     const data = await body<ListData>(await list("lead", `?entscheiden=revoke-rejection&anmeldung=${ids.rejected}`));
     expect(data.step).toEqual({ intent: "revoke-rejection", registrationId: ids.rejected, name: "Rita Abgelehnt" });
@@ -202,7 +209,8 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
     ["lead", "reject", "accepted"],
     ["lead", "cancel", "open"],
     ["lead", "revoke-rejection", "open"],
-    ["lead", "accept", "open"],
+    ["team", "accept", "open"],
+    ["lead", "accept", "accepted"],
   ] as const)("no step for %s: %s on the %s one", async (person, intent, key) => {
     const data = await body<ListData>(await list(person, `?entscheiden=${intent}&anmeldung=${ids[key]}`));
     expect(data.step).toBeNull();
