@@ -57,6 +57,11 @@ export function remixRequest(req: IncomingMessage & RequestFacts, res: ServerRes
     if (Array.isArray(value)) for (const one of value) headers.append(name, one);
     else if (value) headers.set(name, value);
   }
+  // The guard has checked the Origin against the app's own origins (isCrossSiteWrite, with the
+  // trusted proxy's protocol and APP_URL). Remix would check it again against X-Forwarded-Host or
+  // Host, byte for byte and whether the proxy is trusted or not, and answer a post it refuses with
+  // an empty 500 (an attack probe: any X-Forwarded-Host did it). Nothing of the app reads it after.
+  headers.delete("origin");
   // Loaders and actions are aborted when the answer can no longer be sent (closed before finished).
   const controller = new AbortController();
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };

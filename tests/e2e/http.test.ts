@@ -260,6 +260,21 @@ describe("requests the app does not take", () => {
     }
   });
 
+  it("a form post from the app's own page with an X-Forwarded-Host of another spelling or host is answered by the app, not with Remix's empty 500", async () => {
+    // Attack probe: Remix compared the Origin with X-Forwarded-Host byte for byte (trusted or not,
+    // case and port included) and answered an empty 500 with a logged stack trace.
+    const origin = new URL(baseUrl).origin;
+    const host = new URL(baseUrl).host;
+    for (const forwarded of ["evil.example", host.toUpperCase(), new URL(baseUrl).hostname]) {
+      const response = await rawRequest(`${baseUrl}/forgot`, {
+        method: "POST",
+        headers: { Origin: origin, "X-Forwarded-Host": forwarded, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "email=niemand%40example.org",
+      });
+      expect([forwarded, response.status]).toEqual([forwarded, 302]);
+    }
+  });
+
   it("?_data= naming no route gets a German answer, not Remix's 'Unexpected Server Error'", async () => {
     for (const path of ["/?_data=foo", "/freizeit/1?_data=routes%2Fnonexistent", "/?_data=constructor"]) {
       const response = await rawRequest(`${baseUrl}${path}`);
