@@ -91,7 +91,10 @@ function vary(res: ServerResponse, token: string) {
 
 /** Sends Remix's answer: a finished body in one piece (gzipped when taken), any other streamed. */
 export async function sendRemixResponse(req: IncomingMessage, res: ServerResponse, remixResponse: Response) {
-  const response = remixResponse.headers.has("X-Remix-Error") ? inGerman(req, remixResponse) : remixResponse;
+  // Remix's English error answers, and the empty 500 its handler sends when something throws
+  // outside the routes' error boundaries: the German page (or JSON) for the status instead.
+  const unexplained = remixResponse.status >= 500 && FinishedResponse.bytesOf(remixResponse) === undefined && remixResponse.body === null;
+  const response = remixResponse.headers.has("X-Remix-Error") || unexplained ? inGerman(req, remixResponse) : remixResponse;
   // A body not read to its end (refused over the limit): the answer closes the connection, and
   // the rest is read and dropped meanwhile, so the client gets the answer, not a reset.
   if (req.method !== "GET" && req.method !== "HEAD" && !req.complete) {

@@ -101,6 +101,14 @@ describe("the answer the client gets", () => {
     expect((await rawRequest(`${base}/`, { headers: { "Accept-Encoding": "gzip" } })).text()).toBe("<p>kurz</p>");
   });
 
+  it("an empty 500 of Remix's own (its handler's last catch) becomes the German error page", async () => {
+    answerFor = () => new Response(null, { status: 500 });
+    const answer = await rawRequest(`${base}/forgot`, { method: "POST", body: "email=a" });
+    expect(answer.status).toBe(500);
+    expect(answer.headers["content-type"]).toMatch(/^text\/html/);
+    expect(answer.text()).toContain("lang=\"de\"");
+  });
+
   it("a redirect with several cookies keeps each cookie apart", async () => {
     answerFor = () => {
       const headers = new Headers({ Location: "/anmeldung/5" });
