@@ -5,7 +5,7 @@ import { berlinToday, isIsoDate } from "~/lib/dates";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
 import { NAME_MAX } from "./auth";
-import { optionalEmail, optionalText, requiredText } from "./fields";
+import { optionalEmail, optionalLines, optionalText, requiredText } from "./fields";
 
 /** Names and the e-mail address; passwords allow PASSWORD_MAX (72) everywhere. */
 export const ACCOUNT_INPUT_MAX = 50;
@@ -75,7 +75,7 @@ export const participantSchema = z.object({
   amtsverwaltung: optionalText(200),
   tshirtSize: z.enum(TSHIRT_SIZES).optional().transform((v) => v ?? null),
   swimBadge: z.enum(SWIM_BADGES).optional().transform((v) => v ?? null),
-  specialNeeds: optionalText(300),
+  specialNeeds: optionalLines(300),
 });
 
 export const guardianSchema = z.object({

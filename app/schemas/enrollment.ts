@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isIsoDate } from "~/lib/dates";
 import { checkIban } from "~/lib/iban";
-import { optionalEmail, optionalText, requiredText } from "./fields";
+import { oneLine, optionalEmail, optionalLines, optionalText, requiredText } from "./fields";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 
 const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
@@ -41,7 +41,7 @@ export const boxSchema = z.object({
   child: z.object(participantFields).partial().optional(),
   tshirtSize: z.enum(TSHIRT_SIZES, { errorMap: () => ({ message: "Bitte wähle eine T-Shirt-Größe." }) }).optional(),
   swimBadge: z.enum(SWIM_BADGES, { errorMap: () => ({ message: "Bitte wähle ein Schwimmabzeichen." }) }).optional(),
-  specialNeeds: text(500),
+  specialNeeds: optionalLines(500),
   nameOfInsured: text(100),
   birthdateOfInsured: z
     .string()
@@ -73,21 +73,25 @@ export const SEPA_MESSAGES = {
 // 4-digit postal codes of the foreign SEPA countries whose IBANs we accept.
 export const sepaSchema = z
   .object({
-  firstName: z.string({ required_error: SEPA_MESSAGES.firstName }).trim().min(2, SEPA_MESSAGES.firstName).max(50, "Höchstens 50 Zeichen"),
-  lastName: z.string({ required_error: SEPA_MESSAGES.lastName }).trim().min(2, SEPA_MESSAGES.lastName).max(50, "Höchstens 50 Zeichen"),
-  street: z
-    .string({ required_error: SEPA_MESSAGES.street })
-    .trim()
-    .min(3, SEPA_MESSAGES.street)
-    .max(100, "Höchstens 100 Zeichen")
-    .regex(/\d/, SEPA_MESSAGES.street),
+  firstName: oneLine(z.string({ required_error: SEPA_MESSAGES.firstName }).trim().min(2, SEPA_MESSAGES.firstName).max(50, "Höchstens 50 Zeichen")),
+  lastName: oneLine(z.string({ required_error: SEPA_MESSAGES.lastName }).trim().min(2, SEPA_MESSAGES.lastName).max(50, "Höchstens 50 Zeichen")),
+  street: oneLine(
+    z
+      .string({ required_error: SEPA_MESSAGES.street })
+      .trim()
+      .min(3, SEPA_MESSAGES.street)
+      .max(100, "Höchstens 100 Zeichen")
+      .regex(/\d/, SEPA_MESSAGES.street),
+  ),
   postalCode: z.string({ required_error: SEPA_MESSAGES.placeMissing }).trim().min(1, SEPA_MESSAGES.placeMissing),
-  city: z
-    .string({ required_error: SEPA_MESSAGES.cityMissing })
-    .trim()
-    .min(1, SEPA_MESSAGES.cityMissing)
-    .max(100, "Höchstens 100 Zeichen")
-    .regex(/^[\p{L}][\p{L}\p{M} .'’()-]*$/u, SEPA_MESSAGES.city),
+  city: oneLine(
+    z
+      .string({ required_error: SEPA_MESSAGES.cityMissing })
+      .trim()
+      .min(1, SEPA_MESSAGES.cityMissing)
+      .max(100, "Höchstens 100 Zeichen")
+      .regex(/^[\p{L}][\p{L}\p{M} .'’()-]*$/u, SEPA_MESSAGES.city),
+  ),
   iban: z
     .string({ required_error: "Bitte geben Sie Ihre IBAN an." })
     .max(50, "Höchstens 50 Zeichen")
@@ -139,7 +143,7 @@ export function sepaProblems(raw: unknown): { value: SepaValue | null; problems:
 export const enrollmentSchema = z.object({
   submissionKey: z.string().regex(/^[\w-]{16,64}$/, "Das Formular ist ungültig. Bitte lade die Seite neu."),
   boxes: z.array(boxSchema).min(1, "Bitte melde mindestens ein Kind an.").max(10, "Höchstens 10 Kinder auf einmal."),
-  referral: text(300),
+  referral: optionalLines(300),
   paymentMethod: z.enum(["transfer", "sepa"], { errorMap: () => ({ message: "Bitte wähle eine Zahlungsart." }) }),
   terms: z.literal("on", { errorMap: () => ({ message: "Bitte bestätige die Teilnahmebedingungen und die Datenschutzerklärung." }) }),
   sepa: z.unknown().optional(),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isIsoDate, isTime } from "~/lib/dates";
 import { parsePriceCents } from "~/lib/event-rules";
-import { optionalText, requiredText } from "./fields";
+import { optionalText, requiredLines, requiredText } from "./fields";
 
 export const INVALID_FORM = "Mindestens ein Feld ist nicht valide";
 export const SIBLING_AMOUNT_MISSING =
@@ -15,11 +15,8 @@ export const SIBLING_AMOUNT_MISSING =
  * before checks, and a number's or an amount's checks are part of its transform.
  */
 
-/** A field that must be there. */
+/** A field of one line that must be there (line breaks a text field cannot send become spaces). */
 const required = (max: number, message: string) => requiredText(max, message).default("");
-/** One line (a title, a place): line breaks a browser's text field cannot send become spaces. */
-const line = (max: number, message: string) =>
-  z.preprocess((v) => (typeof v === "string" ? v.replace(/\s*[\r\n]+\s*/g, " ") : v), required(max, message));
 /** A date or time that must be there: its message when empty, another when not valid. */
 const requiredWhen = (check: (v: string) => boolean, missing: string, invalid: string) =>
   z
@@ -78,14 +75,14 @@ const flag = z.boolean().default(false);
 
 export const eventSchema = z
   .object({
-    title: line(100, "Bitte gib einen Titel an."),
-    description: required(1500, "Bitte gib eine Beschreibung an."),
+    title: required(100, "Bitte gib einen Titel an."),
+    description: requiredLines(1500, "Bitte gib eine Beschreibung an.").default(""),
     dateFrom: requiredWhen(isIsoDate, "Bitte gib ein Startdatum an.", "Bitte gib ein gültiges Datum an."),
     timeFrom: requiredWhen(isTime, "Bitte gib eine Startzeit an.", "Bitte gib eine Uhrzeit wie 09:30 an."),
     dateTo: optionalDate("Bitte gib ein gültiges Datum an."),
     timeTo: optionalTime,
     registrationDeadline: optionalDate("Bitte gib ein gültiges Datum an."),
-    location: line(100, "Bitte gib einen Ort an."),
+    location: required(100, "Bitte gib einen Ort an."),
     price: euroAmount("Bitte gib einen Betrag wie 149 oder 149,50 an."),
     siblingDiscount: optionalText(50),
     /** The amount taken off for each further child of the same account (DECISIONS.md). */

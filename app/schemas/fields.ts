@@ -34,13 +34,34 @@ export const tooLong = (max: number) => `Höchstens ${max} Zeichen`;
 
 /** Trimmed text that must be there, at most `max` characters. */
 export const requiredText = (max: number, required: string, longMessage = tooLong(max)) =>
-  z.string({ required_error: required, invalid_type_error: required }).trim().min(1, required).max(max, longMessage);
+  oneLine(requiredLines(max, required, longMessage));
 
 /**
  * Trimmed text that may be empty (then ""), at most `max` characters. Too long is no fatal
  * failure: a form's checks across fields still run, so every message comes in one answer.
  */
-export const optionalText = (max: number) => z.string().trim().max(max, tooLong(max)).default("");
+export const optionalText = (max: number) => oneLine(optionalLines(max));
+
+/**
+ * Line breaks, with the blanks around them, as one space. A text field has one line; a post made
+ * by hand could put lines into a name, and every mail would show them as lines of its own
+ * ('Hallo Stefan⏎⏎Ihr Konto wurde gesperrt,'). Only the text areas below keep their lines.
+ * Before the checks (a preprocess): a failed check before a transform would be fatal, and the
+ * checks across fields, with their messages, would not run.
+ */
+function oneLineText(value: unknown) {
+  return typeof value === "string" ? value.replace(/\s*[\r\n]+\s*/g, " ") : value;
+}
+
+/** `schema` for a field of one line: its line breaks become spaces before its checks. */
+export const oneLine = <T extends z.ZodTypeAny>(schema: T) => z.preprocess(oneLineText, schema);
+
+/** A text area's text that must be there: trimmed, its lines kept. */
+export const requiredLines = (max: number, required: string, longMessage = tooLong(max)) =>
+  z.string({ required_error: required, invalid_type_error: required }).trim().min(1, required).max(max, longMessage);
+
+/** A text area's text that may be empty (then ""): trimmed, its lines kept. */
+export const optionalLines = (max: number) => z.string().trim().max(max, tooLong(max)).default("");
 
 /**
  * An e-mail address that may be empty (then ""): one address of the app's pattern, never a list
