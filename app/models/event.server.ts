@@ -227,8 +227,14 @@ export {
 // Helpers applying
 
 /** 'Als Helfer*in bewerben': a first application is pending; an existing entry stays as it is. */
+/** Applies as helper once; the person's status on the event afterwards (a decision stays). */
 export function applyAsHelper(eventId: number, user: SessionUser) {
   db.insert(eventHelpers).values({ eventId, userId: user.id, status: "pending" }).onConflictDoNothing().run();
+  return db
+    .select({ status: eventHelpers.status })
+    .from(eventHelpers)
+    .where(and(eq(eventHelpers.eventId, eventId), eq(eventHelpers.userId, user.id)))
+    .get()!.status;
 }
 
 // Files of an event, for the file routes.

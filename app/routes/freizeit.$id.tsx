@@ -1,12 +1,13 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { EventPicture } from "~/components/event-tile";
+import { HelperButton } from "~/components/helper-apply-button";
 import { RegistrationStatus } from "~/components/registration-status";
 import { berlinToday, formatClock, formatDate, formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { enrolmentLinks } from "~/models/enrollment-confirmation.server";
-import { applyAsHelper, deleteEvent, getEventAccess, getEventPage, type EventPage } from "~/models/event.server";
+import { applyAsHelper, deleteEvent, getEventAccess, getEventPage } from "~/models/event.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getUser, requireUser } from "~/services/session.server";
 import { readForm } from "~/services/form.server";
@@ -59,7 +60,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (access.startsAt.getTime() <= Date.now()) {
       return json({ error: "Diese Veranstaltung hat schon begonnen." }, { status: 409 });
     }
-    applyAsHelper(id, user);
+    const status = applyAsHelper(id, user);
+    // Only a hand-made post reaches here after a decision: the page shows no button then.
+    if (status === "declined") return json({ error: "Deine Bewerbung wurde abgelehnt (Kein*e Helfer*in)." }, { status: 409 });
+    if (status === "accepted") return json({ error: "Du bist schon Helfer*in dieser Veranstaltung." }, { status: 409 });
     return redirectWithFlash(`/freizeit/${id}`, {
       kind: "info",
       title: "Anmeldung durch einen Admin ausstehend",
@@ -69,49 +73,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(`/freizeit/${id}`);
 }
 
-type ShownEvent = Omit<EventPage, "startsAt" | "createdAt" | "updatedAt" | "createdById" | "helperCheckReminderSentAt"> & { mayApplyAsHelper: boolean };
-
-function HelperButton({ event }: { event: ShownEvent }) {
-  switch (event.myHelperStatus) {
-    case "pending":
-      return (
-        <>
-          <button type="button" disabled>
-            Bereits beworben
-          </button>
-          <p className="hint">Anmeldung durch einen Admin ausstehend</p>
-        </>
-      );
-    case "declined":
-      return (
-        <button type="button" disabled>
-          Kein*e Helfer*in
-        </button>
-      );
-    case "accepted":
-      return (
-        <button type="button" disabled>
-          Sie sind Helfer*in
-        </button>
-      );
-    default:
-      return event.past || !event.mayApplyAsHelper ? null : (
-        <Form method="post">
-          <input type="hidden" name="intent" value="apply-helper" />
-          <button type="submit" className="secondary">
-            Als Helfer*in bewerben
-          </button>
-        </Form>
-      );
-  }
-}
-
 function names(people: { firstName: string; lastName: string }[]) {
   return people.length ? people.map((p) => `${p.firstName} ${p.lastName}`).join(", ") : "–";
 }
 
 export default function EventDetail() {
   const { event, signedIn, enrolments, closed, confirmDelete } = useLoaderData<typeof loader>();
+  const refused = (useActionData() as { error?: string } | undefined)?.error;
   const dateTo = event.dateTo ?? event.dateFrom;
   return (
     <article className="event-detail">
@@ -227,7 +195,7 @@ export default function EventDetail() {
               </a>
             )
           ) : null}
-          <HelperButton event={event} />
+          <HelperButton event={event} refused={refused} />
         </div>
       ) : null}
 

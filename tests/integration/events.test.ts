@@ -581,9 +581,21 @@ describe("applying as helper", () => {
     expect(response.status).toBe(302);
     const status = () => db.select().from(eventHelpers).where(eq(eventHelpers.userId, user.id)).all().map((h) => h.status);
     expect(status()).toEqual(["pending"]);
-    db.update(eventHelpers).set({ status: "declined" }).run();
-    await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "apply-helper" }, { cookie, params }));
-    expect(status()).toEqual(["declined"]);
+    // A second tap while pending: the same answer as the first.
+    const again = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "apply-helper" }, { cookie, params }));
+    expect(again.status).toBe(302);
+    expect((await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(again, "lf_flash")! } })))?.flash.title).toBe("Anmeldung durch einen Admin ausstehend");
+    // A decision stays, and the answer says so instead of 'ausstehend' (attack probe).
+    for (const [decided, message] of [
+      ["declined", "Deine Bewerbung wurde abgelehnt (Kein*e Helfer*in)."],
+      ["accepted", "Du bist schon Helfer*in dieser Veranstaltung."],
+    ] as const) {
+      db.update(eventHelpers).set({ status: decided }).run();
+      const refused = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "apply-helper" }, { cookie, params }));
+      expect(refused.status).toBe(409);
+      expect(await body(refused)).toEqual({ error: message });
+      expect(status()).toEqual([decided]);
+    }
   });
 
   it("needs a signed-in user and an upcoming, visible event", async () => {
