@@ -162,6 +162,13 @@ export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok:
  * Changes the password after checking the current one, within the same limits on guessing as the
  * sign-in (a session left open must not let anyone guess the password and change it).
  */
+/** Checks the account's current password as a try of its own (counted, throttled). */
+export async function checkCurrentPassword(userId: number, current: string, client: PasswordClient) {
+  const row = db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+  if (!row) return "invalid" as const;
+  return checkPasswordTry(row.email, row.passwordHash, current, client);
+}
+
 export async function changePassword(
   userId: number,
   current: string,
@@ -169,9 +176,7 @@ export async function changePassword(
   keepSessionHash: string | null,
   client: PasswordClient,
 ): Promise<"changed" | "invalid" | "throttled"> {
-  const row = db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
-  if (!row) return "invalid";
-  const checked = await checkPasswordTry(row.email, row.passwordHash, current, client);
+  const checked = await checkCurrentPassword(userId, current, client);
   if (checked !== "valid") return checked;
   const passwordHash = await hashPassword(next);
   writeTransaction((tx) => {

@@ -5,6 +5,7 @@ import { json } from "~/services/json.server";
 import {
   changeEmailByAdmin,
   changePassword,
+  checkCurrentPassword,
   deleteAccount,
   requestEmailChange,
   updateNames,
@@ -34,6 +35,7 @@ import { readForm } from "./form.server";
 const CHANGED = "Erfolgreiche Änderung";
 const CHANGE_FAILED = "Fehler beim Ändern";
 const PASSWORD_THROTTLED = "Zu viele Fehlversuche. Bitte warte 15 Minuten und versuche es dann erneut.";
+const WRONG_PASSWORD = "Das aktuelle Passwort ist nicht korrekt.";
 const EMAIL_REFUSED = {
   taken: [SIGNUP_TAKEN.message, 409],
   same: ["Das ist bereits die aktuelle E-Mail-Adresse.", 400],
@@ -101,8 +103,16 @@ export async function handleAccountForm(
     const submission = parseWithZod(formData, { schema: passwordSchema });
     const hidden = { hideFields: ["currentPassword", "newPassword", "newPasswordRepeat"] };
     if (submission.status !== "success") {
-      const fieldErrors = mismatchAtField(formData, ["newPassword", "newPasswordRepeat"], PASSWORD_RULES, submission.error);
-      return failure("password", submission.reply({ ...hidden, ...(fieldErrors && { fieldErrors }) }), CHANGE_FAILED, PASSWORD_RULES);
+      const mismatch = mismatchAtField(formData, ["newPassword", "newPasswordRepeat"], PASSWORD_RULES, submission.error);
+      const fieldErrors: Record<string, string[]> = { ...(mismatch ?? (submission.error as Record<string, string[]> | null | undefined) ?? {}) };
+      // Every message in one answer: a wrong current password is said now too, not after the
+      // new one is fixed (screens' review). It counts as a try, as it would then.
+      const current = formData.get("currentPassword");
+      if (typeof current === "string" && current && !fieldErrors.currentPassword) {
+        const checked = await checkCurrentPassword(target.id, current, await passwordClient(request, target.id, clientKey));
+        if (checked !== "valid") fieldErrors.currentPassword = [checked === "throttled" ? PASSWORD_THROTTLED : WRONG_PASSWORD];
+      }
+      return failure("password", submission.reply({ ...hidden, fieldErrors }), CHANGE_FAILED, PASSWORD_RULES);
     }
     const changed = await changePassword(
       target.id,
@@ -112,7 +122,7 @@ export async function handleAccountForm(
       await passwordClient(request, target.id, clientKey),
     );
     if (changed !== "changed") {
-      const [message, status] = changed === "throttled" ? [PASSWORD_THROTTLED, 429] : ["Das aktuelle Passwort ist nicht korrekt.", 400];
+      const [message, status] = changed === "throttled" ? [PASSWORD_THROTTLED, 429] : [WRONG_PASSWORD, 400];
       return failure("password", submission.reply({ ...hidden, fieldErrors: { currentPassword: [message] } }), CHANGE_FAILED, message, status);
     }
     return redirectWithFlash(backTo, {

@@ -129,6 +129,17 @@ describe("password change", () => {
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: other } }))).toBeNull();
   });
 
+  it("a wrong current password and a weak new one: both messages in one answer (screens' review)", async () => {
+    const { user, cookie } = await signedIn({ password: "Alt-Passwort-1" });
+    const form = { intent: "password", currentPassword: "Falsch-1!", newPassword: "schwach", newPasswordRepeat: "schwach" };
+    const refused = await run(accountAction, post("/account", form, { cookie }));
+    expect(refused.status).toBe(400);
+    const errors = (await body<Failure>(refused)).result.error;
+    expect(errors?.currentPassword).toEqual(["Das aktuelle Passwort ist nicht korrekt."]);
+    expect(errors?.newPassword).toEqual(["Passwort entspricht nicht den Anforderungen"]);
+    expect(await verifyPassword(fresh(user.id)!.passwordHash, "Alt-Passwort-1")).toBe(true);
+  });
+
   it("an empty current password does not hide the new passwords' mismatch (forms' audit)", async () => {
     const { cookie } = await signedIn({ password: "Alt-Passwort-1" });
     const form = { intent: "password", currentPassword: "", newPassword: "Neu-Passwort-2", newPasswordRepeat: "Neu-Passwort-3" };
