@@ -109,7 +109,8 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     await bar.getByRole("button", { name: "Reaktivieren" }).click();
     await page.getByText("Konto reaktiviert").waitFor();
     await bar.getByText("Aktiv", { exact: true }).waitFor();
-    expect(await bar.getByRole("link", { name: "Details" }).getAttribute("href")).toBe(`/account/${dora.id}`);
+    // Named with the person, as the other buttons of the row.
+    expect(await bar.getByRole("link", { name: `Details: Dora Dunkel${stamp}`, exact: true }).getAttribute("href")).toBe(`/account/${dora.id}`);
     await noSidewaysScroll(page);
 
     // The three PDFs.
