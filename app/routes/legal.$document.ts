@@ -2,13 +2,13 @@
 // /legal/teilnahmebedingungen.pdf, /legal/agb.pdf. Public: parents read them before enrolling.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findCurrentLegalFile, LEGAL_DOCUMENTS, legalTypeOfSlug } from "~/models/legal.server";
-import { contentDisposition, fileResponse } from "~/services/file-response.server";
+import { contentDisposition, fileResponse, fileNotFound } from "~/services/file-response.server";
 import { storedPath } from "~/services/uploads.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const type = legalTypeOfSlug(params.document ?? "");
   const file = type ? findCurrentLegalFile(type) : null;
-  if (!type || !file) throw new Response("Nicht gefunden", { status: 404 });
+  if (!type || !file) throw fileNotFound();
   return fileResponse(
     storedPath("legal", file.key),
     {

@@ -2,7 +2,7 @@
 // event whose enrolments accepted it (proof of consent).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findLegalVersionFile, LEGAL_DOCUMENTS } from "~/models/legal.server";
-import { contentDisposition, fileResponse } from "~/services/file-response.server";
+import { contentDisposition, fileResponse, fileNotFound } from "~/services/file-response.server";
 import { requireUser } from "~/services/session.server";
 import { storedPath } from "~/services/uploads.server";
 import { idFrom } from "~/lib/ids";
@@ -11,7 +11,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const versionId = idFrom(params.versionId);
   const file = versionId ? findLegalVersionFile(versionId, user) : null;
-  if (!file) throw new Response("Nicht gefunden", { status: 404 });
+  if (!file) throw fileNotFound();
   return fileResponse(
     storedPath("legal", file.key),
     {

@@ -2,6 +2,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createReadableStreamFromReadable } from "@remix-run/node";
+import { errorPage } from "./security.server";
 
 /** `filename*` for Content-Disposition: the display name, UTF-8, safe in a header. */
 /**
@@ -19,6 +20,15 @@ export function contentDisposition(kind: "inline" | "attachment", displayName: s
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(displayName)}`;
 }
 
+/**
+ * What a file address that leads nowhere answers (a deleted attachment, an old mail's link): the
+ * German 404 page with the way home, as every other missing page; a bare text before.
+ */
+export function fileNotFound() {
+  const page = errorPage(404);
+  return new Response(page.body, { status: page.status, headers: page.headers });
+}
+
 export async function fileResponse(
   path: string,
   headers: { contentType: string; disposition?: string; cacheControl: string },
@@ -29,7 +39,7 @@ export async function fileResponse(
   try {
     ({ size, mtime } = await stat(path));
   } catch {
-    throw new Response("Nicht gefunden", { status: 404 });
+    throw fileNotFound();
   }
   const etag = `W/"${size.toString(36)}-${mtime.getTime().toString(36)}"`;
   const common: Record<string, string> = { "Cache-Control": headers.cacheControl, ETag: etag };

@@ -553,6 +553,27 @@ describe("deleting an upcoming event", () => {
   });
 });
 
+describe("a file that is not there", () => {
+  it("gets the German 404 page with the way home, not a bare text (screens' review)", async () => {
+    const { loader: documentLoader } = await import("~/routes/legal.$document");
+    const { loader: versionLoader } = await import("~/routes/legal.version.$versionId");
+    const answers = [
+      await run(attachmentLoader, get("/uploads/attachments/weg.pdf", { params: { key: "weg.pdf" } })),
+      await run(attachmentLoader, get("/uploads/attachments/x", { params: { key: "x" } })),
+      await run(pictureLoader, get("/uploads/pictures/weg-480.webp", { params: { key: "weg-480.webp" } })),
+      await run(documentLoader, get("/legal/datenschutz", { params: { document: "datenschutz" } })),
+      await run(versionLoader, get("/legal/version/999", { cookie: (await person()).cookie, params: { versionId: "999" } })),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(answer.headers.get("Content-Type")).toMatch(/^text\/html/);
+      const page = await answer.text();
+      expect(page).toContain('<html lang="de">');
+      expect(page).toContain('<a href="/" class="button">Zur Startseite</a>');
+    }
+  });
+});
+
 describe("attachments of a staff-only event", () => {
   it("are served only to staff", async () => {
     const { user: admin, cookie: adminCookie } = await person("admin");
