@@ -67,11 +67,8 @@ export function listAdminEvents(now = new Date()): AdminEventCard[] {
     .leftJoin(files, and(eq(files.eventId, events.id), eq(files.kind, "preview")))
     .leftJoin(registrationCounts, eq(registrationCounts.eventId, events.id))
     .leftJoin(helperCounts, eq(helperCounts.eventId, events.id))
-    .orderBy(
-      sql`${events.startsAt} <= ${nowMs}`,
-      sql`case when ${events.startsAt} > ${nowMs} then ${events.startsAt} else -${events.startsAt} end`,
-      asc(events.title),
-    )
+    // Upcoming, then past; each as every event list of the spec: by start date, then title.
+    .orderBy(sql`${events.startsAt} <= ${nowMs}`, asc(events.dateFrom), asc(events.title))
     .all();
   return rows.map(({ startsAt, ...row }) => ({ ...row, past: startsAt.getTime() <= nowMs }));
 }

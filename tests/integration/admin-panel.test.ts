@@ -122,6 +122,10 @@ describe("Veranstaltungsverwaltung", () => {
     expect(data.events.map((e) => e.id)).toEqual([soon.id, later.id, past.id]);
     db.update(eventHelpers).set({ status: "accepted" }).run();
     expect(listAdminEvents()[0].openHelpers).toBe(0);
+    // Past ones too by start date, the earliest first, ties by title (spec part 1 §4: event lists).
+    createEvent({ title: "Lange vorbei", inDays: -40 });
+    createEvent({ title: "Auch vorbei", inDays: -10 });
+    expect(listAdminEvents().filter((c) => c.past).map((c) => c.title)).toEqual(["Lange vorbei", "Auch vorbei", "Vorbei"]);
   });
 });
 
