@@ -29,7 +29,8 @@ function NameField({ id, label, defaultValue, refused, placeholder }: { id: stri
       />
       {refused ? (
         <p id={errorId} className="field-errors">
-          {refused.message}
+          {/* The spec's toast has a title and a message ('Upps' / 'Du musst …'): both. */}
+          <strong>{refused.title}</strong> {refused.message}
         </p>
       ) : null}
     </>
