@@ -24,12 +24,15 @@ function databaseUpTo(count: number, name: string) {
   return sqlite;
 }
 
+/** Account 1 and event 1, which the rows of each test refer to. */
+const USER_AND_EVENT = `
+  insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
+  insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');`;
+
 describe("migrating a database in use", () => {
   it("0004 (rebuilds events, registrations and their history) keeps every row that refers to them", () => {
     const sqlite = databaseUpTo(4, "alt.db");
-    sqlite.exec(`
-      insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
-      insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
+    sqlite.exec(`${USER_AND_EVENT}
       insert into event_owners (event_id, user_id) values (1, 1);
       insert into event_helpers (event_id, user_id, status) values (1, 1, 'accepted');
       insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01');
@@ -55,9 +58,7 @@ describe("migrating a database in use", () => {
 
   it("0015 takes rejected and cancelled registrations out of their groups and keeps everyone else", () => {
     const sqlite = databaseUpTo(15, "gruppen.db");
-    sqlite.exec(`
-      insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
-      insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
+    sqlite.exec(`${USER_AND_EVENT}
       insert into event_helpers (event_id, user_id, status) values (1, 1, 'accepted');
       insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values
         (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (2, 1, 'Lea', 'B', 'Weg 1', 'Kiel', '2015-01-01'),
@@ -76,9 +77,7 @@ describe("migrating a database in use", () => {
 
   it("0016 drops the comments of events deleted before, keeps the others and deletes comments with their event from then on", () => {
     const sqlite = databaseUpTo(16, "kommentare.db");
-    sqlite.exec(`
-      insert into users (id, email, first_name, last_name, password_hash) values (1, 'a@b.de', 'A', 'B', 'x');
-      insert into events (id, title, description, date_from, time_from, starts_at, location) values (1, 'Lager', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
+    sqlite.exec(`${USER_AND_EVENT}
       insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01');
       insert into comments (participant_id, event_id, author_id, text) values (1, 1, 1, 'Bleibt'), (1, null, 1, 'Waise');
     `);
