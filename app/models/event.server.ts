@@ -226,8 +226,10 @@ export {
 // ---------------------------------------------------------------------------------------------
 // Helpers applying
 
-/** 'Als Helfer*in bewerben': a first application is pending; an existing entry stays as it is. */
-/** Applies as helper once; the person's status on the event afterwards (a decision stays). */
+/**
+ * 'Als Helfer*in bewerben': a first application is pending; an existing entry stays as it is.
+ * Returns the person's status on the event afterwards.
+ */
 export function applyAsHelper(eventId: number, user: SessionUser) {
   db.insert(eventHelpers).values({ eventId, userId: user.id, status: "pending" }).onConflictDoNothing().run();
   return db

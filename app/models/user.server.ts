@@ -156,19 +156,18 @@ export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok:
   });
 }
 
-/** Changes the password after checking the current one; the user's other sessions and every
- * reset link issued before end. */
 /**
- * Changes the password after checking the current one, within the same limits on guessing as the
- * sign-in (a session left open must not let anyone guess the password and change it).
+ * Checks the account's current password as a try of its own, within the same limits on guessing
+ * as the sign-in (a session left open must not let anyone guess the password and change it).
  */
-/** Checks the account's current password as a try of its own (counted, throttled). */
 export async function checkCurrentPassword(userId: number, current: string, client: PasswordClient) {
   const row = db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
   if (!row) return "invalid" as const;
   return checkPasswordTry(row.email, row.passwordHash, current, client);
 }
 
+/** Changes the password after checking the current one; the user's other sessions and every
+ * reset link issued before end. */
 export async function changePassword(
   userId: number,
   current: string,
