@@ -79,6 +79,9 @@ export const users = sqliteTable(
     /** Juleica (youth leader card): number and last valid day, YYYY-MM-DD. */
     juleicaNumber: text("juleica_number"),
     juleicaExpiresOn: text("juleica_expires_on"),
+    /** The day the checks above were last saved, YYYY-MM-DD (null without any): a record of
+     * someone who is no accepted helper goes three months after it (DECISIONS.md). */
+    helperChecksRecordedOn: text("helper_checks_recorded_on"),
     /** A phone number for the camp sheet (helpers), entered by admins with the checks. */
     phone: text("phone"),
     /** SHA-256 of the secret of the personal calendar feed ('Meine Veranstaltungen'); null: none yet. */

@@ -70,8 +70,16 @@ export function parseHelperChecks(form: FormData, today: string): { ok: true; va
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value };
 }
 
-export function saveHelperChecks(userId: number, value: HelperChecks) {
-  return db.update(users).set({ ...value, updatedAt: new Date() }).where(eq(users.id, userId)).run().changes === 1;
+/** Saves the record with the day it was saved (none when every check is empty). */
+export function saveHelperChecks(userId: number, value: HelperChecks, now: Date = new Date()) {
+  const recorded = value.policeCertificateCheckedOn || value.policeCertificateCheckedBy || value.juleicaNumber || value.juleicaExpiresOn;
+  return (
+    db
+      .update(users)
+      .set({ ...value, helperChecksRecordedOn: recorded ? berlinToday(now) : null, updatedAt: now })
+      .where(eq(users.id, userId))
+      .run().changes === 1
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,17 +197,28 @@ export function monthsBefore(date: string, months: number) {
 }
 
 /**
- * Deletes the helper-check record (and the phone entered with it) of everyone whose last event as
- * an accepted helper ended more than three months ago (DECISIONS.md 'Helper checks'). One
- * statement; the count goes to the protocol. Returns the number of accounts cleared.
+ * Deletes the helper-check records three months after the person's last event as an accepted
+ * helper (DECISIONS.md 'Helper checks'), and never sooner than three months after the record was
+ * saved (one entered after that event, or for someone not yet accepted). Of someone who is no
+ * accepted helper (withdrawn, declined, the event deleted) the record goes three months after it
+ * was saved; their phone stays, as it is also the account's own number (/account). One statement;
+ * the count goes to the protocol. Returns the number of accounts cleared.
  */
 export function purgeOldHelperChecks(now: Date = new Date()) {
   const cutoff = monthsBefore(berlinToday(now), KEEP_MONTHS);
   const lastDay = sql`coalesce(${events.dateTo}, ${events.dateFrom})`;
+  const accepted = sql`exists (select 1 from ${eventHelpers} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted')`;
   return writeTransaction((tx) => {
     const cleared = tx
       .update(users)
-      .set({ policeCertificateCheckedOn: null, policeCertificateCheckedBy: null, juleicaNumber: null, juleicaExpiresOn: null, phone: null })
+      .set({
+        policeCertificateCheckedOn: null,
+        policeCertificateCheckedBy: null,
+        juleicaNumber: null,
+        juleicaExpiresOn: null,
+        helperChecksRecordedOn: null,
+        phone: sql`case when ${accepted} then null else ${users.phone} end`,
+      })
       .where(
         and(
           or(
@@ -207,9 +226,9 @@ export function purgeOldHelperChecks(now: Date = new Date()) {
             sql`${users.policeCertificateCheckedBy} is not null`,
             sql`${users.juleicaNumber} is not null`,
             sql`${users.juleicaExpiresOn} is not null`,
-            sql`${users.phone} is not null`,
+            and(sql`${users.phone} is not null`, accepted),
           ),
-          sql`exists (select 1 from ${eventHelpers} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted')`,
+          sql`coalesce(${users.helperChecksRecordedOn}, '') < ${cutoff}`,
           sql`not exists (select 1 from ${eventHelpers} join ${events} on ${events.id} = ${eventHelpers.eventId} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted' and ${lastDay} >= ${cutoff})`,
         ),
       )

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { events, users } from "../../db/schema";
-import { getHelperChecks, monthsBefore, purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
+import { getHelperChecks, monthsBefore, purgeOldHelperChecks, saveHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
 import { berlinToday } from "~/lib/dates";
 import { auditLog } from "../../db/schema";
 import { db } from "~/services/db.server";
@@ -84,7 +84,9 @@ describe("purgeOldHelperChecks", () => {
     const later = await createUser();
     const neverHelper = await createUser();
     const pendingOnly = await createUser();
-    for (const u of [gone, kept, later, neverHelper, pendingOnly]) db.update(users).set(record).where(eq(users.id, u.id)).run();
+    for (const u of [gone, kept, later]) db.update(users).set({ ...record, helperChecksRecordedOn: "2025-01-02" }).where(eq(users.id, u.id)).run();
+    // Recorded today, for people who are no accepted helper (yet).
+    for (const u of [neverHelper, pendingOnly]) db.update(users).set({ ...record, helperChecksRecordedOn: berlinToday() }).where(eq(users.id, u.id)).run();
     const old = createEvent({ dateFrom: "2020-01-01", dateTo: dayBefore.toISOString().slice(0, 10) });
     const edge = createEvent({ dateFrom: "2020-01-01", dateTo: cutoff });
     const future = createEvent({ inDays: 60 });
@@ -99,5 +101,47 @@ describe("purgeOldHelperChecks", () => {
     const audit = db.select().from(auditLog).all();
     expect(audit.map((a) => [a.action, a.details])).toEqual([["retention.run", JSON.stringify({ helperChecksCleared: 1 })]]);
     expect(purgeOldHelperChecks(new Date())).toBe(0);
+  });
+
+  // A record is entered for an accepted helper (or by an admin, for anyone). Whoever is no accepted
+  // helper (declined, withdrawn, the event deleted: entries of the last two are gone) has no "last event as a helper" to
+  // wait for: the checks go three months after they were recorded. The phone stays then: it is
+  // also the account's own number, which everyone enters on /account.
+  it("of someone who is no accepted helper: the checks go three months after they were recorded, the phone stays", async () => {
+    const cutoff = monthsBefore(berlinToday(), 3);
+    const dayBefore = new Date(`${cutoff}T12:00:00Z`);
+    dayBefore.setUTCDate(dayBefore.getUTCDate() - 1);
+    const old = dayBefore.toISOString().slice(0, 10);
+    const declinedEnded = await createUser();
+    const declined = await createUser();
+    const noEntry = await createUser();
+    const recent = await createUser();
+    const edge = await createUser();
+    const ended = createEvent({ dateFrom: "2020-01-01", dateTo: old });
+    const future = createEvent({ inDays: 60 });
+    addHelperEntry(ended.id, declinedEnded.id, "declined");
+    addHelperEntry(future.id, declined.id, "declined");
+    for (const u of [declinedEnded, declined, noEntry]) db.update(users).set({ ...record, helperChecksRecordedOn: old }).where(eq(users.id, u.id)).run();
+    db.update(users).set({ ...record, helperChecksRecordedOn: berlinToday() }).where(eq(users.id, recent.id)).run();
+    db.update(users).set({ ...record, helperChecksRecordedOn: cutoff }).where(eq(users.id, edge.id)).run();
+    expect(purgeOldHelperChecks(new Date())).toBe(3);
+    for (const u of [declinedEnded, declined, noEntry]) {
+      expect(getHelperChecks(u.id)).toEqual({ policeCertificateCheckedOn: null, policeCertificateCheckedBy: null, juleicaNumber: null, juleicaExpiresOn: null, phone: "0151 1" });
+    }
+    for (const u of [recent, edge]) expect(getHelperChecks(u.id)).toEqual(record);
+    expect(purgeOldHelperChecks(new Date())).toBe(0);
+  });
+
+  it("a record entered after the helper's last event stays three months from its entry", async () => {
+    const helper = await createUser();
+    const ended = createEvent({ dateFrom: "2020-01-01", dateTo: "2020-01-05" });
+    addHelperEntry(ended.id, helper.id, "accepted");
+    expect(saveHelperChecks(helper.id, record)).toBe(true);
+    expect(db.select({ on: users.helperChecksRecordedOn }).from(users).where(eq(users.id, helper.id)).get()).toEqual({ on: berlinToday() });
+    expect(purgeOldHelperChecks(new Date())).toBe(0);
+    expect(getHelperChecks(helper.id)).toEqual(record);
+    // Cleared by hand: no record, no date.
+    saveHelperChecks(helper.id, { policeCertificateCheckedOn: null, policeCertificateCheckedBy: null, juleicaNumber: null, juleicaExpiresOn: null, phone: null });
+    expect(db.select({ on: users.helperChecksRecordedOn }).from(users).where(eq(users.id, helper.id)).get()).toEqual({ on: null });
   });
 });

@@ -88,6 +88,21 @@ describe("migrating a database in use", () => {
     sqlite.close();
   });
 
+  it("0017 dates the helper checks kept so far today, so none goes sooner than three months from now", () => {
+    const sqlite = databaseUpTo(17, "nachweise.db");
+    sqlite.exec(`${USER_AND_EVENT}
+      update users set juleica_number = 'J-1', juleica_expires_on = '2030-01-01', phone = '0151 1' where id = 1;
+      insert into users (id, email, first_name, last_name, password_hash, phone) values (2, 'c@d.de', 'C', 'D', 'x', '0151 2');
+    `);
+    migrateDatabase(sqlite);
+    const today = sqlite.prepare(`select date('now', 'localtime') as d`).get() as { d: string };
+    expect(sqlite.prepare(`select id, helper_checks_recorded_on as d from users order by id`).all()).toEqual([
+      { id: 1, d: today.d },
+      { id: 2, d: null },
+    ]);
+    sqlite.close();
+  });
+
   it("a second process finds nothing left to do", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "lf-migrate-")), "zwei.db");
     const first = openDatabase(file);
