@@ -54,6 +54,7 @@ const COUNTS: [string, string][] = [
   ["comments", "Kommentare gelöscht"],
   ["sepaMandates", "SEPA-Mandate gelöscht"],
   ["registrations", "Anmeldungen gelöscht"],
+  ["helperChecks", "Nachweise von Mitarbeiter*innen gelöscht"],
   ["helperChecksCleared", "Nachweise von Mitarbeiter*innen gelöscht"],
   ["mails", "E-Mails gelöscht"],
 ];

@@ -11,6 +11,7 @@ const ROWS: [keyof RetentionCounts, string][] = [
   ["comments", "Kommentare"],
   ["sepaMandates", "SEPA-Lastschriftmandate"],
   ["registrations", "Anmeldungen, die ganz gelöscht werden"],
+  ["helperChecks", "Mitarbeiter*innen, deren Nachweise (Führungszeugnis, Juleica, Telefon) gelöscht werden"],
   ["mails", "Versandte und nicht zustellbare E-Mails (außer „E-Mail an alle“)"],
 ];
 
@@ -24,7 +25,8 @@ export function AdminRetention({ preview, settings, asked, submissionKey }: Prop
       <h2 id="retention-title">Datensparsamkeit</h2>
       <p>
         Jede Nacht werden Gesundheitsangaben, Versicherungsdaten, Erlaubnisse, Kommentare und die Begründungen von Entscheidungen {settings.healthDays} Tage nach dem Ende
-        einer Veranstaltung gelöscht, versandte E-Mails {settings.healthDays} Tage nach dem Versand, SEPA-Mandate nach {settings.sepaMonths} Monaten und die Anmeldungen nach {settings.years} Jahren.
+        einer Veranstaltung gelöscht, versandte E-Mails {settings.healthDays} Tage nach dem Versand, SEPA-Mandate nach {settings.sepaMonths} Monaten, die Anmeldungen nach {settings.years} Jahren und die Nachweise von Mitarbeiter*innen drei
+        Monate nach ihrem letzten Einsatz.
         Das Protokoll nennt nur die Anzahl.
       </p>
       <h3>Der nächste Lauf entfernt</h3>

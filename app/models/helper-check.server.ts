@@ -196,43 +196,60 @@ export function monthsBefore(date: string, months: number) {
   return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
 }
 
+const acceptedHelper = sql`exists (select 1 from ${eventHelpers} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted')`;
+
 /**
- * Deletes the helper-check records three months after the person's last event as an accepted
- * helper (DECISIONS.md 'Helper checks'), and never sooner than three months after the record was
- * saved (one entered after that event, or for someone not yet accepted). Of someone who is no
- * accepted helper (withdrawn, declined, the event deleted) the record goes three months after it
- * was saved; their phone stays, as it is also the account's own number (/account). One statement;
- * the count goes to the protocol. Returns the number of accounts cleared.
+ * Whose helper-check record is due (DECISIONS.md 'Helper checks'): three months after the
+ * person's last event as an accepted helper, and never sooner than three months after the record
+ * was saved (one entered after that event, or for someone not yet accepted). Of someone who is no
+ * accepted helper (declined, withdrawn, the event deleted) the record goes three months after it
+ * was saved.
  */
-export function purgeOldHelperChecks(now: Date = new Date()) {
+function helperChecksDue(now: Date) {
   const cutoff = monthsBefore(berlinToday(now), KEEP_MONTHS);
   const lastDay = sql`coalesce(${events.dateTo}, ${events.dateFrom})`;
-  const accepted = sql`exists (select 1 from ${eventHelpers} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted')`;
+  return and(
+    or(
+      sql`${users.policeCertificateCheckedOn} is not null`,
+      sql`${users.policeCertificateCheckedBy} is not null`,
+      sql`${users.juleicaNumber} is not null`,
+      sql`${users.juleicaExpiresOn} is not null`,
+      and(sql`${users.phone} is not null`, acceptedHelper),
+    ),
+    sql`coalesce(${users.helperChecksRecordedOn}, '') < ${cutoff}`,
+    sql`not exists (select 1 from ${eventHelpers} join ${events} on ${events.id} = ${eventHelpers.eventId} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted' and ${lastDay} >= ${cutoff})`,
+  );
+}
+
+/** How many accounts' records the next run clears (the admin panel's preview). */
+export function countHelperChecksDue(now: Date, q: Queryable = db) {
+  return q.select({ n: sql<number>`count(*)` }).from(users).where(helperChecksDue(now)).get()?.n ?? 0;
+}
+
+/**
+ * Clears the records that are due, inside the caller's transaction. The phone of someone who is
+ * no accepted helper stays, as it is also the account's own number (/account). One statement;
+ * returns the number of accounts cleared.
+ */
+export function clearHelperChecks(tx: Queryable, now: Date) {
+  return tx
+    .update(users)
+    .set({
+      policeCertificateCheckedOn: null,
+      policeCertificateCheckedBy: null,
+      juleicaNumber: null,
+      juleicaExpiresOn: null,
+      helperChecksRecordedOn: null,
+      phone: sql`case when ${acceptedHelper} then null else ${users.phone} end`,
+    })
+    .where(helperChecksDue(now))
+    .run().changes;
+}
+
+/** The hourly job: clears what is due and writes the count to the protocol. */
+export function purgeOldHelperChecks(now: Date = new Date()) {
   return writeTransaction((tx) => {
-    const cleared = tx
-      .update(users)
-      .set({
-        policeCertificateCheckedOn: null,
-        policeCertificateCheckedBy: null,
-        juleicaNumber: null,
-        juleicaExpiresOn: null,
-        helperChecksRecordedOn: null,
-        phone: sql`case when ${accepted} then null else ${users.phone} end`,
-      })
-      .where(
-        and(
-          or(
-            sql`${users.policeCertificateCheckedOn} is not null`,
-            sql`${users.policeCertificateCheckedBy} is not null`,
-            sql`${users.juleicaNumber} is not null`,
-            sql`${users.juleicaExpiresOn} is not null`,
-            and(sql`${users.phone} is not null`, accepted),
-          ),
-          sql`coalesce(${users.helperChecksRecordedOn}, '') < ${cutoff}`,
-          sql`not exists (select 1 from ${eventHelpers} join ${events} on ${events.id} = ${eventHelpers.eventId} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted' and ${lastDay} >= ${cutoff})`,
-        ),
-      )
-      .run().changes;
+    const cleared = clearHelperChecks(tx, now);
     if (cleared > 0) recordAudit(tx, { actorId: null, action: "retention.run", entityType: "system", details: { helperChecksCleared: cleared } });
     return cleared;
   });

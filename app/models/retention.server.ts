@@ -2,7 +2,8 @@
 // special needs, insurance data, permission answers and comments go RETENTION_HEALTH_DAYS after
 // the event ended; the registration itself (for the subsidy list) after RETENTION_YEARS; SEPA
 // mandates after RETENTION_SEPA_MONTHS; delivered mails (their texts name children, reasons) after
-// RETENTION_HEALTH_DAYS. The parent's own records (children, guardians) stay.
+// RETENTION_HEALTH_DAYS; helpers' checks three months after their last event (helper-check.server).
+// The parent's own records (children, guardians) stay.
 // A daily job runs it; each run writes counts, never contents, to the protocol.
 import { and, desc, eq, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { auditLog, comments, events, mailOutbox, registrationHistory, registrations, sepaMandates } from "../../db/schema";
@@ -10,6 +11,7 @@ import { berlinToday } from "~/lib/dates";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { recordAudit } from "./audit.server";
+import { clearHelperChecks, countHelperChecksDue } from "./helper-check.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 
 /** A calendar date moved by days, months or years (the day clamped to the month's end). */
@@ -83,7 +85,7 @@ function conditions(now: Date) {
   };
 }
 
-export type RetentionCounts = { healthData: number; comments: number; registrations: number; sepaMandates: number; mails: number };
+export type RetentionCounts = { healthData: number; comments: number; registrations: number; sepaMandates: number; helperChecks: number; mails: number };
 
 /** What the next run would remove (shown to admins on /gott). */
 export function retentionPreview(now = new Date(), database: Queryable = db): RetentionCounts {
@@ -94,6 +96,7 @@ export function retentionPreview(now = new Date(), database: Queryable = db): Re
     comments: n(database.select({ n: sql<number>`count(*)` }).from(comments).where(where.comments)),
     registrations: n(database.select({ n: sql<number>`count(*)` }).from(registrations).where(where.registrations)),
     sepaMandates: n(database.select({ n: sql<number>`count(*)` }).from(sepaMandates).where(where.mandates)),
+    helperChecks: countHelperChecksDue(now, database),
     mails: n(database.select({ n: sql<number>`count(*)` }).from(mailOutbox).where(where.mails)),
   };
 }
@@ -111,7 +114,7 @@ export function runRetention(now = new Date(), actorId: number | null = null, su
         .where(and(eq(auditLog.action, "retention.run"), eq(auditLog.actorId, actorId)))
         .orderBy(desc(auditLog.id))
         .get();
-      return JSON.parse(last?.details ?? "null") ?? { healthData: 0, comments: 0, sepaMandates: 0, registrations: 0, mails: 0 };
+      return { helperChecks: 0, ...(JSON.parse(last?.details ?? "null") ?? { healthData: 0, comments: 0, sepaMandates: 0, registrations: 0, mails: 0 }) };
     }
     if (actorId !== null) recordSubmission(tx, submissionKey, actorId, "/gott?tab=protokoll");
     const where = conditions(now);
@@ -133,6 +136,8 @@ export function runRetention(now = new Date(), actorId: number | null = null, su
       comments: tx.delete(comments).where(where.comments).run().changes,
       sepaMandates: tx.delete(sepaMandates).where(where.mandates).run().changes,
       registrations: tx.delete(registrations).where(where.registrations).run().changes,
+      // The helper checks (DECISIONS.md 'Helper checks') go with it; their hourly job does too.
+      helperChecks: clearHelperChecks(tx, now),
       mails: tx.delete(mailOutbox).where(where.mails).run().changes,
     };
     // After the answers (their condition looks at the reasons): the history keeps each step with

@@ -138,7 +138,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithFlash(panelHref({ tab: "protokoll" }), {
       kind: "success",
       title: "Datensparsamkeit ausgeführt",
-      message: `${count(done.healthData, "Anmeldung", "Anmeldungen")} bereinigt, ${count(done.comments, "Kommentar", "Kommentare")}, ${count(done.sepaMandates, "SEPA-Mandat", "SEPA-Mandate")}, ${count(done.registrations, "Anmeldung", "Anmeldungen")} und ${count(done.mails, "E-Mail", "E-Mails")} gelöscht.`,
+      message: `${count(done.healthData, "Anmeldung", "Anmeldungen")} bereinigt, ${count(done.comments, "Kommentar", "Kommentare")}, ${count(done.sepaMandates, "SEPA-Mandat", "SEPA-Mandate")}, ${count(done.registrations, "Anmeldung", "Anmeldungen")}, die Nachweise von ${count(done.helperChecks, "Mitarbeiter*in", "Mitarbeiter*innen")} und ${count(done.mails, "E-Mail", "E-Mails")} gelöscht.`,
     });
   }
   const submission = parseWithZod(form, { schema: userActionSchema });

@@ -27,12 +27,12 @@ describe("Datensparsamkeit on /gott", () => {
     const admin = await createUser({ role: "admin" });
     const cookie = await sessionCookieFor(admin.id);
     const page = await body<{ retention: { preview: Record<string, number> } }>(await run(panelLoader, get("/gott?tab=protokoll", { cookie })));
-    expect(page.retention.preview).toEqual({ healthData: 1, comments: 0, registrations: 0, sepaMandates: 0, mails: 0 });
+    expect(page.retention.preview).toEqual({ healthData: 1, comments: 0, registrations: 0, sepaMandates: 0, helperChecks: 0, mails: 0 });
     const done = await run(panelAction, post("/gott?tab=protokoll", { intent: "run-retention" }, { cookie }));
     expect(done.status).toBe(302);
     // Counted in words that fit the number ('1 Anmeldung', '0 Kommentare').
     const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(done, "lf_flash")! } }));
-    expect(flash?.flash?.message).toBe("1 Anmeldung bereinigt, 0 Kommentare, 0 SEPA-Mandate, 0 Anmeldungen und 0 E-Mails gelöscht.");
+    expect(flash?.flash?.message).toBe("1 Anmeldung bereinigt, 0 Kommentare, 0 SEPA-Mandate, 0 Anmeldungen, die Nachweise von 0 Mitarbeiter*innen und 0 E-Mails gelöscht.");
     expect(registration(registrationId).specialNeeds).toBe("");
     expect(db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()).toMatchObject({ actorId: admin.id });
   });
@@ -46,7 +46,7 @@ describe("Datensparsamkeit on /gott", () => {
     for (const answer of [await send(), await send()]) {
       expect(answer.status).toBe(302);
       const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(answer, "lf_flash")! } }));
-      expect(flash?.flash?.message).toBe("1 Anmeldung bereinigt, 0 Kommentare, 0 SEPA-Mandate, 0 Anmeldungen und 0 E-Mails gelöscht.");
+      expect(flash?.flash?.message).toBe("1 Anmeldung bereinigt, 0 Kommentare, 0 SEPA-Mandate, 0 Anmeldungen, die Nachweise von 0 Mitarbeiter*innen und 0 E-Mails gelöscht.");
     }
     expect(db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).all()).toHaveLength(1);
   });

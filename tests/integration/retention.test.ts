@@ -1,8 +1,8 @@
 // Data minimisation at its boundaries: one day before and on the day; the subsidy list's data
 // (names, addresses, birth dates, municipality) stays until the registration goes.
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, comments, eventMailRecipients, eventMails, events, mailOutbox, participants, registrationHistory, registrations, sepaMandates } from "../../db/schema";
+import { auditLog, comments, eventHelpers, eventMailRecipients, eventMails, events, mailOutbox, participants, registrationHistory, registrations, sepaMandates, users } from "../../db/schema";
 import { retentionPreview, runRetention, shiftIsoDate } from "~/models/retention.server";
 import { db } from "~/services/db.server";
 import { createUser, resetDatabase } from "../support/fixtures";
@@ -39,13 +39,13 @@ describe("the minimisation run", () => {
   it("30 days after the event: health data, insurance, permissions and comments go; the rest stays", async () => {
     const { r, mandate } = await campThatEnded("2026-08-01");
     const dayBefore = noon("2026-08-30");
-    expect(retentionPreview(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, mails: 0 });
-    expect(runRetention(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, mails: 0 });
+    expect(retentionPreview(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, helperChecks: 0, mails: 0 });
+    expect(runRetention(dayBefore)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, helperChecks: 0, mails: 0 });
     expect(registration(r.id).specialNeeds).toBe("Nussallergie");
 
     const onTheDay = noon("2026-08-31");
-    expect(retentionPreview(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, mails: 0 });
-    expect(runRetention(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, mails: 0 });
+    expect(retentionPreview(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, helperChecks: 0, mails: 0 });
+    expect(runRetention(onTheDay)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, helperChecks: 0, mails: 0 });
     expect(registration(r.id)).toMatchObject({
       specialNeeds: "",
       nameOfInsured: "",
@@ -59,7 +59,7 @@ describe("the minimisation run", () => {
     expect(db.select().from(participants).where(eq(participants.id, r.participantId)).get()).toMatchObject({ firstName: expect.any(String), birthDate: "2015-05-05", street: "Weg 1" });
     expect(db.select().from(sepaMandates).where(eq(sepaMandates.id, mandate.id)).get()).toBeDefined();
     // A second run finds nothing more.
-    expect(runRetention(onTheDay)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, mails: 0 });
+    expect(runRetention(onTheDay)).toEqual({ healthData: 0, comments: 0, registrations: 0, sepaMandates: 0, helperChecks: 0, mails: 0 });
   });
 
   it("SEPA mandates go 14 months after the event, registrations after 5 years; the child's record stays", async () => {
@@ -78,7 +78,7 @@ describe("the minimisation run", () => {
     await campThatEnded("2026-08-01");
     runRetention(noon("2026-09-15"));
     const entry = db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()!;
-    expect(JSON.parse(entry.details!)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, mails: 0 });
+    expect(JSON.parse(entry.details!)).toEqual({ healthData: 1, comments: 1, registrations: 0, sepaMandates: 0, helperChecks: 0, mails: 0 });
     expect(entry.details).not.toContain("Nuss");
   });
 
@@ -108,6 +108,25 @@ describe("the minimisation run", () => {
     db.delete(events).where(eq(events.id, deleted.id)).run();
     runRetention(noon("2026-08-31"));
     expect(JSON.parse(db.select().from(auditLog).where(eq(auditLog.entityId, gone.id)).get()!.details!)).toEqual({ eventId: deleted.id });
+  });
+
+  it("takes the helper checks that are due with it (DECISIONS.md 'Helper checks'), counted in the preview and the protocol", async () => {
+    const helper = await createUser();
+    const lead = await createUser();
+    const now = noon("2026-09-15");
+    const ended = createEvent({ dateFrom: "2026-06-01", dateTo: "2026-06-14" });
+    const upcoming = createEvent({ dateFrom: "2026-10-01", dateTo: "2026-10-05" });
+    db.insert(eventHelpers).values([{ eventId: ended.id, userId: helper.id, status: "accepted" }, { eventId: upcoming.id, userId: lead.id, status: "accepted" }]).run();
+    const record = { policeCertificateCheckedOn: "2026-01-10", policeCertificateCheckedBy: "Lea", helperChecksRecordedOn: "2026-01-10", phone: "0151 1" };
+    db.update(users).set(record).where(inArray(users.id, [helper.id, lead.id])).run();
+    expect(retentionPreview(noon("2026-09-14")).helperChecks).toBe(0);
+    expect(retentionPreview(now).helperChecks).toBe(1);
+    expect(runRetention(now, null)).toMatchObject({ helperChecks: 1 });
+    expect(db.select({ on: users.policeCertificateCheckedOn, phone: users.phone }).from(users).where(eq(users.id, helper.id)).get()).toEqual({ on: null, phone: null });
+    expect(db.select({ on: users.policeCertificateCheckedOn }).from(users).where(eq(users.id, lead.id)).get()).toEqual({ on: "2026-01-10" });
+    const entry = db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()!;
+    expect(JSON.parse(entry.details!)).toMatchObject({ helperChecks: 1 });
+    expect(runRetention(now).helperChecks).toBe(0);
   });
 
   it("delivered and given-up mails go after the same days (their texts name children and reasons); waiting ones and an event mail's stay", async () => {
