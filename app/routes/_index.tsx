@@ -3,10 +3,10 @@ import { json } from "~/services/json.server";
 import { useLoaderData } from "@remix-run/react";
 import { EventTile } from "~/components/event-tile";
 import { listEvents, type EventFilter } from "~/models/event.server";
-import { getUser } from "~/services/session.server";
+import { getUserOrExpired } from "~/services/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getUser(request);
+  const user = await getUserOrExpired(request);
   const filter: EventFilter = user && new URL(request.url).searchParams.get("filter") === "mine" ? "mine" : "all";
   const { upcoming, past } = listEvents(user, filter);
   return json({

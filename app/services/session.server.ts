@@ -125,6 +125,18 @@ async function loginRedirect(request: Request) {
   );
 }
 
+/**
+ * The signed-in user, or null for a visitor without a session cookie. A cookie whose session has
+ * ended (expired, signed out elsewhere, the account deactivated) throws the redirect to /login
+ * that says so (spec part 1, home: "If a token exists but the session is not valid, the user is
+ * sent to /login").
+ */
+export async function getUserOrExpired(request: Request): Promise<SessionUser | null> {
+  const user = await getUser(request);
+  if (!user && (await currentSessionHash(request)) !== null) throw await loginRedirect(request);
+  return user;
+}
+
 /** The signed-in user; otherwise throws a redirect to /login that returns here afterwards. */
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getUser(request);

@@ -99,6 +99,25 @@ describe("sessions", () => {
     expect((await getUser(requestWith(`lf_session=${value.replace(".", "%2E")}`)))?.id).toBe(user.id);
   });
 
+  // Spec part 1, home: "If a token exists but the session is not valid, the user is sent to /login."
+  it("sends a visit of / with a cookie whose session has ended to /login, clearing the cookie; visitors without one stay", async () => {
+    const { loader: homeLoader } = await import("~/routes/_index");
+    const user = await createUser();
+    const ended = await sessionCookieFor(user.id);
+    await endSession(requestWith(ended));
+    for (const url of ["http://localhost/", "http://localhost/?filter=mine"]) {
+      const answer = await thrown(Promise.resolve(homeLoader({ request: requestWith(ended, url), params: {}, context: {} })));
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(new URL(url).pathname + new URL(url).search)}`);
+      expect(answer.headers.getSetCookie().some((c) => /^lf_session=;/.test(c))).toBe(true);
+      expect(await flashOf(answer)).toMatchObject({ title: "Ihre Sitzung ist abgelaufen", message: "Bitte loggen Sie sich erneut ein." });
+    }
+    for (const cookie of [null, "lf_session=erfunden", await sessionCookieFor(user.id)]) {
+      const page = await homeLoader({ request: requestWith(cookie, "http://localhost/"), params: {}, context: {} });
+      expect(page.status).toBe(200);
+    }
+  });
+
   it("signs a banned user out", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);
