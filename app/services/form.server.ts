@@ -69,10 +69,12 @@ function checkName(name: string | undefined, maxIndex: number) {
 /**
  * A field's value as a person could have typed it: control characters and direction overrides
  * (a name that reads backwards in every list, a NUL in a mail's greeting) are dropped here, for
- * every form at once; lines and tabs stay. A password is compared, never shown: kept as sent.
+ * every form at once; lines and tabs stay. Each line break becomes one LF: a browser sends a text
+ * area's breaks as CR LF, while its maxlength counted one character, so a text at the limit was
+ * refused as too long. A password is compared, never shown: kept as sent.
  */
 function typed(name: string, value: string) {
-  return /password/i.test(name) ? value : withoutUnseen(value);
+  return /password/i.test(name) ? value : withoutUnseen(value).replace(/\r\n?/g, "\n");
 }
 
 function decode(part: string) {

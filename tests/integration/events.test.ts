@@ -309,6 +309,17 @@ describe("creating an event", () => {
     const exact = await run(createAction, multipartPost("/freizeit/create", validEventFields({ title: "T".repeat(100) }), {}, cookie));
     expect(exact.status).toBe(302);
   });
+
+  it("takes a description of 1500 characters with lines, as the browser sends it (each break as CR LF), and keeps its lines", async () => {
+    const { cookie } = await person("admin");
+    // What the text area counts: 1500 characters, a line break one of them.
+    const typed = Array.from({ length: 10 }, (_, i) => `${i}`.repeat(149)).join("\n") + "x".repeat(1500 - 10 * 149 - 9);
+    expect(typed).toHaveLength(1500);
+    const sent = typed.replace(/\n/g, "\r\n");
+    const answer = await run(createAction, multipartPost("/freizeit/create", validEventFields({ description: sent }), {}, cookie));
+    expect(answer.status).toBe(302);
+    expect(db.select({ description: events.description }).from(events).get()?.description).toBe(typed);
+  });
 });
 
 describe("editing and deleting", () => {
