@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { json } from "~/services/json.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EventForm } from "~/components/event-form";
+import { RouteError } from "~/components/route-error";
 import type { Alert } from "~/components/forms";
 import { centsToInput } from "~/lib/event-rules";
 import { getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
@@ -109,4 +110,9 @@ export default function EditEvent() {
       />
     </>
   );
+}
+
+/** The spec's message when the event cannot be loaded (part 1 §8), inside the page. */
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -317,6 +317,21 @@ describe("requests the app does not take", () => {
   });
 });
 
+describe("the spec's own error texts", () => {
+  it("the edit screen of an event that cannot be loaded says the spec's 'Es gab ein Problem bei der Abfrage der Freizeit …' (part 1 §8)", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const camp = createEvent({ inDays: 20, ownerIds: [admin.id] });
+    for (const [path, userId] of [["/freizeit/edit/999999", admin.id], [`/freizeit/edit/${camp.id}`, parent.id]] as const) {
+      const response = await rawRequest(`${baseUrl}${path}`, { headers: { Cookie: await sessionCookieFor(userId) } });
+      const visible = response.text().replace(/<script\b[\s\S]*?<\/script>/g, "").replace(/<[^>]*>/g, " ");
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(visible).toContain("Es gab ein Problem bei der Abfrage der Freizeit. Versuchen Sie es später erneut.");
+      expect(visible).toContain("Zur Startseite");
+    }
+  });
+});
+
 describe("errors Remix makes itself", () => {
   it("a POST to a page with its own error view shows German words, not Remix's English text or route files", async () => {
     const admin = await createUser({ role: "admin" });
