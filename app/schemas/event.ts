@@ -6,7 +6,7 @@ import { optionalText, requiredLines, requiredText } from "./fields";
 
 export const INVALID_FORM = "Mindestens ein Feld ist nicht valide";
 export const SIBLING_AMOUNT_MISSING =
-  "Bitte gib den Rabatt in € je weiteres Kind an – nur dieser Betrag wird abgezogen. Oder lass das Feld „Geschwisterrabatt“ leer.";
+  "Bitte geben Sie den Rabatt in € je weiteres Kind an – nur dieser Betrag wird abgezogen. Oder lassen Sie das Feld „Geschwisterrabatt“ leer.";
 
 /*
  * Every message of the form comes in one answer: zod runs the checks across fields (the deadline
@@ -37,7 +37,7 @@ const optionalTime = z
   .string()
   .optional()
   .transform((v) => v || null)
-  .refine((v) => !v || isTime(v), "Bitte gib eine Uhrzeit wie 09:30 an.");
+  .refine((v) => !v || isTime(v), "Bitte geben Sie eine Uhrzeit wie 09:30 an.");
 
 /** An amount in euros as typed (6 characters at most, comma or point), in cents; empty is 0. */
 const euroAmount = (message: string) =>
@@ -61,7 +61,7 @@ function wholeNumber<E extends number | undefined>(min: number, tooSmall: string
     .transform((v, ctx): number | E => {
       if (v === undefined) return empty;
       const n = Number(v);
-      const message = !Number.isInteger(n) ? "Bitte gib eine ganze Zahl an." : n < min ? tooSmall : n > max ? tooBig : null;
+      const message = !Number.isInteger(n) ? "Bitte geben Sie eine ganze Zahl an." : n < min ? tooSmall : n > max ? tooBig : null;
       if (message) {
         ctx.addIssue({ code: "custom", message });
         return z.NEVER;
@@ -75,18 +75,18 @@ const flag = z.boolean().default(false);
 
 export const eventSchema = z
   .object({
-    title: required(100, "Bitte gib einen Titel an."),
-    description: requiredLines(1500, "Bitte gib eine Beschreibung an.").default(""),
-    dateFrom: requiredWhen(isIsoDate, "Bitte gib ein Startdatum an.", "Bitte gib ein gültiges Datum an."),
-    timeFrom: requiredWhen(isTime, "Bitte gib eine Startzeit an.", "Bitte gib eine Uhrzeit wie 09:30 an."),
-    dateTo: optionalDate("Bitte gib ein gültiges Datum an."),
+    title: required(100, "Bitte geben Sie einen Titel an."),
+    description: requiredLines(1500, "Bitte geben Sie eine Beschreibung an.").default(""),
+    dateFrom: requiredWhen(isIsoDate, "Bitte geben Sie ein Startdatum an.", "Bitte geben Sie ein gültiges Datum an."),
+    timeFrom: requiredWhen(isTime, "Bitte geben Sie eine Startzeit an.", "Bitte geben Sie eine Uhrzeit wie 09:30 an."),
+    dateTo: optionalDate("Bitte geben Sie ein gültiges Datum an."),
     timeTo: optionalTime,
-    registrationDeadline: optionalDate("Bitte gib ein gültiges Datum an."),
-    location: required(100, "Bitte gib einen Ort an."),
-    price: euroAmount("Bitte gib einen Betrag wie 149 oder 149,50 an."),
+    registrationDeadline: optionalDate("Bitte geben Sie ein gültiges Datum an."),
+    location: required(100, "Bitte geben Sie einen Ort an."),
+    price: euroAmount("Bitte geben Sie einen Betrag wie 149 oder 149,50 an."),
     siblingDiscount: optionalText(50),
     /** The amount taken off for each further child of the same account (DECISIONS.md). */
-    siblingDiscountAmount: euroAmount("Bitte gib einen Betrag wie 20 oder 12,50 an."),
+    siblingDiscountAmount: euroAmount("Bitte geben Sie einen Betrag wie 20 oder 12,50 an."),
     /** How long a place offered to the waiting list is held. */
     offerHours: wholeNumber(6, "Mindestens 6 Stunden", 168, "Höchstens 168 Stunden (eine Woche)", 48),
     memberRules: optionalText(200),

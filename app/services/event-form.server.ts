@@ -9,7 +9,7 @@ import { eventSchema, INVALID_FORM } from "~/schemas/event";
 import { discardUploads, readUploadForm, serverRefusal, storeUploads, UploadError } from "./uploads.server";
 
 /** The picture field takes one file; only a hand-made request sends more. */
-const ONE_PICTURE = "Bitte wähle nur ein Foto aus.";
+const ONE_PICTURE = "Bitte wählen Sie nur ein Foto aus.";
 const GENERIC_FAILURE = { title: "Fehler", message: "Ein Fehler ist aufgetreten. Bitte versuchen Sie es später erneut." };
 
 function toInput(value: ReturnType<typeof eventSchema.parse>, formData: FormData): EventInput {
@@ -54,8 +54,8 @@ function chooseAgain(uploads: { field: string; originalName: string }[]): Record
   const errors: Record<string, string> = {};
   const picture = names("picture");
   const attachments = names("attachments");
-  if (picture.length) errors.picture = `Bitte wähle das Foto erneut aus: ${listed(picture)}`;
-  if (attachments.length) errors.attachments = `Bitte wähle die Anhänge erneut aus: ${listed(attachments)}`;
+  if (picture.length) errors.picture = `Bitte wählen Sie das Foto erneut aus: ${listed(picture)}`;
+  if (attachments.length) errors.attachments = `Bitte wählen Sie die Anhänge erneut aus: ${listed(attachments)}`;
   return errors;
 }
 
@@ -103,7 +103,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
           result: submission.reply(),
           alert: (submission.status === "success" && serverRefusal(problems)) || {
             title: INVALID_FORM,
-            message: problems.length || uploads.length ? "Bitte prüfe die markierten Felder und wähle die Dateien erneut aus." : "Bitte prüfe die markierten Felder.",
+            message: problems.length || uploads.length ? "Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus." : "Bitte prüfen Sie die markierten Felder.",
           },
           fileErrors,
           attempt: Date.now(),
@@ -121,7 +121,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
         response: json(
           {
             result: submission.reply(),
-            alert: { title: INVALID_FORM, message: "Bitte wähle die Dateien erneut aus." },
+            alert: { title: INVALID_FORM, message: "Bitte wählen Sie die Dateien erneut aus." },
             // The field that failed says only why; the other file field says to choose its files again.
             fileErrors: fileMessages(uploads.filter((upload) => upload.field !== error.field), [error]),
             attempt: Date.now(),

@@ -95,9 +95,9 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
     const list = page.locator(".form-alert");
     await list.getByRole("link").first().waitFor();
     expect(await list.getByRole("link").allTextContents()).toEqual([
-      "Foto: Bitte wähle das Foto erneut aus: zeltlager.png",
+      "Foto: Bitte wählen Sie das Foto erneut aus: zeltlager.png",
       "Anmeldeschluss: Der Anmeldeschluss darf nicht nach dem Startdatum liegen.",
-      "Ort: Bitte gib einen Ort an.",
+      "Ort: Bitte geben Sie einen Ort an.",
     ]);
     expect(await view(page, ".form-alert")).toMatchObject({ inView: true });
     await list.getByRole("link", { name: /^Anmeldeschluss/ }).click();

@@ -53,12 +53,12 @@ describe("sibling discount and offer time", () => {
     const refused = await run(createAction, multipartPost("/freizeit/create", validEventFields({ location: "" }), files, cookie));
     expect(refused.status).toBe(400);
     const data = await body<{ alert: { message: string }; fileErrors: Record<string, string> }>(refused);
-    expect(data.alert.message).toBe("Bitte prüfe die markierten Felder und wähle die Dateien erneut aus.");
+    expect(data.alert.message).toBe("Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus.");
     // The field is called "Foto"; the files are named, since the browser forgot which were chosen
     // (screens' review).
     expect(data.fileErrors).toEqual({
-      picture: "Bitte wähle das Foto erneut aus: lager.png",
-      attachments: "Bitte wähle die Anhänge erneut aus: Packliste.txt",
+      picture: "Bitte wählen Sie das Foto erneut aus: lager.png",
+      attachments: "Bitte wählen Sie die Anhänge erneut aus: Packliste.txt",
     });
     expect(db.select().from(events).all()).toEqual([]);
   });
@@ -69,17 +69,17 @@ describe("sibling discount and offer time", () => {
     const refused = await create({ location: "", title: "", price: "viel", dateFrom: "2030-07-10", registrationDeadline: "2030-08-01", dateTo: "2030-07-01" });
     const errors = await fieldErrors(refused);
     expect(errors).toEqual({
-      title: ["Bitte gib einen Titel an."],
-      price: ["Bitte gib einen Betrag wie 149 oder 149,50 an."],
-      location: ["Bitte gib einen Ort an."],
+      title: ["Bitte geben Sie einen Titel an."],
+      price: ["Bitte geben Sie einen Betrag wie 149 oder 149,50 an."],
+      location: ["Bitte geben Sie einen Ort an."],
       registrationDeadline: ["Der Anmeldeschluss darf nicht nach dem Startdatum liegen."],
       dateTo: ["Das Enddatum darf nicht vor dem Startdatum liegen."],
     });
     // A start date that is missing or not valid is only its own message.
     const noStart = await fieldErrors(await create({ dateFrom: "", registrationDeadline: "2030-08-01" }));
-    expect(noStart).toEqual({ dateFrom: ["Bitte gib ein Startdatum an."] });
+    expect(noStart).toEqual({ dateFrom: ["Bitte geben Sie ein Startdatum an."] });
     const badStart = await fieldErrors(await create({ dateFrom: "2030-02-31", timeFrom: "" }));
-    expect(badStart).toEqual({ dateFrom: ["Bitte gib ein gültiges Datum an."], timeFrom: ["Bitte gib eine Startzeit an."] });
+    expect(badStart).toEqual({ dateFrom: ["Bitte geben Sie ein gültiges Datum an."], timeFrom: ["Bitte geben Sie eine Startzeit an."] });
     expect(db.select().from(events).all()).toEqual([]);
   });
 
@@ -87,8 +87,8 @@ describe("sibling discount and offer time", () => {
     const refused = await create({ capacity: "zehn", offerHours: "2,5", memberRules: "x".repeat(201), dateFrom: "2030-07-10", registrationDeadline: "2030-08-01" });
     const errors = await fieldErrors(refused);
     expect(errors).toEqual({
-      capacity: ["Bitte gib eine ganze Zahl an."],
-      offerHours: ["Bitte gib eine ganze Zahl an."],
+      capacity: ["Bitte geben Sie eine ganze Zahl an."],
+      offerHours: ["Bitte geben Sie eine ganze Zahl an."],
       memberRules: ["Höchstens 200 Zeichen"],
       registrationDeadline: ["Der Anmeldeschluss darf nicht nach dem Startdatum liegen."],
     });
@@ -106,6 +106,6 @@ describe("sibling discount and offer time", () => {
     const attachments = Array.from({ length: 7 }, (_, i) => ({ name: `Brief-${i + 1}.txt`, bytes: Buffer.from("Hallo\n") }));
     const refused = await run(createAction, multipartPost("/freizeit/create", validEventFields({ location: "" }), { attachments }, cookie));
     const data = await body<{ fileErrors: Record<string, string> }>(refused);
-    expect(data.fileErrors.attachments).toBe("Bitte wähle die Anhänge erneut aus: Brief-1.txt, Brief-2.txt, Brief-3.txt, Brief-4.txt, Brief-5.txt und 2 weitere");
+    expect(data.fileErrors.attachments).toBe("Bitte wählen Sie die Anhänge erneut aus: Brief-1.txt, Brief-2.txt, Brief-3.txt, Brief-4.txt, Brief-5.txt und 2 weitere");
   });
 });

@@ -258,10 +258,10 @@ describe("creating an event", () => {
     );
     expect(response.status).toBe(400);
     const answer = await body<{ fileErrors: Record<string, string>; result: { error: Record<string, string[]> } }>(response);
-    expect(answer.result.error.location).toEqual(["Bitte gib einen Ort an."]);
+    expect(answer.result.error.location).toEqual(["Bitte geben Sie einen Ort an."]);
     expect(answer.fileErrors).toEqual({
       picture: "Als Foto sind nur Bilder im Format JPEG, PNG, WebP oder GIF erlaubt.",
-      attachments: "Als Anhang sind nur Bilder, Textdateien und PDF erlaubt. Nicht erlaubt: Packliste.docx, Foto.heic. Bitte wähle die Anhänge erneut aus: Infobrief.pdf",
+      attachments: "Als Anhang sind nur Bilder, Textdateien und PDF erlaubt. Nicht erlaubt: Packliste.docx, Foto.heic. Bitte wählen Sie die Anhänge erneut aus: Infobrief.pdf",
     });
     expect(uploadedFiles()).toEqual([]);
     expect(readdirSync(path.join(settings().uploadsDir, ".tmp"))).toEqual([]);

@@ -74,7 +74,7 @@ describe("sibling discount text needs its amount", () => {
       expect(refused.status).toBe(400);
       const data = await body<{ result: { error: Record<string, string[]> } }>(refused);
       expect(data.result.error.siblingDiscountAmount).toEqual([
-        "Bitte gib den Rabatt in € je weiteres Kind an – nur dieser Betrag wird abgezogen. Oder lass das Feld „Geschwisterrabatt“ leer.",
+        "Bitte geben Sie den Rabatt in € je weiteres Kind an – nur dieser Betrag wird abgezogen. Oder lassen Sie das Feld „Geschwisterrabatt“ leer.",
       ]);
     }
     expect(db.select().from(events).all()).toEqual([]);

@@ -122,13 +122,13 @@ describe("what a hand-made form sends", () => {
     const pictures = [{ name: "eins.png", bytes: pngBytes() }, { name: "zwei.png", bytes: pngBytes() }];
     const created = await postEvent([], pictures);
     expect(created.status).toBe(400);
-    expect((await body<Answer>(created)).fileErrors.picture).toBe("Bitte wähle nur ein Foto aus.");
+    expect((await body<Answer>(created)).fileErrors.picture).toBe("Bitte wählen Sie nur ein Foto aus.");
     expect(db.select().from(events).all()).toEqual([]);
 
     const event = createEvent({ title: "Altes Lager" });
     const edited = await run(editAction, { ...multipartPost(`/freizeit/edit/${event.id}`, validEventFields(), { picture: pictures }, cookie), params: { freizeitId: String(event.id) } });
     expect(edited.status).toBe(400);
-    expect((await body<Answer>(edited)).fileErrors.picture).toBe("Bitte wähle nur ein Foto aus.");
+    expect((await body<Answer>(edited)).fileErrors.picture).toBe("Bitte wählen Sie nur ein Foto aus.");
     expect(db.select().from(files).all()).toEqual([]);
     expect(tempFiles()).toEqual([]);
   });
@@ -139,7 +139,7 @@ describe("what a hand-made form sends", () => {
       { name: "Elternbrief.pdf", bytes: Buffer.alloc(0) },
     ]);
     expect(response.status).toBe(400);
-    expect((await body<Answer>(response)).fileErrors.attachments).toBe("Die Datei Elternbrief.pdf ist leer. Bitte wähle die Anhänge erneut aus: Packliste.pdf");
+    expect((await body<Answer>(response)).fileErrors.attachments).toBe("Die Datei Elternbrief.pdf ist leer. Bitte wählen Sie die Anhänge erneut aus: Packliste.pdf");
     expect(db.select().from(events).all()).toEqual([]);
     expect(tempFiles()).toEqual([]);
 
