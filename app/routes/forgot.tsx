@@ -2,6 +2,7 @@ import { parseWithZod } from "~/services/parse-form.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { EMAIL_MAX } from "~/lib/email";
 import { EmailLinkForm } from "~/components/email-link-form";
 import { requestPasswordReset } from "~/models/auth.server";
 import { forgotSchema } from "~/schemas/auth";
@@ -48,7 +49,7 @@ export default function Forgot() {
           id="forgot"
           lastResult={data?.result}
           button="Bestätigen"
-          maxLength={254}
+          maxLength={EMAIL_MAX}
           intro="Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir schicken Ihnen einen Link, mit dem Sie ein neues Passwort festlegen."
           alert={data?.failed ? { title: "Fehler", message: "Es ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut." } : null}
         />

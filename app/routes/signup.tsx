@@ -6,6 +6,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect, useState } from "react";
 import { Field, FormErrors, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
 import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
+import { EMAIL_MAX } from "~/lib/email";
 import { signUp } from "~/models/auth.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
 import { SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
@@ -139,7 +140,7 @@ export default function Signup() {
         />
         <Field label="Vorname*" meta={fields.firstName} inputProps={{ autoComplete: "given-name", maxLength: 50, defaultValue: values?.firstName }} />
         <Field label="Nachname*" meta={fields.lastName} inputProps={{ autoComplete: "family-name", maxLength: 50, defaultValue: values?.lastName }} />
-        <Field label="E-Mail*" meta={fields.email} type="email" inputProps={{ autoComplete: "email", maxLength: 50, defaultValue: values?.email }} />
+        <Field label="E-Mail*" meta={fields.email} type="email" inputProps={{ autoComplete: "email", maxLength: EMAIL_MAX, defaultValue: values?.email }} />
         <PasswordField
           label="Passwort"
           meta={fields.password}

@@ -1,7 +1,7 @@
 // Forms of signing up, signing in and resetting a password. Used by the browser (live
 // feedback, when JavaScript runs) and by the actions (always).
 import { z } from "zod";
-import { EMAIL_PATTERN } from "~/lib/email";
+import { EMAIL_MAX, EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
 import { requiredText } from "./fields";
 
@@ -21,7 +21,7 @@ export const signupSchema = z
   .object({
     firstName: requiredText(NAME_MAX, "Bitte geben Sie Ihren Vornamen an."),
     lastName: requiredText(NAME_MAX, "Bitte geben Sie Ihren Nachnamen an."),
-    email: requiredText(NAME_MAX, SIGNUP_INVALID_EMAIL.title).pipe(z.string().regex(EMAIL_PATTERN, SIGNUP_INVALID_EMAIL.title)),
+    email: requiredText(EMAIL_MAX, SIGNUP_INVALID_EMAIL.title).pipe(z.string().regex(EMAIL_PATTERN, SIGNUP_INVALID_EMAIL.title)),
     password: z
       .string({ required_error: "Bitte geben Sie ein Passwort ein." })
       .max(PASSWORD_MAX, `Höchstens ${PASSWORD_MAX} Zeichen`)
@@ -34,7 +34,7 @@ export const signupSchema = z
   });
 
 export const loginSchema = z.object({
-  email: z.string({ required_error: "Bitte geben Sie Ihre E-Mail-Adresse ein." }).trim().max(254),
+  email: z.string({ required_error: "Bitte geben Sie Ihre E-Mail-Adresse ein." }).trim().max(EMAIL_MAX),
   password: z.string({ required_error: "Bitte geben Sie Ihr Passwort ein." }).max(1000),
   redirectTo: z.string().optional(),
 });
@@ -42,7 +42,7 @@ export const loginSchema = z.object({
 export const FORGOT_INVALID_EMAIL = "Bitte geben Sie eine gültige eMail-Adresse ein";
 
 export const forgotSchema = z.object({
-  email: z.string({ required_error: FORGOT_INVALID_EMAIL }).trim().max(254, FORGOT_INVALID_EMAIL).regex(EMAIL_PATTERN, FORGOT_INVALID_EMAIL),
+  email: z.string({ required_error: FORGOT_INVALID_EMAIL }).trim().max(EMAIL_MAX, FORGOT_INVALID_EMAIL).regex(EMAIL_PATTERN, FORGOT_INVALID_EMAIL),
 });
 
 export const RESET_MISMATCH = "Die Passwörter stimmen nicht überein!";
@@ -57,7 +57,7 @@ export const resetPasswordSchema = z
   .refine((value) => value.password === value.confirmPassword, { message: RESET_MISMATCH, path: ["confirmPassword"] });
 
 export const resendSchema = z.object({
-  email: z.string({ required_error: FORGOT_INVALID_EMAIL }).trim().max(254).regex(EMAIL_PATTERN, FORGOT_INVALID_EMAIL),
+  email: z.string({ required_error: FORGOT_INVALID_EMAIL }).trim().max(EMAIL_MAX).regex(EMAIL_PATTERN, FORGOT_INVALID_EMAIL),
 });
 
 const REDIRECT_BASE = "http://lagerfeuer.invalid";

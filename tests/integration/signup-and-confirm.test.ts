@@ -141,6 +141,19 @@ describe("sign-up", () => {
     expect(userByEmail("erika@example")).toBeUndefined();
   });
 
+  // Part 1 sets sign-up no length for the address, and a real one can be long (a parish's
+  // domain): it was refused as "Ungültige E-Mail-Adresse" above 50 characters (spec review).
+  it("takes a valid address of up to 254 characters, as sign-in and the password reset do", async () => {
+    const long = "vorname.nachname-doppelname@kirchengemeinde-musterstadt.de";
+    expect(long.length).toBe(58);
+    const response = await run(signupAction, post("/signup", { ...valid, email: long }));
+    expect(response.status).toBe(302);
+    expect(userByEmail(long)).toBeDefined();
+    const tooLong = `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(59)}.de`;
+    expect(tooLong.length).toBe(255);
+    expect((await run(signupAction, post("/signup", { ...valid, email: tooLong }))).status).toBe(400);
+  });
+
   it("answers different passwords with the mismatch toast", async () => {
     const response = await run(signupAction, post("/signup", { ...valid, passwordRepeat: "Zeltlager-2027!" }));
     expect(response.status).toBe(400);
