@@ -68,7 +68,7 @@ export function listAdminEvents(now = new Date()): AdminEventCard[] {
     .leftJoin(registrationCounts, eq(registrationCounts.eventId, events.id))
     .leftJoin(helperCounts, eq(helperCounts.eventId, events.id))
     // Upcoming, then past; each as every event list of the spec: by start date, then title.
-    .orderBy(sql`${events.startsAt} <= ${nowMs}`, asc(events.dateFrom), asc(events.title))
+    .orderBy(sql`${events.startsAt} <= ${nowMs}`, asc(events.dateFrom), germanNameOrder(events.title), asc(events.id))
     .all();
   return rows.map(({ startsAt, ...row }) => ({ ...row, past: startsAt.getTime() <= nowMs }));
 }

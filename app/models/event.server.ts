@@ -2,10 +2,13 @@
 // what is decided here. Creating, editing and deleting: event-edit.server.ts.
 import { and, asc, eq, exists, gt, lte, or, sql, type SQL } from "drizzle-orm";
 import {
+  eventGroups,
   eventHelpers,
   eventOwners,
   events,
   files,
+  germanNameOrder,
+  groupMembers,
   participants,
   registrations,
   users,
@@ -16,6 +19,7 @@ import { TILE_TEXT } from "~/lib/event-rules";
 import { db } from "~/services/db.server";
 import { can, capabilitiesOf, roleOf } from "~/services/permissions.server";
 import { placesTaken, registrationStateColumns } from "./registration-change.server";
+import { compareHelpers } from "./helper.server";
 import type { SessionUser } from "./user.server";
 
 // ---------------------------------------------------------------------------------------------
@@ -101,7 +105,8 @@ export function listEvents(user: SessionUser | null, filter: EventFilter, now = 
     .from(events)
     .leftJoin(files, and(eq(files.eventId, events.id), eq(files.kind, "preview")))
     .where(and(user ? undefined : gt(events.startsAt, now), visibleTo(user), mine))
-    .orderBy(asc(events.dateFrom), asc(events.title))
+    // Part 1 §4: by start date, ties by title, as a German reader orders them.
+    .orderBy(asc(events.dateFrom), germanNameOrder(events.title), asc(events.id))
     .all() as EventTile[];
   return { upcoming: rows.filter((e) => !e.past), past: rows.filter((e) => e.past) };
 }
@@ -134,15 +139,19 @@ export function getEventPage(eventId: number, user: SessionUser | null, now = ne
     .from(eventOwners)
     .innerJoin(users, eq(users.id, eventOwners.userId))
     .where(eq(eventOwners.eventId, eventId))
-    .orderBy(asc(users.lastName), asc(users.firstName))
+    .orderBy(germanNameOrder(users.lastName), sql`${users.firstName} collate nocase`, asc(users.id))
     .all();
+  // Part 1 §4: by group name (grouped first), surname, then first name, as the helper list.
   const helpers = db
-    .select(people)
+    .select({ ...people, status: eventHelpers.status, groupName: eventGroups.name })
     .from(eventHelpers)
     .innerJoin(users, eq(users.id, eventHelpers.userId))
+    .leftJoin(groupMembers, and(eq(groupMembers.eventId, eventHelpers.eventId), eq(groupMembers.helperUserId, eventHelpers.userId)))
+    .leftJoin(eventGroups, eq(eventGroups.id, groupMembers.groupId))
     .where(and(eq(eventHelpers.eventId, eventId), eq(eventHelpers.status, "accepted")))
-    .orderBy(asc(users.lastName), asc(users.firstName))
-    .all();
+    .all()
+    .sort(compareHelpers)
+    .map(({ id, firstName, lastName }): PersonName => ({ id, firstName, lastName }));
   const attachments = db
     .select({ id: files.id, key: files.key, displayName: files.displayName })
     .from(files)

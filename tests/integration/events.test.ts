@@ -3,7 +3,7 @@ import path from "node:path";
 import { crc32 } from "node:zlib";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, comments, eventHelpers, eventOwners, events, files, mailOutbox, participants, registrations } from "../../db/schema";
+import { auditLog, comments, eventHelpers, eventOwners, events, files, mailOutbox, participants, registrations, type HelperStatus } from "../../db/schema";
 import { getEventPage, listEvents } from "~/models/event.server";
 import { sendEventMail } from "~/models/event-mail.server";
 import { action as createAction, loader as createLoader } from "~/routes/freizeit.create";
@@ -17,7 +17,7 @@ import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures
 import { createEvent, executableBytes, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
 import { body, cookieFrom, get, outbox, post, run } from "../support/remix";
 import { takeFlash } from "~/services/flash.server";
-import { addHelper, quickUser, register } from "../support/lists-fixtures";
+import { addGroup, addHelper, quickUser, register } from "../support/lists-fixtures";
 
 beforeEach(() => {
   resetDatabase();
@@ -96,6 +96,28 @@ describe("the detail page", () => {
     expect((await run(detailLoader, get(`/freizeit/${closed.id}`, { params: { id: String(closed.id) }, cookie: parentCookie }))).status).toBe(404);
     expect((await run(detailLoader, get(`/freizeit/${closed.id}`, { params: { id: String(closed.id) }, cookie: ownerCookie }))).status).toBe(200);
     expect((await run(detailLoader, get("/freizeit/abc", { params: { id: "abc" } }))).status).toBe(404);
+  });
+
+  // Part 1 §4: "event lists are sorted by dateFrom ascending, ties by title", in German order
+  // (umlauts with their letters, case folded); byte order put "basteln" and "Ärger" after "Zelt".
+  it("sorts events of one day by title as a German reader does", async () => {
+    for (const title of ["Zeltlager Nord", "basteln im Advent", "Ärger-Abend", "Adventsfeier", "Öko-Tag"]) createEvent({ title, inDays: 12 });
+    expect(listEvents(null, "all").upcoming.map((e) => e.title)).toEqual(["Adventsfeier", "Ärger-Abend", "basteln im Advent", "Öko-Tag", "Zeltlager Nord"]);
+  });
+
+  // Part 1 §4: "Helpers: … then by group name (grouped first), surname, then name"; the event
+  // page sorted by surname only (spec review). Lead persons in German order too.
+  it("shows the accepted helpers by group, grouped first, then surname and first name; the lead persons by name", async () => {
+    const names = [["Anja", "Neumann"], ["Sabine", "Richter"], ["Tobias", "Richter"], ["Julia", "Thomsen"], ["Öztürk", "Ömer"], ["Ben", "abel"]];
+    const [anja, sabine, tobias, julia, oemer, ben] = await Promise.all(names.map(([firstName, lastName]) => createUser({ firstName, lastName })));
+    const camp = createEvent({ ownerIds: [julia.id, oemer.id, ben.id], helpers: [...[anja, sabine, tobias, julia].map((u) => [u.id, "accepted"] as [number, HelperStatus]), [oemer.id, "pending"]] });
+    addGroup(camp.id, "Füchse", { helperIds: [anja.id, sabine.id] });
+    addGroup(camp.id, "Dachse", { helperIds: [julia.id] });
+    addGroup(camp.id, "Eulen", { helperIds: [tobias.id] });
+    const page = getEventPage(camp.id, null)!;
+    expect(page.helpers.map((h) => h.lastName)).toEqual(["Thomsen", "Richter", "Neumann", "Richter"]);
+    expect(page.helpers.map((h) => h.firstName)).toEqual(["Julia", "Tobias", "Anja", "Sabine"]);
+    expect(page.owners.map((o) => o.lastName)).toEqual(["abel", "Ömer", "Thomsen"]);
   });
 
   it("shows places left and my registrations in the spec's order", async () => {
