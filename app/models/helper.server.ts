@@ -112,7 +112,7 @@ export type DecisionOutcome =
 const FAILED_TITLE = "Da hat etwas nicht geklappt";
 
 /** The mail to the helper about a decision; 'removed': taken off the event form's helpers. */
-function decisionMail(decision: HelperDecision | "removed", person: { firstName: string }, event: { id: number; title: string }) {
+function decisionMail(decision: HelperDecision, person: { firstName: string }, event: { id: number; title: string }) {
   const link = `${settings().appUrl}/freizeit/${event.id}`;
   const hello = `Hallo ${person.firstName},\n\n`;
   const bye = `\n\nZur Veranstaltung: ${link}\n\nViele Grüße\nDein Lagerfeuer-Team`;
@@ -131,11 +131,6 @@ function decisionMail(decision: HelperDecision | "removed", person: { firstName:
       return {
         subject: `Deine Anmeldung als Helfer*in für „${event.title}“ wurde storniert`,
         text: `${hello}deine Anmeldung als Helfer*in für „${event.title}“ wurde storniert. Deine Bewerbung ist wieder offen; die Leitung entscheidet neu.${bye}`,
-      };
-    case "removed":
-      return {
-        subject: `Du bist nicht mehr als Helfer*in eingetragen: „${event.title}“`,
-        text: `${hello}du bist bei „${event.title}“ nicht mehr als Helfer*in eingetragen; die Listen der Veranstaltung siehst du nicht mehr.${bye}`,
       };
     case "revoke-decline":
       return {
@@ -198,6 +193,25 @@ export function decideHelper(eventId: number, helperUserId: number, decision: He
  * list's (DECISIONS: written to the protocol, the person told by mail). Helpers who applied and
  * are not admins are left as they are. `chosenAdminIds` holds active admins only.
  */
+/**
+ * The mails of the event form's helper choice: in 'Sie', as the create and edit screen that causes
+ * them (DECISIONS.md 'Form of address'). Only someone who applied reads that an application was
+ * accepted; an admin ticked without one reads that they were entered.
+ */
+function eventFormHelperMail(change: "applied" | "entered" | "removed", person: { firstName: string }, event: { id: number; title: string }) {
+  const hello = `Hallo ${person.firstName},\n\n`;
+  const bye = `\n\nZur Veranstaltung: ${settings().appUrl}/freizeit/${event.id}\n\nViele Grüße\nIhr Lagerfeuer-Team`;
+  const title = `„${event.title}“`;
+  if (change === "removed") {
+    return {
+      subject: `Sie sind nicht mehr als Helfer*in eingetragen: ${title}`,
+      text: `${hello}Sie sind bei ${title} nicht mehr als Helfer*in eingetragen; die Listen der Veranstaltung sehen Sie nicht mehr.${bye}`,
+    };
+  }
+  const what = change === "applied" ? `Ihre Bewerbung als Helfer*in für ${title} wurde angenommen.` : `Sie wurden bei ${title} als Helfer*in eingetragen.`;
+  return { subject: `Sie sind Helfer*in bei ${title}`, text: `${hello}${what} Ab jetzt sehen Sie die Listen der Veranstaltung.${bye}` };
+}
+
 export function setEventFormHelpers(tx: Queryable, eventId: number, chosenAdminIds: number[], actor: { id: number }) {
   const event = tx.select({ title: events.title }).from(events).where(eq(events.id, eventId)).get();
   if (!event) return;
@@ -230,14 +244,15 @@ export function setEventFormHelpers(tx: Queryable, eventId: number, chosenAdminI
       .values({ eventId, userId, status: "accepted" })
       .onConflictDoUpdate({ target: [eventHelpers.eventId, eventHelpers.userId], set: { status: "accepted", updatedAt: new Date() } })
       .run();
-    tell(userId, "helper.accepted", current.get(userId) ?? "none", "accepted", decisionMail("accept", people.get(userId)!, { id: eventId, title: event.title }));
+    const change = current.get(userId) === "pending" ? "applied" : "entered";
+    tell(userId, "helper.accepted", current.get(userId) ?? "none", "accepted", eventFormHelperMail(change, people.get(userId)!, { id: eventId, title: event.title }));
   }
   if (dropped.length) {
     tx.delete(groupMembers).where(and(eq(groupMembers.eventId, eventId), inArray(groupMembers.helperUserId, dropped))).run();
     tx.delete(eventHelpers).where(and(eq(eventHelpers.eventId, eventId), inArray(eventHelpers.userId, dropped))).run();
   }
   for (const userId of dropped) {
-    tell(userId, "helper.reset", "accepted", "none", decisionMail("removed", people.get(userId)!, { id: eventId, title: event.title }));
+    tell(userId, "helper.reset", "accepted", "none", eventFormHelperMail("removed", people.get(userId)!, { id: eventId, title: event.title }));
   }
 }
 

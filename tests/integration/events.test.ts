@@ -452,7 +452,15 @@ describe("editing and deleting", () => {
     expect([statusOf(applicant.id), statusOf(fresh.id)]).toEqual(["accepted", "accepted"]);
     expect(audits()).toEqual([["helper.accepted", applicant.id], ["helper.accepted", fresh.id]]);
     expect(outbox().map((m) => m.to[0]).sort()).toEqual([applicant.email, fresh.email].sort());
-    expect(outbox()[0].subject).toMatch(/^Du bist Helfer\*in bei/);
+    // In 'Sie', as the form that caused them (DECISIONS.md 'Form of address'); only the one who
+    // applied reads that an application was accepted (spec review).
+    const mailTo = (email: string) => outbox().find((m) => m.to[0] === email)!;
+    const title = db.select({ title: events.title }).from(events).where(eq(events.id, camp.id)).get()!.title;
+    expect(mailTo(applicant.email).subject).toBe(`Sie sind Helfer*in bei „${title}“`);
+    expect(mailTo(applicant.email).text).toContain(`Ihre Bewerbung als Helfer*in für „${title}“ wurde angenommen. Ab jetzt sehen Sie die Listen der Veranstaltung.`);
+    expect(mailTo(fresh.email).subject).toBe(`Sie sind Helfer*in bei „${title}“`);
+    expect(mailTo(fresh.email).text).toContain(`Sie wurden bei „${title}“ als Helfer*in eingetragen. Ab jetzt sehen Sie die Listen der Veranstaltung.`);
+    expect(mailTo(fresh.email).text).not.toMatch(/Bewerbung|\bdu\b|\bdein/i);
 
     // Saved again unchanged: nothing new. Unticked: removed, protocol and mail say so.
     await save([applicant.id, fresh.id]);
@@ -461,7 +469,9 @@ describe("editing and deleting", () => {
     expect(statusOf(fresh.id)).toBeUndefined();
     expect(audits().at(-1)).toEqual(["helper.reset", fresh.id]);
     expect(outbox()).toHaveLength(3);
-    expect(outbox()[0]).toMatchObject({ to: [fresh.email], subject: expect.stringMatching(/nicht mehr als Helfer\*in eingetragen/) });
+    expect(outbox()[0]).toMatchObject({ to: [fresh.email], subject: `Sie sind nicht mehr als Helfer*in eingetragen: „${title}“` });
+    expect(outbox()[0].text).toContain(`Sie sind bei „${title}“ nicht mehr als Helfer*in eingetragen; die Listen der Veranstaltung sehen Sie nicht mehr.`);
+    expect(outbox()[0].text).toMatch(/Viele Grüße\nIhr Lagerfeuer-Team$/);
   });
 
   it("adds new attachments once when the same edit form is sent twice", async () => {
