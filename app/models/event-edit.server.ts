@@ -1,6 +1,6 @@
 // Events: creating, editing (lead persons, helpers picked in the form, files) and deleting.
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
-import { eventHelpers, eventOwners, events, files, users } from "../../db/schema";
+import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { eventHelpers, eventOwners, events, files, registrations, users } from "../../db/schema";
 import { berlinToInstant } from "~/lib/dates";
 import { displayFileName } from "~/lib/file-names";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
@@ -11,7 +11,36 @@ import { tellEventCancelled, withdrawEventMails } from "./event-cancellation.ser
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { PersonName } from "./event.server";
 import type { SessionUser } from "./user.server";
+import { placesTaken } from "./registration-change.server";
 import { offerFreePlaces } from "./waiting-list.server";
+
+/** A value of the form the database refuses as it stands (the places held): said at its field. */
+export class EventFormRefusal extends Error {
+  constructor(
+    readonly field: "capacity",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Places are held by children with a place and by open offers to the waiting list (DECISIONS.md);
+ * fewer places than that would let an offer be taken into a full camp. Inside the transaction.
+ */
+function refuseFewerPlacesThanHeld(tx: Queryable, eventId: number, capacity: number | null) {
+  if (capacity === null) return;
+  const held = placesTaken(eventId);
+  if (capacity >= held) return;
+  const offers =
+    tx
+      .select({ n: sql<number>`count(*)` })
+      .from(registrations)
+      .where(and(eq(registrations.eventId, eventId), isNotNull(registrations.offerExpiresAt), inArray(registrations.applicationStatus, ["open", "accepted"])))
+      .get()?.n ?? 0;
+  const ofWhich = offers === 1 ? ", davon 1 als offenes Platzangebot an die Warteliste" : offers > 1 ? `, davon ${offers} als offene Platzangebote an die Warteliste` : "";
+  throw new EventFormRefusal("capacity", `Mindestens ${held}: so viele Plätze sind schon vergeben${ofWhich}.`);
+}
 
 export type EventInput = {
   title: string;
@@ -183,6 +212,7 @@ export function updateEvent(
   return writeTransaction((tx) => {
     // The same form sent twice: the second changes nothing, and its new files are not needed.
     if (earlierSubmission(tx, submissionKey, actor.id)) return stored.map((f) => ({ kind: f.kind, key: f.key }));
+    refuseFewerPlacesThanHeld(tx, eventId, input.capacity);
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     tx.update(events).set(eventColumns(input)).where(eq(events.id, eventId)).run();
     // More places (or none any more) than before: the waiting list moves up at once.

@@ -224,6 +224,7 @@ export function getEventAccess(eventId: number, user: SessionUser | null) {
 export {
   createEvent,
   deleteEvent,
+  EventFormRefusal,
   getEventForEdit,
   listAdminUsers,
   listLeadCandidates,

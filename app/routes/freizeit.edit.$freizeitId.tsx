@@ -5,8 +5,8 @@ import { EventForm } from "~/components/event-form";
 import { RouteError } from "~/components/route-error";
 import type { Alert } from "~/components/forms";
 import { centsToInput } from "~/lib/event-rules";
-import { getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
-import { failedAnswer, readEventForm } from "~/services/event-form.server";
+import { EventFormRefusal, getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
+import { failedAnswer, readEventForm, refusedAnswer } from "~/services/event-form.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { earlierSubmission } from "~/models/form-submission.server";
@@ -80,8 +80,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const unused = updateEvent(id, form.input, user, form.stored, form.changes, form.submissionKey);
     await Promise.all(unused.map((f) => removeStoredFile(f.kind, f.key)));
   } catch (error) {
-    console.error(error);
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
+    if (error instanceof EventFormRefusal) return refusedAnswer(form.submission, error, form.stored.length > 0);
+    console.error(error);
     return failedAnswer(form.submission);
   }
   return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert" });

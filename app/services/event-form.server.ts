@@ -3,7 +3,7 @@ import { parseWithZod } from "~/services/parse-form.server";
 import { redirect } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { json } from "~/services/json.server";
-import type { EventInput, FileChanges } from "~/models/event.server";
+import type { EventFormRefusal, EventInput, FileChanges } from "~/models/event.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
 import { eventSchema, INVALID_FORM } from "~/schemas/event";
 import { discardUploads, readUploadForm, serverRefusal, storeUploads, UploadError } from "./uploads.server";
@@ -133,6 +133,19 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
     console.error(error);
     return { response: failedAnswer(submission) };
   }
+}
+
+/** The answer when the saved event refused a value (fewer places than held): at its field, 409. */
+export function refusedAnswer(submission: { reply: (options: { fieldErrors: Record<string, string[]> }) => SubmissionResult<string[]> }, refusal: EventFormRefusal, hadFiles: boolean) {
+  return json(
+    {
+      result: submission.reply({ fieldErrors: { [refusal.field]: [refusal.message] } }),
+      alert: { title: INVALID_FORM, message: hadFiles ? "Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus." : "Bitte prüfen Sie die markierten Felder." },
+      fileErrors: {},
+      attempt: Date.now(),
+    },
+    { status: 409 },
+  );
 }
 
 /** The answer when storing failed after the form was fine: the form as sent, and a German 500. */

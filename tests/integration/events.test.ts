@@ -474,6 +474,21 @@ describe("editing and deleting", () => {
     expect(outbox()[0].text).toMatch(/Viele Grüße\nIhr Lagerfeuer-Team$/);
   });
 
+  it("refuses fewer places than are held at the capacity field with every message of the form, and keeps no file", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const camp = createEvent({ ownerIds: [owner.id], capacity: 3 });
+    for (let i = 0; i < 3; i++) register(camp.id, { status: i ? "open" : "accepted" });
+    const edit = multipartPost(`/freizeit/edit/${camp.id}`, validEventFields({ capacity: "2", title: "Neuer Titel" }), { attachments: [{ name: "Packliste.pdf", bytes: pdfBytes() }] }, cookie);
+    edit.params = { freizeitId: String(camp.id) };
+    const answer = await run(editAction, edit);
+    expect(answer.status).toBe(409);
+    const data = await body<{ result: { error: Record<string, string[]> }; alert: { title: string; message: string } }>(answer);
+    expect(data.result.error).toEqual({ capacity: ["Mindestens 3: so viele Plätze sind schon vergeben."] });
+    expect(data.alert).toEqual({ title: "Mindestens ein Feld ist nicht valide", message: "Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus." });
+    expect(db.select().from(events).where(eq(events.id, camp.id)).get()).toMatchObject({ capacity: 3, title: camp.title });
+    expect(uploadedFiles()).toEqual([]);
+  });
+
   it("adds new attachments once when the same edit form is sent twice", async () => {
     const { user: owner, cookie } = await person("admin");
     const camp = createEvent({ ownerIds: [owner.id] });

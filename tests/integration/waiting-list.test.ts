@@ -154,39 +154,65 @@ describe("a freed place", () => {
   });
 });
 
+/** The edit form's input for an event as it is stored. */
+function formOf(event: typeof events.$inferSelect): EventInput {
+  return {
+    title: event.title,
+    description: event.description,
+    dateFrom: event.dateFrom,
+    dateTo: event.dateTo,
+    timeFrom: event.timeFrom,
+    timeTo: event.timeTo,
+    registrationDeadline: event.registrationDeadline,
+    location: event.location,
+    priceCents: event.priceCents,
+    siblingDiscount: event.siblingDiscount,
+    siblingDiscountCents: event.siblingDiscountCents,
+    memberRules: event.memberRules,
+    onlyStaffVisible: event.onlyStaffVisible,
+    requiresApplication: event.requiresApplication,
+    tshirtSizeRequired: event.tshirtSizeRequired,
+    swimBadgeRequired: event.swimBadgeRequired,
+    permitsRequired: event.permitsRequired,
+    offerHours: event.offerHours,
+    capacity: event.capacity,
+    ownerIds: [],
+    ownersChosen: false,
+    helperIds: [],
+  };
+}
+
 describe("other ways a place frees up", () => {
   it("a higher capacity on the edit form offers the new places at once", async () => {
     const { waiting } = await fullCamp();
     const admin = asSession(await createUser({ role: "admin" }));
-    const event = db.select().from(events).where(eq(events.id, eventId)).get()!;
-    const input: EventInput = {
-      title: event.title,
-      description: event.description,
-      dateFrom: event.dateFrom,
-      dateTo: event.dateTo,
-      timeFrom: event.timeFrom,
-      timeTo: event.timeTo,
-      registrationDeadline: event.registrationDeadline,
-      location: event.location,
-      priceCents: event.priceCents,
-      siblingDiscount: event.siblingDiscount,
-      siblingDiscountCents: event.siblingDiscountCents,
-      memberRules: event.memberRules,
-      onlyStaffVisible: event.onlyStaffVisible,
-      requiresApplication: event.requiresApplication,
-      tshirtSizeRequired: event.tshirtSizeRequired,
-      swimBadgeRequired: event.swimBadgeRequired,
-      permitsRequired: event.permitsRequired,
-      offerHours: event.offerHours,
-      capacity: 4,
-      ownerIds: [],
-      ownersChosen: false,
-      helperIds: [],
-    };
+    const input: EventInput = { ...formOf(db.select().from(events).where(eq(events.id, eventId)).get()!), capacity: 4 };
     updateEvent(eventId, input, admin, [], { renamed: [], removedIds: [], removePicture: false });
     expect(registration(waiting[0].id).offerExpiresAt).not.toBeNull();
     expect(registration(waiting[1].id).offerExpiresAt).not.toBeNull();
     expect(registration(waiting[2].id).offerExpiresAt).toBeNull();
+  });
+
+  // Open offers hold places (DECISIONS.md): lowering the capacity below what is held left them
+  // standing, and both parents' 'Platz annehmen' overbooked the camp (leaders' review).
+  it("a capacity below the places held (with open offers) is refused at its field; nothing changes", async () => {
+    const { second, waiting } = await fullCamp();
+    const admin = asSession(await createUser({ role: "admin" }));
+    const event = () => db.select().from(events).where(eq(events.id, eventId)).get()!;
+    const input = (capacity: number): EventInput => ({ ...formOf(event()), capacity });
+    updateEvent(eventId, input(4), admin, [], { renamed: [], removedIds: [], removePicture: false });
+    expect(placesTaken(eventId)).toBe(4); // two with a place, two offers
+    expect(decide(eventId, second.id, "cancel", lead, "krank")).toMatchObject({ ok: true }); // the third in line gets the freed place
+    expect(placesTaken(eventId)).toBe(4);
+    expect(() => updateEvent(eventId, { ...input(3), title: "Umbenannt" }, admin, [], { renamed: [], removedIds: [], removePicture: false })).toThrow(
+      expect.objectContaining({ field: "capacity", message: "Mindestens 4: so viele Plätze sind schon vergeben, davon 3 als offene Platzangebote an die Warteliste." }),
+    );
+    expect(event()).toMatchObject({ capacity: 4, title: expect.not.stringMatching("Umbenannt") });
+    expect(waiting.map((w) => registration(w.id).offerExpiresAt !== null)).toEqual([true, true, true]);
+    // Exactly the places held is fine; unlimited too.
+    updateEvent(eventId, input(4), admin, [], { renamed: [], removedIds: [], removePicture: false });
+    updateEvent(eventId, { ...input(4), capacity: null }, admin, [], { renamed: [], removedIds: [], removePicture: false });
+    expect(event().capacity).toBeNull();
   });
 
   it("a deleted account's places go to the waiting list", async () => {
