@@ -32,6 +32,7 @@ const ACTIONS: Record<string, string> = {
   "user.reactivated": "Konto reaktiviert",
   "legal.uploaded": "Dokument hochgeladen",
   "event.deleted": "Veranstaltung gelöscht",
+  "event.place_added": "Platz hinzugefügt (Nachrücken)",
   "retention.run": "Aufbewahrungsfristen angewandt",
 };
 

@@ -4,7 +4,7 @@
 // a modal <dialog>.
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { allowedDecisions, isAllowed, NO_FREE_PLACE, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
+import { ADD_PLACE, allowedDecisions, isAllowed, NO_FREE_PLACE, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
 import { rowAnchor } from "~/lib/row-anchors";
 import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "./confirm-dialog";
 import { ErrorList } from "./forms";
@@ -157,7 +157,7 @@ const STEP_TEXT: Record<StepDecision, StepText> = {
 };
 
 type StepProps = {
-  step: { intent: StepDecision; registrationId: number; name: string; noPlace?: { editHref: string | null } };
+  step: { intent: StepDecision; registrationId: number; name: string; noPlace?: { places: number; placesThen: number; addPlace: boolean } };
   /** The step's own address: a refused POST shows the step again with its errors. */
   actionUrl: string;
   cancelUrl: string;
@@ -177,7 +177,7 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
   useEffect(() => {
     if (reasonErrors.length > 0) reason.current?.focus();
   }, [error]); // eslint-disable-line react-hooks/exhaustive-deps -- each new answer
-  if (step.noPlace) {
+  if (step.noPlace && !step.noPlace.addPlace) {
     // Said before anything is sent: the action would refuse it the same way.
     return (
       <ConfirmDialog title={texts.title} cancelUrl={cancelUrl} stepKey={`${step.intent}-${step.registrationId}`}>
@@ -186,11 +186,6 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
           {NO_FREE_PLACE}
         </p>
         <div className="actions">
-          {step.noPlace.editHref ? (
-            <a href={step.noPlace.editHref} className="button">
-              Plätze ändern
-            </a>
-          ) : null}
           <Link to={cancelUrl} className="button secondary" preventScrollReset>
             Abbrechen
           </Link>
@@ -198,13 +193,21 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
       </ConfirmDialog>
     );
   }
+  // A full camp: moving up by hand makes one more place for this child (every freed place goes to
+  // the first in line at once, so none is ever free for a choice of the leaders).
+  const extra = step.noPlace;
   return (
     <ConfirmDialog title={texts.title} cancelUrl={cancelUrl} stepKey={`${step.intent}-${step.registrationId}`}>
-      <p>{texts.text(step.name)}</p>
+      <p>
+        {extra
+          ? `Alle ${extra.places} Plätze sind vergeben. ${step.name} rückt trotzdem von der Warteliste nach und bekommt einen zusätzlichen Platz: Die Veranstaltung hat dann ${extra.placesThen} Plätze. Für alle anderen auf der Warteliste bleibt es, wie es ist.`
+          : texts.text(step.name)}
+      </p>
       {/* No browser check: the spec's 'Begründung ist erforderlich' comes from the server. */}
       <Form method="post" action={texts.reason ? `${actionUrl.replace(/#.*$/, "")}#${reasonId}` : actionUrl} preventScrollReset noValidate>
         <input type="hidden" name="intent" value={step.intent} />
         <input type="hidden" name="registrationId" value={step.registrationId} />
+        {extra ? <input type="hidden" name={ADD_PLACE} value="1" /> : null}
         {texts.reason ? (
           <div className="field">
             <label htmlFor={reasonId}>{texts.field?.label ?? (texts.reason === "required" ? "Begründung*" : "Begründung (optional)")}</label>
@@ -228,7 +231,7 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
           </p>
         ) : null}
         <ConfirmActions
-          label={step.intent === "reject" ? "Ablehnen" : DECISION_LABELS[step.intent]}
+          label={step.intent === "reject" ? "Ablehnen" : extra ? "Nachrücken mit zusätzlichem Platz" : DECISION_LABELS[step.intent]}
           cancelUrl={cancelUrl}
           danger={step.intent === "reject" || step.intent === "cancel"}
         />

@@ -124,5 +124,8 @@ export function refusalText(decision: Decision, r: RegistrationFacts) {
   return `Das geht nicht: Die Anmeldung ist ${words[state]}.`;
 }
 
-/** Why a waiting child cannot move up now: said in the step before the POST and by the action. */
-export const NO_FREE_PLACE = "Kein Platz frei. Erhöhe die Zahl der Plätze oder warte, bis ein Platz frei wird.";
+/** The field of the 'Nachrücken' step that asks for one more place in a full camp. */
+export const ADD_PLACE = "zusatzplatz";
+
+/** Why a waiting child cannot move up without one more place: said by the action and the step. */
+export const NO_FREE_PLACE = "Kein Platz frei: Alle Plätze sind vergeben oder der Warteliste angeboten.";

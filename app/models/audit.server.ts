@@ -25,6 +25,7 @@ export type AuditAction =
   | "user.reactivated"
   | "legal.uploaded"
   | "event.deleted"
+  | "event.place_added"
   | "retention.run";
 
 export type AuditEntry = {

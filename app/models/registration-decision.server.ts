@@ -3,7 +3,7 @@
 // parent told by mail through the outbox, an audit entry; a freed place goes to the waiting list
 // in the same transaction. A repeated decision changes nothing more.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { groupMembers, registrations } from "../../db/schema";
+import { events, groupMembers, registrations } from "../../db/schema";
 import type { RegistrationAction } from "~/lib/enums";
 import { hasVisibleCharacter } from "~/lib/unseen";
 import {
@@ -92,11 +92,28 @@ function nextWaitingPosition(tx: Tx, eventId: number) {
   );
 }
 
+/** What a decision may do besides: 'Nachrücken' into a full camp makes one more place when asked. */
+export type DecisionOptions = { addPlace?: boolean };
+
+/**
+ * One more place for the child moving up by hand (DECISIONS.md: 'Nachrücken' skips the order).
+ * Every freed place is offered to the first in line at once, so a waiting child never finds one
+ * free; the step asks first and says how many places the event has then. Returns the new number.
+ */
+function addPlaceFor(tx: Tx, row: ChangeRow, actor: SessionUser) {
+  const from = row.capacity!;
+  const to = Math.max(from, placesTaken(row.eventId)) + 1;
+  tx.update(events).set({ capacity: to, updatedAt: new Date() }).where(eq(events.id, row.eventId)).run();
+  recordAudit(tx, { actorId: actor.id, action: "event.place_added", entityType: "event", entityId: row.eventId, details: { from, to, registrationId: row.id } });
+  return to;
+}
+
 /** Applies an allowed decision; the caller has checked the state machine. */
-function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, reason: string, now: Date): DecisionOutcome | null {
+function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, reason: string, now: Date, options: DecisionOptions = {}): DecisionOutcome | null {
   const set = (values: Partial<typeof registrations.$inferInsert>) =>
     tx.update(registrations).set({ ...values, updatedAt: now }).where(eq(registrations.id, row.id)).run();
   const heldPlace = holdsPlace(stateOf(row));
+  let placesNow: number | null = null;
   const because = reason ? ["", `Begründung: ${reason}`] : [];
   switch (decision) {
     case "accept":
@@ -134,7 +151,8 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
     case "move-up": {
       // An offered registration holds its place already; a waiting one needs a free place.
       if (stateOf(row) === "waiting" && freePlaces(tx, row) <= 0) {
-        return { ok: false, status: 409, message: NO_FREE_PLACE };
+        if (!options.addPlace) return { ok: false, status: 409, message: NO_FREE_PLACE };
+        placesNow = addPlaceFor(tx, row, actor);
       }
       const amountCents = amountOnGettingPlace(tx, row);
       set({ waitingListPosition: null, offerExpiresAt: null, amountCents });
@@ -170,7 +188,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
   recordAudit(tx, { actorId: actor.id, action: AUDIT[decision], entityType: "registration", entityId: row.id, details: { eventId: row.eventId, ...(reason ? { reason } : {}) } });
   // A place given up goes to the next in line, in this same transaction.
   if (heldPlace && (decision === "reject" || decision === "cancel")) offerFreePlaces(tx, row.eventId, now);
-  return null;
+  return placesNow === null ? null : { ok: true, changed: true, message: `${row.childFirstName} ${row.childLastName}: ${DONE[decision]} Die Veranstaltung hat jetzt ${placesNow} Plätze.` };
 }
 
 function checkReason(decision: Decision, reason: string): DecisionOutcome | null {
@@ -179,7 +197,7 @@ function checkReason(decision: Decision, reason: string): DecisionOutcome | null
   return null;
 }
 
-export function decide(eventId: number, registrationId: number, decision: Decision, actor: SessionUser, reasonInput = "", now = new Date()): DecisionOutcome {
+export function decide(eventId: number, registrationId: number, decision: Decision, actor: SessionUser, reasonInput = "", now = new Date(), options: DecisionOptions = {}): DecisionOutcome {
   const reason = reasonInput.trim();
   const invalid = checkReason(decision, reason);
   if (invalid) return invalid;
@@ -190,7 +208,7 @@ export function decide(eventId: number, registrationId: number, decision: Decisi
     const done = `${row.childFirstName} ${row.childLastName}: ${DONE[decision]}`;
     if (isAlreadyDone(decision, row)) return { ok: true, changed: false, message: done };
     if (!isAllowed(decision, row)) return { ok: false, status: 409, message: refusalText(decision, row) };
-    return apply(tx, row, decision, actor, reason, now) ?? { ok: true, changed: true, message: done };
+    return apply(tx, row, decision, actor, reason, now, options) ?? { ok: true, changed: true, message: done };
   });
 }
 

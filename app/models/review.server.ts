@@ -147,14 +147,16 @@ export function getParticipantList(eventId: number, capacity: number | null, que
 // One registration
 
 /**
- * What the 'Nachrücken' step says before anything is sent: a waiting child moves up only into a
- * free place (an offered one holds its place already), so with none free the step says so and
- * leads to the event's places instead of a button the action would refuse.
+ * What the 'Nachrücken' step says before anything is sent: a waiting child moves up into a free
+ * place (an offered one holds its place already). In a full camp the step offers one more place
+ * for this child, to whoever may set the event's places, and says how many there are then (as
+ * the action counts them).
  */
 export function noPlaceFor(event: { id: number; capacity: number | null }, intent: string, facts: RegistrationFacts, may: { editEvent: boolean }) {
   if (intent !== "move-up" || stateOf(facts) !== "waiting" || event.capacity === null) return {};
-  if (placesTaken(event.id) < event.capacity) return {};
-  return { noPlace: { editHref: may.editEvent ? `/freizeit/edit/${event.id}` : null } };
+  const taken = placesTaken(event.id);
+  if (taken < event.capacity) return {};
+  return { noPlace: { places: event.capacity, placesThen: Math.max(event.capacity, taken) + 1, addPlace: may.editEvent } };
 }
 
 /** A registration of this event with what a decision step needs (its facts and name), or null. */

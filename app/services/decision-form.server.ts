@@ -3,7 +3,7 @@
 // redirects with a flash message (post/redirect/get); a refusal answers the page with the message
 // next to the field.
 import { json } from "~/services/json.server";
-import { DECISIONS, type Decision } from "~/lib/registration-machine";
+import { ADD_PLACE, DECISIONS, type Decision } from "~/lib/registration-machine";
 import { acceptMany, confirmMandatePayments, decide, type DecisionOutcome } from "~/models/registration-decision.server";
 import { redirectWithFlash } from "./flash.server";
 import { readForm } from "./form.server";
@@ -49,7 +49,7 @@ export async function handleDecisionForm(request: Request, eventId: number | str
   const formData = form ?? (await readForm(request));
   const intent = formData.get("intent");
   if (!isDecisionIntent(intent)) throw new Response("Unbekannte Aktion", { status: 400 });
-  const { user, event } = await requireEventCapability(request, eventId, capabilityFor(intent), "not-found");
+  const { user, event, may } = await requireEventCapability(request, eventId, capabilityFor(intent), "not-found");
   const registrationId = idFrom(formData.get("registrationId"));
   const reason = String(formData.get("reason") ?? "");
   let outcome: DecisionOutcome;
@@ -61,7 +61,8 @@ export async function handleDecisionForm(request: Request, eventId: number | str
     outcome = mandateId ? confirmMandatePayments(event.id, mandateId, user) : { ok: false, status: 404, message: "Dieses Mandat gibt es nicht." };
   } else {
     outcome = registrationId
-      ? decide(event.id, registrationId, intent as Decision, user, reason)
+      ? // 'Nachrücken' into a full camp adds a place only when its step asked and the person may set the places.
+        decide(event.id, registrationId, intent as Decision, user, reason, new Date(), { addPlace: intent === "move-up" && formData.get(ADD_PLACE) === "1" && may.editEvent })
       : { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
   }
   if (outcome.ok) return redirectWithFlash(backTo, { kind: "success", title: TITLES[intent], message: outcome.message });

@@ -6,6 +6,9 @@
 // 'Nachrücken' first.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { events } from "../../db/schema";
+import { db } from "~/services/db.server";
 import { fileBrowser, hydrated, JS_MODES, phoneTab } from "../support/browser";
 import { createEvent, daysFromToday } from "../support/events";
 import { createUser } from "../support/fixtures";
@@ -141,27 +144,35 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     await context.close();
   }, 90_000);
 
-  it("'Nachrücken' into a full camp says so in its step and leads to the places, before anything is sent", async () => {
+  // Leaders' review: every freed place goes to the first in line at once, so 'Nachrücken' found no
+  // free place, and "Plätze ändern" only offered the new place to the first in line.
+  it("'Nachrücken' into a full camp says so in its step and moves the chosen child up with one more place", async () => {
     const lead = await createUser({ firstName: "Lea", lastName: "Leitung" });
     const camp = createEvent({ title: `Volles Lager ${Date.now()}`, ownerIds: [lead.id], capacity: 1, dateFrom: daysFromToday(30), dateTo: daysFromToday(35) });
     register(camp.id, { status: "accepted", ...child("Noah", "Berg") });
-    register(camp.id, { status: "open", waitingListPosition: 1, ...child("Leon", "Schneider") });
+    register(camp.id, { status: "open", waitingListPosition: 1, ...child("Mia", "Vorne") });
+    register(camp.id, { status: "open", waitingListPosition: 2, ...child("Leon", "Schneider") });
     const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
     await page.goto(`/freizeit/participants/${camp.id}`);
     if (javaScriptEnabled) await hydrated(page);
-    const waiting = page.getByRole("region", { name: "Warteliste" }).getByRole("listitem").filter({ hasText: "Schneider" });
+    const waitingList = page.getByRole("region", { name: "Warteliste" });
+    const waiting = waitingList.getByRole("listitem").filter({ hasText: "Schneider" });
     await waiting.getByRole("link", { name: /^Nachrücken/ }).click();
     const step = page.getByRole("dialog", { name: "Nachrücken" });
     await step.waitFor();
-    expect(await step.getByRole("alert").textContent()).toBe("Kein Platz frei. Erhöhe die Zahl der Plätze oder warte, bis ein Platz frei wird.");
-    expect(await step.textContent()).toContain("Leon Schneider kann jetzt nicht nachrücken.");
-    expect(await step.getByRole("button").count()).toBe(0);
-    await reachable(step.getByRole("link", { name: "Plätze ändern" }));
+    expect(await step.textContent()).toContain(
+      "Alle 1 Plätze sind vergeben. Leon Schneider rückt trotzdem von der Warteliste nach und bekommt einen zusätzlichen Platz: Die Veranstaltung hat dann 2 Plätze.",
+    );
     await step.getByRole("link", { name: "Abbrechen" }).click();
     await step.waitFor({ state: "detached" });
+    expect(db.select({ capacity: events.capacity }).from(events).where(eq(events.id, camp.id)).get()).toEqual({ capacity: 1 });
     await waiting.getByRole("link", { name: /^Nachrücken/ }).click();
-    await page.getByRole("dialog", { name: "Nachrücken" }).getByRole("link", { name: "Plätze ändern" }).click();
-    await page.getByRole("heading", { level: 1, name: "Veranstaltung bearbeiten" }).waitFor();
+    await reachable(page.getByRole("dialog", { name: "Nachrücken" }).getByRole("button", { name: "Nachrücken mit zusätzlichem Platz" }));
+    await page.getByRole("dialog", { name: "Nachrücken" }).getByRole("button", { name: "Nachrücken mit zusätzlichem Platz" }).click();
+    await page.getByText("Leon Schneider: Die Anmeldung ist von der Warteliste nachgerückt. Die Veranstaltung hat jetzt 2 Plätze.").waitFor();
+    // Mia stays first in line, with no offer: nobody else moved.
+    expect(await waitingList.getByRole("listitem").allTextContents()).toEqual(["Platz 1 Vorne, Mia NachrückenAblehnen"]);
+    expect(db.select({ capacity: events.capacity }).from(events).where(eq(events.id, camp.id)).get()).toEqual({ capacity: 2 });
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

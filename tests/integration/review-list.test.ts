@@ -19,7 +19,7 @@ type ListData = {
   waiting: { id: number; waitingListPosition: number; offerExpiresAt: number | null }[];
   rejected: { id: number; applicationStatus: string }[];
   openSepa: { id: number; children: number; amountCents: number }[];
-  step: { intent: string; registrationId: number; name: string; noPlace?: { editHref: string | null } } | null;
+  step: { intent: string; registrationId: number; name: string; noPlace?: { places: number; placesThen: number; addPlace: boolean } } | null;
   paging: { page: number; pageCount: number; matching: number };
 };
 
@@ -185,7 +185,7 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
     expect(data.step).toEqual({ intent: "revoke-rejection", registrationId: ids.rejected, name: "Rita Abgelehnt" });
   });
 
-  it("'Nachrücken' for a waiting child says at once when no place is free, with the way to more places", async () => {
+  it("'Nachrücken' for a waiting child says at once when no place is free, and how many places one more makes", async () => {
     const asked = `?entscheiden=move-up&anmeldung=${ids.waiting}`;
     expect((await body<ListData>(await list("lead", asked))).step).toEqual({ intent: "move-up", registrationId: ids.waiting, name: "Wim Warten" });
     const { events } = await import("../../db/schema");
@@ -195,7 +195,7 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
         intent: "move-up",
         registrationId: ids.waiting,
         name: "Wim Warten",
-        noPlace: { editHref: `/freizeit/edit/${camp.event.id}` },
+        noPlace: { places: 5, placesThen: 6, addPlace: true },
       });
       // An offered child holds its place already: no question of room.
       expect((await body<ListData>(await list("lead", `?entscheiden=move-up&anmeldung=${ids.offered}`))).step).toEqual({ intent: "move-up", registrationId: ids.offered, name: "Olli Angebot" });

@@ -142,6 +142,28 @@ describe("a freed place", () => {
     expect(placesTaken(eventId)).toBe(3);
   });
 
+  // Every freed place goes to the first in line at once, so a waiting child never found a free
+  // place and 'Nachrücken' could not skip the order (leaders' review). Asked for, it makes one more
+  // place for the chosen child, in the same transaction: nobody else's offer or order changes.
+  it("'Nachrücken' into a full camp adds one place for the chosen child when asked for, and nothing else moves", async () => {
+    const { waiting } = await fullCamp();
+    expect(decide(eventId, waiting[2].id, "move-up", lead, "")).toMatchObject({ ok: false, status: 409 });
+    const outcome = decide(eventId, waiting[2].id, "move-up", lead, "Geschwister sind schon dabei", new Date(), { addPlace: true });
+    expect(outcome).toMatchObject({ ok: true, changed: true });
+    expect(outcome.message).toBe("Warte3 Muster: Die Anmeldung ist von der Warteliste nachgerückt. Die Veranstaltung hat jetzt 3 Plätze.");
+    expect(db.select({ capacity: events.capacity }).from(events).where(eq(events.id, eventId)).get()).toEqual({ capacity: 3 });
+    expect(registration(waiting[2].id)).toMatchObject({ waitingListPosition: null, applicationStatus: "open", offerExpiresAt: null });
+    expect(waiting.slice(0, 2).map((w) => [registration(w.id).waitingListPosition !== null, registration(w.id).offerExpiresAt])).toEqual([[true, null], [true, null]]);
+    expect(placesTaken(eventId)).toBe(3);
+    const added = db.select().from(auditLog).where(eq(auditLog.action, "event.place_added")).get()!;
+    expect(added).toMatchObject({ actorId: lead.id, entityType: "event", entityId: eventId });
+    expect(JSON.parse(added.details!)).toMatchObject({ from: 2, to: 3, registrationId: waiting[2].id });
+    // A free place is taken as before, without another one.
+    db.update(events).set({ capacity: 5 }).where(eq(events.id, eventId)).run();
+    expect(decide(eventId, waiting[1].id, "move-up", lead, "", new Date(), { addPlace: true })).toMatchObject({ ok: true });
+    expect(db.select({ capacity: events.capacity }).from(events).where(eq(events.id, eventId)).get()).toEqual({ capacity: 5 });
+  });
+
   it("cancelling an accepted child and revoking a rejection when full puts the child on the waiting list", async () => {
     const { second, waiting } = await fullCamp();
     decide(eventId, second.id, "cancel", lead, "krank");
