@@ -130,11 +130,14 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       set({ applicationStatus: decision === "reject" ? "rejected" : "cancelled", waitingListPosition: null, offerExpiresAt: null });
       // Out of the camp, out of its group (as a helper who is no longer one).
       tx.delete(groupMembers).where(and(eq(groupMembers.eventId, row.eventId), eq(groupMembers.registrationId, row.id))).run();
+      // A confirmation of the payment still waiting to be mailed would thank them after this mail.
+      if (row.paid) withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED));
       tellParent(tx, row, decision === "reject" ? "Anmeldung abgelehnt" : "Anmeldung storniert", [
         decision === "reject"
           ? `die Anmeldung von ${row.childFirstName} wurde leider abgelehnt.`
           : `die Anmeldung von ${row.childFirstName} wurde storniert.`,
         ...because,
+        ...(row.paid ? ["", `Deine Zahlung für ${row.childFirstName} ist bei uns eingegangen; wegen der Rückzahlung melden wir uns bei dir.`] : []),
       ]);
       break;
     case "revoke-rejection": {

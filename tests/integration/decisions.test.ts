@@ -121,6 +121,26 @@ describe("a single decision", () => {
     expect(correction.text).toContain("noch nicht verbucht");
   });
 
+  // Leaders' review: a family read "Anmeldung storniert" and ten minutes later "Zahlung eingegangen
+  // … Vielen Dank!". The waiting mail goes; the cancellation says the payment arrived.
+  it("payments: cancelled or rejected within the ten minutes, the waiting 'Zahlung eingegangen' is withdrawn and the mail says the payment arrived", () => {
+    const accepted = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Felix" });
+    const open = createRegistration(eventId, parent.id, { status: "open", firstName: "Frida" });
+    for (const r of [accepted, open]) expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
+    expect(outbox().map((m) => m.subject.split(":")[0])).toEqual(["Zahlung eingegangen", "Zahlung eingegangen"]);
+    expect(decide(eventId, accepted.id, "cancel", lead, "Fällt aus.")).toMatchObject({ ok: true, changed: true });
+    expect(decide(eventId, open.id, "reject", lead, "Zu jung.")).toMatchObject({ ok: true, changed: true });
+    const mails = outbox();
+    expect(mails.map((m) => m.subject.split(":")[0]).sort()).toEqual(["Anmeldung abgelehnt", "Anmeldung storniert"]);
+    for (const [mail, name] of [[mails.find((m) => m.subject.startsWith("Anmeldung storniert"))!, "Felix"], [mails.find((m) => m.subject.startsWith("Anmeldung abgelehnt"))!, "Frida"]] as const) {
+      expect(mail.text).toContain(`Deine Zahlung für ${name} ist bei uns eingegangen; wegen der Rückzahlung melden wir uns bei dir.`);
+    }
+    // Unpaid: no such line.
+    const unpaid = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Ole" });
+    decide(eventId, unpaid.id, "cancel", lead, "Fällt aus.");
+    expect(outbox().find((m) => m.subject.includes("Ole"))!.text).not.toContain("Rückzahlung");
+  });
+
   it("payments: revoked for a registration without a place (cancelled, rejected) asks the parent to pay nothing (attack probe)", () => {
     const r = createRegistration(eventId, parent.id, { status: "accepted" });
     expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
