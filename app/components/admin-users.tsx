@@ -17,7 +17,10 @@ const ADMIN_STEPS = {
   },
   "revoke-admin": {
     title: "Adminrechte entziehen",
-    text: (name: string) => `${name} verliert die Adminrechte und sieht danach nur noch, was Nutzende sehen.`,
+    // A lead person keeps their events' rights (DECISIONS.md), families' data included: said, so
+    // that no admin relies on this step to cut that off (leaders' review).
+    text: (name: string) =>
+      `${name} verliert die Adminrechte: Andere Veranstaltungen, die Konten und die Rechtstexte sind danach nicht mehr zugänglich. Wo ${name} Leitung oder Helfer*in ist, bleiben diese Rechte, auch an den Daten der Familien; dafür ${name} dort als Leitung oder Helfer*in austragen.`,
     label: "Adminrechte entziehen",
   },
   deactivate: {

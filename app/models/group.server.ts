@@ -90,14 +90,19 @@ function cleanName(raw: unknown): { name: string } | { error: GroupOutcome } {
   return { name };
 }
 
+/**
+ * Another group of the event with this name in any letter case: the group field matches names
+ * without regard to case (and people read them so), so "Wölfe" and "wölfe" would be one group to
+ * choose and two sheets in the Gruppenliste. Compared in JavaScript, as SQLite folds only ASCII.
+ */
 function nameTaken(tx: Queryable, eventId: number, name: string, exceptId = 0) {
-  return Boolean(
-    tx
-      .select({ id: eventGroups.id })
-      .from(eventGroups)
-      .where(and(eq(eventGroups.eventId, eventId), eq(eventGroups.name, name), sql`${eventGroups.id} <> ${exceptId}`))
-      .get(),
-  );
+  const folded = name.toLocaleLowerCase("de");
+  return tx
+    .select({ name: eventGroups.name })
+    .from(eventGroups)
+    .where(and(eq(eventGroups.eventId, eventId), sql`${eventGroups.id} <> ${exceptId}`))
+    .all()
+    .some((group) => group.name.toLocaleLowerCase("de") === folded);
 }
 
 export function createGroup(eventId: number, rawName: unknown): GroupOutcome {

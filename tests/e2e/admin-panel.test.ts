@@ -89,6 +89,12 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     expect(await page.getByText("Es gibt keine Nutzenden").isVisible()).toBe(true);
     expect(await page.getByRole("region", { name: "Nutzende" }).getByText(`Die Suche nach „Gruen${stamp}“ findet hier niemanden.`).isVisible()).toBe(true);
     expect(await userBar(page, `Greta Gruen${stamp}`).getByRole("link", { name: `Adminrechte entziehen: Greta Gruen${stamp}` }).isVisible()).toBe(true);
+    // The step says what stays: a lead person keeps their events (leaders' review).
+    await userBar(page, `Greta Gruen${stamp}`).getByRole("link", { name: `Adminrechte entziehen: Greta Gruen${stamp}` }).click();
+    const revoke = page.getByRole("dialog", { name: "Adminrechte entziehen" });
+    expect(await revoke.textContent()).toContain(`Wo Greta Gruen${stamp} Leitung oder Helfer*in ist, bleiben diese Rechte, auch an den Daten der Familien`);
+    await revoke.getByRole("link", { name: "Abbrechen" }).click();
+    await revoke.waitFor({ state: "detached" });
 
     // Deactivate and reactivate.
     await search(page, `Dunkel${stamp}`);

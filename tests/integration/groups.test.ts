@@ -41,6 +41,19 @@ describe("groups", () => {
     }
   });
 
+  // Leaders' review: "Wölfe" and "wölfe" were two groups; the group field, which matches names
+  // without regard to case, then always chose the first, and the Gruppenliste had "wölfe 2".
+  it("refuses a name that differs from another group's only in upper and lower case, also on renaming", () => {
+    const wolves = newGroup("Wölfe");
+    for (const name of ["wölfe", "WÖLFE", " wÖlfe "]) {
+      expect(createGroup(eventId, name)).toMatchObject({ ok: false, status: 409, message: `Es gibt schon eine Gruppe "${name.trim()}" in dieser Freizeit.` });
+    }
+    const owls = newGroup("Käuzchen");
+    expect(renameGroup(eventId, owls, "WÖLFE")).toMatchObject({ ok: false, status: 409 });
+    // Its own name in other letters is a rename.
+    expect(renameGroup(eventId, wolves, "WÖLFE")).toMatchObject({ ok: true });
+  });
+
   it("renames, and refuses a group of another event", () => {
     const id = newGroup("Eulen");
     expect(renameGroup(eventId, id, "Uhus")).toMatchObject({ ok: true });
