@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, count, eq, gt, inArray, ne } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { eventOwners, events, participants, registrations, users, type Role } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
+import { formatEuro } from "~/lib/event-rules";
 import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
@@ -213,6 +214,14 @@ export function setUserBanned(userId: number, banned: boolean): { ok: true } | {
  * foreign keys cascade) in one transaction. The leaders of upcoming events a child of the
  * account was registered for are told that the registration was withdrawn.
  */
+/** What the lead persons need to know of a withdrawn registration: on the waiting list, or paid. */
+function withdrawnState(r: { waiting: boolean; paid: boolean; amountCents: number | null; paymentMethod: string }) {
+  if (r.waiting) return ", auf der Warteliste";
+  if (!r.paid) return "";
+  const amount = r.amountCents ? `${formatEuro(r.amountCents)} ` : "";
+  return `, schon bezahlt: ${amount}${r.paymentMethod === "sepa" ? "per SEPA-Lastschrift" : "per Überweisung"} – bitte zurückzahlen`;
+}
+
 export function deleteAccount(userId: number, now = new Date()): { ok: true } | { ok: false; reason: "last_admin" } {
   return writeTransaction((tx) => {
     const user = tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).get();
@@ -229,6 +238,10 @@ export function deleteAccount(userId: number, now = new Date()): { ok: true } | 
         eventDate: events.dateFrom,
         childFirstName: participants.firstName,
         childLastName: participants.lastName,
+        waiting: sql<boolean>`${registrations.waitingListPosition} is not null and ${registrations.offerExpiresAt} is null`.mapWith(Boolean),
+        paid: registrations.paid,
+        amountCents: registrations.amountCents,
+        paymentMethod: registrations.paymentMethod,
       })
       .from(registrations)
       .innerJoin(events, eq(events.id, registrations.eventId))
@@ -256,9 +269,9 @@ export function deleteAccount(userId: number, now = new Date()): { ok: true } | 
           "",
           "ein Konto wurde gelöscht. Damit sind diese Anmeldungen zu deinen Veranstaltungen zurückgezogen:",
           "",
-          ...rows.map((r) => `- ${r.childFirstName} ${r.childLastName}: ${r.eventTitle} (ab ${formatIsoDate(r.eventDate)})`),
+          ...rows.map((r) => `- ${r.childFirstName} ${r.childLastName}: ${r.eventTitle} (ab ${formatIsoDate(r.eventDate)})${withdrawnState(r)}`),
           "",
-          "Die Plätze sind wieder frei.",
+          "Frei gewordene Plätze gehen als Angebot an die Warteliste, sofern dort jemand wartet.",
         ].join("\n"),
       });
     }

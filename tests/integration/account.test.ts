@@ -208,6 +208,11 @@ describe("deleting the account", () => {
       .get();
     db.insert(guardians).values({ userId: user.id, firstName: "Eva", lastName: "Muster" }).run();
     db.insert(registrations).values({ eventId: camp.id, participantId: child.id, userId: user.id, paymentMethod: "transfer" }).run();
+    // Leaders' review: the mail said "Die Plätze sind wieder frei" and nothing of what was paid.
+    const paidChild = db.insert(participants).values({ userId: user.id, firstName: "Mathilda", lastName: "Muster", street: "Weg 1", city: "Kiel", birthDate: "2013-01-01" }).returning().get();
+    db.insert(registrations).values({ eventId: camp.id, participantId: paidChild.id, userId: user.id, paymentMethod: "sepa", applicationStatus: "accepted", paid: true, amountCents: 34900 }).run();
+    const waitingChild = db.insert(participants).values({ userId: user.id, firstName: "Noah", lastName: "Muster", street: "Weg 1", city: "Kiel", birthDate: "2016-01-01" }).returning().get();
+    db.insert(registrations).values({ eventId: camp.id, participantId: waitingChild.id, userId: user.id, paymentMethod: "transfer", waitingListPosition: 1 }).run();
 
     const response = await run(accountAction, post("/account", { intent: "delete", confirm: "ja" }, { cookie }));
     expect(response.status).toBe(302);
@@ -220,7 +225,11 @@ describe("deleting the account", () => {
     const [mail] = outbox();
     expect(mail.to).toEqual(["leitung@example.org"]);
     expect(mail.subject).toBe("Anmeldung zurückgezogen");
-    expect(mail.text).toContain("Mia Muster: Zeltlager 2099 (ab 01.07.2099)");
+    expect(mail.text).toContain("- Mia Muster: Zeltlager 2099 (ab 01.07.2099)\n");
+    expect(mail.text).toContain("- Mathilda Muster: Zeltlager 2099 (ab 01.07.2099), schon bezahlt: 349,00\u00a0€ per SEPA-Lastschrift – bitte zurückzahlen\n");
+    expect(mail.text).toContain("- Noah Muster: Zeltlager 2099 (ab 01.07.2099), auf der Warteliste\n");
+    expect(mail.text).not.toContain("Die Plätze sind wieder frei");
+    expect(mail.text).toContain("Frei gewordene Plätze gehen als Angebot an die Warteliste, sofern dort jemand wartet.");
   });
 
   it("does not delete the last admin", async () => {
