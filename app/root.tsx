@@ -152,6 +152,9 @@ function SiteFooter() {
  * The flash message of the answer that brought it. With JavaScript the root's data is not
  * fetched again on every link, so the message is shown only on the page where it arrived.
  */
+/** The fragment that closes the flash message without JavaScript. */
+const FLASH_CLOSED = "meldung-geschlossen";
+
 function FlashRegion() {
   const arrived = useRootData()?.flash ?? null;
   const { key } = useLocation();
@@ -185,7 +188,14 @@ function FlashRegion() {
             <button type="button" className="flash-close small secondary" onClick={() => setClosed(shown)}>
               Schließen
             </button>
-          ) : null}
+          ) : (
+            // Without JavaScript: the link's target hides the message (app.css), and the page
+            // stays where it is (leaders' review: it stuck over a quarter of a phone's screen).
+            <a href={`#${FLASH_CLOSED}`} className="flash-close button small secondary">
+              Schließen
+            </a>
+          )}
+          <span id={FLASH_CLOSED} hidden />
         </div>
       ) : null}
     </div>
