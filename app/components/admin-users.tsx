@@ -35,7 +35,7 @@ function ActionButton({ row, intent, label, q, page }: { row: AdminUserRow; inte
   return (
     <Form method="post" action={panelHref({ tab: "benutzer", q, page })} className="admin-user-action">
       <UserFields userId={row.id} q={q} page={page} />
-      <button type="submit" name="intent" value={intent} className="secondary">
+      <button type="submit" name="intent" value={intent} className="secondary" aria-label={`${label}: ${row.firstName} ${row.lastName}`}>
         {label}
       </button>
     </Form>

@@ -17,12 +17,12 @@ export type HelperEntry = {
 
 type Shared = { eventId: number; action: string; groups: GroupOption[]; may: { decideHelpers: boolean; assignGroups: boolean } };
 
-function DecisionButton({ action, intent, userId, label, kind = "secondary" }: { action: string; intent: string; userId: number; label: string; kind?: string }) {
+function DecisionButton({ action, intent, userId, name, label, kind = "secondary" }: { action: string; intent: string; userId: number; name: string; label: string; kind?: string }) {
   return (
     <Form method="post" action={`${action}#${helperAnchor(userId)}`} className="inline-form" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="helperUserId" value={userId} />
-      <button type="submit" className={`small ${kind}`}>
+      <button type="submit" className={`small ${kind}`} aria-label={`${label}: ${name}`}>
         {label}
       </button>
     </Form>
@@ -124,7 +124,7 @@ export function HelperTable({ helpers, eventId, action, groups, may }: Shared & 
                         <StepLink intent="cancel" userId={h.userId} name={fullName(h)} />
                       ) : (
                         <>
-                          <DecisionButton action={action} intent="accept" userId={h.userId} label="Annehmen" kind="" />
+                          <DecisionButton action={action} intent="accept" userId={h.userId} name={fullName(h)} label="Annehmen" kind="" />
                           <StepLink intent="decline" userId={h.userId} name={fullName(h)} />
                         </>
                       )}
@@ -152,7 +152,7 @@ export function DeclinedHelpers({ helpers, action, may }: { helpers: HelperEntry
             <span className={h.groupName ? undefined : "muted"}>{h.groupName ?? "Keine Gruppe"}</span>
             {may.decideHelpers ? (
               <div className="decisions">
-                <DecisionButton action={action} intent="revoke-decline" userId={h.userId} label="Ablehnung stornieren" />
+                <DecisionButton action={action} intent="revoke-decline" userId={h.userId} name={h.firstName || h.lastName ? fullName(h) : "Unbekannter Nutzer"} label="Ablehnung stornieren" />
               </div>
             ) : null}
           </li>

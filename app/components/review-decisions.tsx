@@ -4,7 +4,7 @@
 // a modal <dialog>.
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { ADD_PLACE, allowedDecisions, isAllowed, NO_FREE_PLACE, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
+import { ADD_PLACE, allowedDecisions, isAllowed, NO_FREE_PLACE, REASON_MAX, type Decision, type RegistrationFacts } from "~/lib/registration-machine";
 import { rowAnchor } from "~/lib/row-anchors";
 import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "./confirm-dialog";
 import { ErrorList } from "./forms";
@@ -217,6 +217,7 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
               id={reasonId}
               name="reason"
               rows={4}
+              maxLength={REASON_MAX}
               required={texts.reason === "required"}
               autoFocus
               aria-invalid={reasonErrors.length > 0 || undefined}

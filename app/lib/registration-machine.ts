@@ -124,6 +124,9 @@ export function refusalText(decision: Decision, r: RegistrationFacts) {
   return `Das geht nicht: Die Anmeldung ist ${words[state]}.`;
 }
 
+/** The longest reason or note of a decision (the step's field and the action). */
+export const REASON_MAX = 1000;
+
 /** The field of the 'Nachrücken' step that asks for one more place in a full camp. */
 export const ADD_PLACE = "zusatzplatz";
 

@@ -15,6 +15,7 @@ import {
   refusalText,
   stateOf,
   NO_FREE_PLACE,
+  REASON_MAX,
   type Decision,
 } from "~/lib/registration-machine";
 import { writeTransaction, type Tx } from "~/services/db.server";
@@ -35,7 +36,6 @@ import type { SessionUser } from "./user.server";
 import { offerFreePlaces } from "./waiting-list.server";
 
 export const REASON_MISSING = "Begründung ist erforderlich";
-export const REASON_MAX = 1000;
 
 const PAYMENT_RECEIVED = "Zahlung eingegangen";
 /** How long the parent's mail about a confirmed payment waits, so that a mistake can be undone. */
@@ -114,6 +114,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
     tx.update(registrations).set({ ...values, updatedAt: now }).where(eq(registrations.id, row.id)).run();
   const heldPlace = holdsPlace(stateOf(row));
   let placesNow: number | null = null;
+  let waitingNote = "";
   const because = reason ? ["", `Begründung: ${reason}`] : [];
   switch (decision) {
     case "accept":
@@ -144,6 +145,8 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       // Back to the leaders' decision with a place, or at the end of the waiting list.
       const placed = freePlaces(tx, row) > 0;
       set(placed ? { applicationStatus: "open", amountCents: amountOnGettingPlace(tx, row) } : { applicationStatus: "open", waitingListPosition: nextWaitingPosition(tx, row.eventId) });
+      // The lead is told as the parent is (leaders' review: the flash said only 'aufgehoben').
+      if (!placed) waitingNote = ` Kein Platz frei: ${row.childFirstName} steht jetzt am Ende der Warteliste.`;
       tellParent(tx, row, "Ablehnung aufgehoben", [
         placed
           ? `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; die Anmeldung wird neu geprüft.`
@@ -191,7 +194,8 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
   recordAudit(tx, { actorId: actor.id, action: AUDIT[decision], entityType: "registration", entityId: row.id, details: { eventId: row.eventId, ...(reason ? { reason } : {}) } });
   // A place given up goes to the next in line, in this same transaction.
   if (heldPlace && (decision === "reject" || decision === "cancel")) offerFreePlaces(tx, row.eventId, now);
-  return placesNow === null ? null : { ok: true, changed: true, message: `${row.childFirstName} ${row.childLastName}: ${DONE[decision]} Die Veranstaltung hat jetzt ${placesNow} Plätze.` };
+  const more = placesNow !== null ? ` Die Veranstaltung hat jetzt ${placesNow} Plätze.` : waitingNote;
+  return more ? { ok: true, changed: true, message: `${row.childFirstName} ${row.childLastName}: ${DONE[decision]}${more}` } : null;
 }
 
 function checkReason(decision: Decision, reason: string): DecisionOutcome | null {

@@ -112,7 +112,7 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     await step.getByRole("button", { name: "Deaktivieren" }).click();
     await page.getByText("Konto deaktiviert").waitFor();
     await bar.getByText("Inaktiv", { exact: true }).waitFor();
-    await bar.getByRole("button", { name: "Reaktivieren" }).click();
+    await bar.getByRole("button", { name: `Reaktivieren: Dora Dunkel${stamp}`, exact: true }).click();
     await page.getByText("Konto reaktiviert").waitFor();
     await bar.getByText("Aktiv", { exact: true }).waitFor();
     // Named with the person, as the other buttons of the row.

@@ -53,7 +53,8 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     const row = (name: string) => page.getByRole("row").filter({ hasText: name });
 
     // Accept Hanna.
-    await row("Hanna").getByRole("button", { name: "Annehmen" }).click();
+    // Named with the person, as every other row action (leaders' review).
+    await row("Hanna").getByRole("button", { name: `Annehmen: Hanna Helfer${suffix}`, exact: true }).click();
     await flash(page, `Hanna Helfer${suffix} ist jetzt Helfer*in.`);
     await row("Hanna").getByText("Angenommen").waitFor();
     expect(await row("Hanna").getAttribute("class")).toContain("row-green");

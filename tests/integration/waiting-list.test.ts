@@ -168,8 +168,9 @@ describe("a freed place", () => {
     const { second, waiting } = await fullCamp();
     decide(eventId, second.id, "cancel", lead, "krank");
     expect(registration(waiting[0].id).offerExpiresAt).not.toBeNull();
-    const rejected = createRegistration(eventId, parents[0].id, { status: "rejected" });
-    decide(eventId, rejected.id, "revoke-rejection", lead);
+    const rejected = createRegistration(eventId, parents[0].id, { status: "rejected", firstName: "Rita" });
+    // The lead reads where the child went (leaders' review), as the parent does.
+    expect(decide(eventId, rejected.id, "revoke-rejection", lead).message).toBe("Rita Muster: Die Ablehnung ist aufgehoben. Kein Platz frei: Rita steht jetzt am Ende der Warteliste.");
     expect(registration(rejected.id).waitingListPosition).toBe(4);
     const holders = db.select().from(registrations).where(eq(registrations.eventId, eventId)).all();
     expect(holders.filter((r) => ["open", "accepted"].includes(r.applicationStatus) && (r.waitingListPosition === null || r.offerExpiresAt)).length).toBe(2);
