@@ -253,6 +253,8 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
             capacity: events.capacity,
             requiresApplication: events.requiresApplication,
             permitsRequired: events.permitsRequired,
+            tshirtSizeRequired: events.tshirtSizeRequired,
+            swimBadgeRequired: events.swimBadgeRequired,
             priceCents: events.priceCents,
             siblingDiscountCents: events.siblingDiscountCents,
           })
@@ -353,6 +355,11 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
           allowedToSwim: answer(),
           canSwim: answer(),
           allowedToCanoe: answer(),
+          // The answers of the enrolment itself, as its form asks them (leaders' review: the
+          // participant list's T-shirt and swim badge columns were empty in the demo).
+          tshirtSize: event.tshirtSizeRequired ? rnd.pick(TSHIRT_SIZES) : null,
+          swimBadge: event.swimBadgeRequired ? rnd.pick(SWIM_BADGES) : null,
+          specialNeeds: rnd.pick(SPECIAL_NEEDS),
         });
       }
       // The enrolments, their references as the app makes them (LF-{event}-A{enrolment}), and

@@ -35,6 +35,10 @@ describe("demo data", () => {
     expect(one(sql`select count(*) from group_members where registration_id is not null`)).toBeGreaterThan(0);
     expect(one(sql`select count(*) from group_members where helper_user_id is not null`)).toBeGreaterThan(0);
     expect(one(sql`select count(*) from guardians`)).toBeGreaterThan(0);
+    // The enrolment's own answers, as its form asks them: the lists' columns are filled.
+    expect(one(sql`select count(*) from registrations r join events e on e.id = r.event_id where e.tshirt_size_required = 1 and r.tshirt_size is null`)).toBe(0);
+    expect(one(sql`select count(*) from registrations r join events e on e.id = r.event_id where e.swim_badge_required = 1 and r.swim_badge is null`)).toBe(0);
+    expect(one(sql`select count(*) from registrations r join events e on e.id = r.event_id where e.swim_badge_required = 1`)).toBeGreaterThan(0);
     expect(one(sql`select count(*) from users where role = 'admin'`)).toBe(result.admins.length);
 
     // Every registration belongs to an enrolment: one per family and event, one payment method,
