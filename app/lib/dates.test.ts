@@ -30,9 +30,9 @@ describe("berlinToInstant", () => {
 });
 
 describe("formatting in de-DE, Europe/Berlin", () => {
-  it("shows day, month and year and 24-hour times with 'Uhr'", () => {
-    expect(formatIsoDate("2026-07-05")).toBe("05.07.2026");
-    expect(formatDate(new Date("2026-07-04T22:30:00Z"))).toBe("05.07.2026");
+  it("shows day, month and a two-digit year (spec part 2 §9: dd.mm.yy) and 24-hour times with 'Uhr'", () => {
+    expect(formatIsoDate("2026-07-05")).toBe("05.07.26");
+    expect(formatDate(new Date("2026-07-04T22:30:00Z"))).toBe("05.07.26");
     expect(formatTime(new Date("2026-07-04T22:30:00Z"))).toBe("00:30 Uhr");
     expect(formatTime(new Date("2026-01-04T22:30:00Z"))).toBe("23:30 Uhr");
   });

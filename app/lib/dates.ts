@@ -52,11 +52,13 @@ export function berlinToInstant(date: string, time = "00:00"): Date {
   return new Date(wall - berlinOffsetMinutes(wall - 120 * 60_000) * 60_000);
 }
 
+// Spec part 2 §9: "Date display format dd.mm.yy", everywhere a date is shown (screens, mails,
+// lists); the date fields themselves are the browser's.
 const dateFormat = new Intl.DateTimeFormat("de-DE", {
   timeZone: TIME_ZONE,
   day: "2-digit",
   month: "2-digit",
-  year: "numeric",
+  year: "2-digit",
 });
 const timeFormat = new Intl.DateTimeFormat("de-DE", {
   timeZone: TIME_ZONE,
@@ -65,13 +67,13 @@ const timeFormat = new Intl.DateTimeFormat("de-DE", {
   hourCycle: "h23",
 });
 
-/** A calendar date (YYYY-MM-DD) as de-DE: 24.12.2026. */
+/** A calendar date (YYYY-MM-DD) as the spec shows it: 24.12.26. */
 export function formatIsoDate(date: string) {
   const [y, m, d] = date.split("-");
-  return `${d}.${m}.${y}`;
+  return `${d}.${m}.${y.slice(-2)}`;
 }
 
-/** An instant's Berlin date, de-DE: 24.12.2026. */
+/** An instant's Berlin date, as the spec shows it: 24.12.26. */
 export function formatDate(instant: Date | number) {
   return dateFormat.format(instant);
 }

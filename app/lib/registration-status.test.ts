@@ -29,7 +29,7 @@ describe("an offered place", () => {
   it("says until when to take it", () => {
     const until = new Date("2030-07-01T16:30:00Z"); // 18:30 in Berlin (summer time)
     expect(applicationStatusWord({ applicationStatus: "open", paid: false, waitingListPosition: 2, offerExpiresAt: until })).toEqual({
-      text: "Platz frei – bitte bis 01.07.2030, 18:30 Uhr annehmen",
+      text: "Platz frei – bitte bis 01.07.30, 18:30 Uhr annehmen",
       done: false,
       tone: "pending",
     });

@@ -114,7 +114,7 @@ describe("the Excel lists", () => {
     const rows = rowValues(sheet);
     expect(rows[0]).toEqual(["Träger", "Jugendverband e.V."]);
     expect(rows[1]).toEqual(["Veranstaltung", "Zeltlager: Sommer/See"]);
-    expect(rows[3]).toEqual(["Zeitraum", "10.07.2027 bis 16.07.2027"]);
+    expect(rows[3]).toEqual(["Zeitraum", "10.07.27 bis 16.07.27"]);
     expect(rows[4]).toEqual(["Tage", 7]);
     expect(sheet.views[0]).toMatchObject({ state: "frozen", ySplit: 7 });
     expect(sheet.getRow(7).getCell(12).value).toBe("Unterschrift");
