@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -101,5 +101,16 @@ describe("settings", () => {
     expect(resolveSessionSecret("ein-gesetztes-geheimnis-mit-genug-zeichen", databasePath)).toBe(
       "ein-gesetztes-geheimnis-mit-genug-zeichen",
     );
+  });
+
+  // Operations review: an empty session-secret signed every cookie with an empty key, so device
+  // cookies could be forged and sign-in throttling passed by.
+  it("refuses a kept secret that is empty or shorter than 32 characters, naming the file", () => {
+    for (const content of ["", "\n", "kurz\n", "x".repeat(31)]) {
+      const dir = mkdtempSync(path.join(tmpdir(), "lf-secret-"));
+      writeFileSync(path.join(dir, "session-secret"), content, { mode: 0o600 });
+      expect(() => resolveSessionSecret(undefined, path.join(dir, "lagerfeuer.db"))).toThrow(SettingsError);
+      expect(() => resolveSessionSecret(undefined, path.join(dir, "lagerfeuer.db"))).toThrow(/session-secret.*mindestens 32 Zeichen/);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // fresh install runs with nothing configured. A bad value stops the start with a message that
 // names the setting.
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { isValidBIC, isValidIBAN, electronicFormatIBAN } from "ibantools";
@@ -189,18 +189,35 @@ export function resolveSessionSecret(configured: string | undefined, databasePat
   if (configured) return configured;
   const dir = path.dirname(databasePath);
   const file = path.join(dir, "session-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (existsSync(file)) return keptSecret(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 }); // a data folder made here is the app user's alone: children's data
   const secret = randomBytes(32).toString("base64url");
+  // Written whole under another name and linked into place: a process starting at the same
+  // moment finds either no file or the whole secret, never an empty one.
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(draft, secret + "\n", { mode: 0o600, flag: "wx" });
   try {
-    writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
-    chmodSync(file, 0o600);
+    chmodSync(draft, 0o600);
+    linkSync(draft, file);
     return secret;
   } catch (error) {
     // Another process started at the same moment and wrote it first.
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return readFileSync(file, "utf8").trim();
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return keptSecret(file);
     throw error;
+  } finally {
+    rmSync(draft, { force: true });
   }
+}
+
+/** The kept secret, as long as SESSION_SECRET must be: an empty one would sign with no key. */
+function keptSecret(file: string) {
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < 32) {
+    throw new SettingsError([
+      `${file}: Der gespeicherte Schlüssel (session-secret) ist leer oder zu kurz (mindestens 32 Zeichen). Löschen Sie die Datei; beim nächsten Start wird ein neuer erzeugt (alle Anmeldungen enden dann).`,
+    ]);
+  }
+  return secret;
 }
 
 let cached: Settings | undefined;
