@@ -44,6 +44,10 @@ export async function backup(target, env = process.env, steps = {}) {
   // Without it the backup would hold no files, and its restore would delete every upload.
   if (!existsSync(uploadsDir)) throw new Error(`Kein Upload-Ordner unter ${uploadsDir}. Bitte UPLOADS_DIR so setzen wie für die App.`);
   const dir = path.resolve(target);
+  // Inside the uploads, each backup would copy the ones before it (operations review).
+  if (`${dir}${path.sep}`.startsWith(`${uploadsDir}${path.sep}`)) {
+    throw new Error(`Die Sicherung darf nicht im Upload-Ordner ${uploadsDir} liegen: Jede weitere Sicherung enthielte sonst die früheren. Bitte einen Ordner außerhalb wählen.`);
+  }
   if (existsSync(dir) && readdirSync(dir).length) throw new Error(`Der Ordner ${dir} ist nicht leer.`);
   const made = !existsSync(dir);
   try {
@@ -55,6 +59,9 @@ export async function backup(target, env = process.env, steps = {}) {
     throw error;
   }
 }
+
+/** Pages per step of SQLite's backup: all there are. */
+const ALL_PAGES = 2 ** 31 - 1;
 
 /** Children's data: the backup is the app's user's alone, as the data folder is. */
 const PRIVATE_DIR = 0o700;
@@ -84,7 +91,11 @@ async function backupInto(dir, databasePath, uploadsDir, steps) {
   steps.beforeSnapshot?.();
   const source = new Database(databasePath, { readonly: true, fileMustExist: true });
   try {
-    await source.backup(path.join(dir, DATABASE_FILE));
+    // After its first step, all remaining pages in one: SQLite starts a backup again whenever
+    // another connection writes between its steps, and in the default steps of 100 pages a
+    // database the app writes to every few milliseconds was never finished. One step holds a read
+    // transaction, which in WAL mode keeps no writer waiting.
+    await source.backup(path.join(dir, DATABASE_FILE), { progress: () => ALL_PAGES });
   } finally {
     source.close();
   }

@@ -139,6 +139,36 @@ describe("npm run backup and restore", () => {
     }
   });
 
+  // Operations review: SQLite's backup starts again whenever another connection writes between
+  // its steps; in steps of 100 pages a database of some megabytes written to every few
+  // milliseconds (mail marks, sign-ins) was never finished.
+  it("finishes while another connection writes all the time", async () => {
+    const { backup } = await import("../../scripts/backup-lib.mjs");
+    const place = mkdtempSync(path.join(tmpdir(), "lf-busy-"));
+    const databasePath = path.join(place, "app.db");
+    const writer = new Database(databasePath);
+    writer.pragma("journal_mode = WAL");
+    writer.exec("create table pad (b blob); create table ticks (t integer)");
+    const pad = writer.prepare("insert into pad values (randomblob(100000))");
+    for (let i = 0; i < 80; i++) pad.run(); // 8 MB, some 2,000 pages
+    mkdirSync(path.join(place, "uploads"));
+    const tick = writer.prepare("insert into ticks values (?)");
+    const busy = setInterval(() => tick.run(Date.now()), 1);
+    try {
+      const done = await Promise.race([
+        backup(path.join(place, "sicherung"), { DATABASE_PATH: databasePath, UPLOADS_DIR: path.join(place, "uploads") }),
+        new Promise((resolve) => setTimeout(() => resolve("zu langsam"), 10_000)),
+      ]);
+      expect(done).not.toBe("zu langsam");
+    } finally {
+      clearInterval(busy);
+      writer.close();
+    }
+    const copy = new Database(path.join(place, "sicherung", "lagerfeuer.db"), { readonly: true });
+    expect(copy.prepare("select count(*) as n from pad").get()).toEqual({ n: 80 });
+    copy.close();
+  }, 20_000);
+
   it("needs a target and refuses a folder that is not empty", async () => {
     expect((await npmScript("backup", "")).code).toBe(2);
     const full = mkdtempSync(path.join(tmpdir(), "lf-voll-"));
@@ -146,6 +176,12 @@ describe("npm run backup and restore", () => {
     const refused = await npmScript("backup", full);
     expect(refused.code).toBe(1);
     expect(refused.output).toContain("ist nicht leer");
+    // Inside the uploads, every later backup would hold the earlier ones (operations review).
+    mkdirSync(settings().uploadsDir, { recursive: true });
+    const inside = await npmScript("backup", path.join(settings().uploadsDir, "sicherung"));
+    expect(inside.code).toBe(1);
+    expect(inside.output).toContain("darf nicht im Upload-Ordner");
+    expect(existsSync(path.join(settings().uploadsDir, "sicherung"))).toBe(false);
     // A system error in German, as a volunteer can act on it, no stack trace.
     mkdirSync(settings().uploadsDir, { recursive: true });
     const onFile = await npmScript("backup", path.join(full, "x", "sicherung"));
