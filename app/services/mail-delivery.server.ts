@@ -33,10 +33,17 @@ export type Deliver = (mail: {
   replyTo?: string;
 }) => Promise<void>;
 
+/**
+ * How long an SMTP server may keep us waiting: to connect, to greet, and for each answer. Mails go
+ * out one after another, so a server that accepts and then says nothing held every mail back for
+ * nodemailer's default of ten minutes (operations review).
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 };
+
 /** The delivery of this process: SMTP when configured, otherwise files in MAIL_DIR. */
-export function createDelivery(options: { smtpUrl?: string; mailDir: string }): Deliver {
+export function createDelivery(options: { smtpUrl?: string; mailDir: string; timeouts?: typeof SMTP_TIMEOUTS }): Deliver {
   if (options.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+    const transport: Transporter = nodemailer.createTransport({ url: options.smtpUrl, ...(options.timeouts ?? SMTP_TIMEOUTS) });
     return async (mail) => {
       await transport.sendMail({ ...mail, messageId: undefined });
     };
@@ -131,7 +138,8 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
               status: gaveUp ? "failed" : "pending",
               attempts,
               lockedUntil: null,
-              nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+              // From the failure, not the run's start: a try that took its timeout is not due at once.
+              nextAttemptAt: new Date(Math.max(now.getTime(), Date.now()) + retryDelayMs(attempts)),
               lastError: String(error instanceof Error ? error.message : error).slice(0, 1000),
             })
             .where(eq(mailOutbox.id, mail.id))

@@ -156,7 +156,7 @@ describe("npm run backup and restore", () => {
     const busy = setInterval(() => tick.run(Date.now()), 1);
     try {
       const done = await Promise.race([
-        backup(path.join(place, "sicherung"), { DATABASE_PATH: databasePath, UPLOADS_DIR: path.join(place, "uploads") }),
+        backup(path.join(place, "sicherung"), { DATABASE_PATH: databasePath, UPLOADS_DIR: path.join(place, "uploads") } as unknown as NodeJS.ProcessEnv),
         new Promise((resolve) => setTimeout(() => resolve("zu langsam"), 10_000)),
       ]);
       expect(done).not.toBe("zu langsam");

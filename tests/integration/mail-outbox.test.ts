@@ -1,11 +1,12 @@
 import { readdirSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mailOutbox, users } from "../../db/schema";
 import { closeDatabase, db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { createDelivery, deliverDueMails, MAX_ATTEMPTS, retryDelayMs } from "~/services/mail-delivery.server";
+import { createDelivery, deliverDueMails, MAX_ATTEMPTS, retryDelayMs, SMTP_TIMEOUTS } from "~/services/mail-delivery.server";
 import { queueMail } from "~/services/mail.server";
 import { allowConsoleErrors } from "../support/fixtures";
 import { parseMail, readMailDir } from "../support/mail";
@@ -119,6 +120,28 @@ describe("the mail outbox", () => {
       expect(row.attempts).toBe(2);
     } finally {
       await smtp.close();
+    }
+  });
+
+  // Operations review: without timeouts a server that accepts and then says nothing held every
+  // mail back for nodemailer's ten minutes, and the next try was counted from the run's start.
+  it("gives up on a server that says nothing after its timeouts (under a minute), and counts the pause from the failure", async () => {
+    expect(Math.max(SMTP_TIMEOUTS.connectionTimeout, SMTP_TIMEOUTS.greetingTimeout, SMTP_TIMEOUTS.socketTimeout)).toBeLessThanOrEqual(60_000);
+    const silent = createServer(() => undefined); // accepts, never greets
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const delivery = createDelivery({ smtpUrl: `smtp://127.0.0.1:${port}`, mailDir: settings().mailDir, timeouts: { connectionTimeout: 300, greetingTimeout: 300, socketTimeout: 300 } });
+      writeTransaction((tx) => queueMail(tx, message));
+      const started = Date.now();
+      expect(await deliverDueMails(delivery, new Date(started))).toEqual({ sent: 0, failed: 1 });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const [row] = outbox();
+      expect(row.lastError).toMatch(/Timeout|timed out|Greeting never received/i);
+      // The try took its 300 ms; the pause begins after them.
+      expect(row.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(started + 280 + retryDelayMs(1));
+    } finally {
+      silent.close();
     }
   });
 
