@@ -1,6 +1,6 @@
 // The one SQLite connection of the process. Pragmas are set on every open: better-sqlite3 keeps
 // synchronous=NORMAL on a reopened WAL file unless told otherwise.
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { sql } from "drizzle-orm";
@@ -18,7 +18,10 @@ export type Queryable = Db | Tx;
 export const MIGRATIONS_DIR = path.resolve("db/migrations");
 
 export function openDatabase(file: string) {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // the app user's alone
+  if (file !== ":memory:") {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // the app user's alone
+    keepPrivate(file);
+  }
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = FULL");
@@ -26,6 +29,26 @@ export function openDatabase(file: string) {
   sqlite.pragma("busy_timeout = 5000");
   cacheStatements(sqlite);
   return { sqlite, db: drizzle(sqlite, { schema }) };
+}
+
+/**
+ * Children's data: the database is the app user's alone (0600), also in a folder that existed
+ * before (the Docker image's /data), where a new file got the umask's 0644. SQLite gives its WAL
+ * and shared-memory files the database file's mode; those of an older start are closed too.
+ */
+function keepPrivate(file: string) {
+  try {
+    closeSync(openSync(file, "wx", 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  for (const part of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (statSync(part).mode & 0o077) chmodSync(part, 0o600);
+    } catch {
+      // Not there (yet), or not ours to change: SQLite says so when it opens the file.
+    }
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 400;

@@ -59,6 +59,27 @@ describe("database", () => {
     expect(sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
   });
 
+  // Operations review: in a folder that already existed (the Docker image's /data, one made by
+  // hand) the database and its WAL files were world-readable (0644): children's data.
+  it("keeps the database file and its WAL files to the app's user, also in a folder that exists", async () => {
+    const { mkdtempSync, statSync, writeFileSync, chmodSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const { openDatabase } = await import("~/services/db.server");
+    const dir = mkdtempSync(path.join(tmpdir(), "lf-rechte-"));
+    chmodSync(dir, 0o755);
+    const opened = openDatabase(path.join(dir, "neu.db"));
+    opened.sqlite.exec("create table t (x); insert into t values (1)");
+    for (const file of ["neu.db", "neu.db-wal", "neu.db-shm"]) expect([file, statSync(path.join(dir, file)).mode & 0o777]).toEqual([file, 0o600]);
+    opened.sqlite.close();
+    // One made readable before (an older version): closed to others at the next start.
+    writeFileSync(path.join(dir, "alt.db"), "", { mode: 0o644 });
+    chmodSync(path.join(dir, "alt.db"), 0o644);
+    const old = openDatabase(path.join(dir, "alt.db"));
+    expect(statSync(path.join(dir, "alt.db")).mode & 0o777).toBe(0o600);
+    old.sqlite.close();
+  });
+
   it("refuses a registration for an event that does not exist", async () => {
     const parent = await createUser();
     const child = insertParticipant(parent.id);
