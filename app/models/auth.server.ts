@@ -89,7 +89,11 @@ export function confirmEmail(token: string) {
 }
 
 /** Sends a new confirmation link to an unconfirmed account; says nothing about others. */
-export function resendConfirmation(email: string) {
+/** Links sent again or to reset a password: as many per client as sign-ups (address-checks). */
+export type LinkRequest = "done" | "throttled";
+
+export function resendConfirmation(email: string, clientKey: string): LinkRequest {
+  if (!claimAddressCheck(clientKey)) return "throttled";
   writeTransaction((tx) => {
     const user = tx
       .select({ id: users.id, email: users.email, firstName: users.firstName, confirmedAt: users.emailConfirmedAt, banned: users.banned })
@@ -99,6 +103,7 @@ export function resendConfirmation(email: string) {
     if (!user || user.confirmedAt || user.banned || !mayMailAnotherLink(tx, user.id, "confirm_email")) return;
     queueConfirmationMail(tx, user);
   });
+  return "done";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +141,8 @@ export async function logIn(
 // Forgotten password
 
 /** Mails a reset link if the address has an account; the caller answers the same either way. */
-export function requestPasswordReset(emailInput: string) {
+export function requestPasswordReset(emailInput: string, clientKey: string): LinkRequest {
+  if (!claimAddressCheck(clientKey)) return "throttled";
   writeTransaction((tx) => {
     const user = tx
       .select({ id: users.id, email: users.email, firstName: users.firstName, banned: users.banned })
@@ -159,7 +165,14 @@ export function requestPasswordReset(emailInput: string) {
       ].join("\n"),
     });
   });
+  return "done";
 }
+
+/** What a client that asked too often reads (a 429), the same on both link forms. */
+export const LINKS_THROTTLED = {
+  title: "Zu viele Anfragen",
+  message: "Zu viele Anfragen von diesem Anschluss. Bitte warten Sie 15 Minuten und versuchen Sie es dann erneut.",
+};
 
 /** Sets a new password through a reset link and ends every session and every other reset link
  * of the account; the account's id, or null when the link is not (or no longer) valid. */

@@ -4,7 +4,8 @@ import { json } from "~/services/json.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EMAIL_MAX } from "~/lib/email";
 import { EmailLinkForm } from "~/components/email-link-form";
-import { requestPasswordReset } from "~/models/auth.server";
+import { LINKS_THROTTLED, requestPasswordReset } from "~/models/auth.server";
+import { clientKey } from "~/services/request.server";
 import { forgotSchema } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
 
@@ -15,16 +16,18 @@ export function loader({ request }: LoaderFunctionArgs) {
   return json({ sent: new URL(request.url).searchParams.has("gesendet") });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: forgotSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), failed: false }, { status: 400 });
+    return json({ result: submission.reply(), failed: false, alert: null }, { status: 400 });
   }
   try {
-    requestPasswordReset(submission.value.email);
+    if (requestPasswordReset(submission.value.email, clientKey(context)) === "throttled") {
+      return json({ result: submission.reply(), failed: false, alert: LINKS_THROTTLED }, { status: 429 });
+    }
   } catch (error) {
     console.error(error);
-    return json({ result: submission.reply(), failed: true }, { status: 500 });
+    return json({ result: submission.reply(), failed: true, alert: null }, { status: 500 });
   }
   // The same answer whether or not the address has an account (or has had its links this hour).
   return redirect("/forgot?gesendet=1");
@@ -51,7 +54,7 @@ export default function Forgot() {
           button="Bestätigen"
           maxLength={EMAIL_MAX}
           intro="Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir schicken Ihnen einen Link, mit dem Sie ein neues Passwort festlegen."
-          alert={data?.failed ? { title: "Fehler", message: "Es ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut." } : null}
+          alert={data?.alert ?? (data?.failed ? { title: "Fehler", message: "Es ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut." } : null)}
         />
       )}
     </section>

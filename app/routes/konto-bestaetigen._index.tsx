@@ -4,7 +4,9 @@ import { parseWithZod } from "~/services/parse-form.server";
 import { type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { EmailLinkForm } from "~/components/email-link-form";
-import { resendConfirmation } from "~/models/auth.server";
+import { LINKS_THROTTLED, resendConfirmation } from "~/models/auth.server";
+import { EMAIL_MAX } from "~/lib/email";
+import { clientKey } from "~/services/request.server";
 import { resendSchema } from "~/schemas/auth";
 import { redirectWithFlash } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
@@ -12,12 +14,14 @@ import { json } from "~/services/json.server";
 
 export const meta: MetaFunction = () => [{ title: "Bestätigungslink anfordern – Lagerfeuer" }];
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: resendSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply() }, { status: 400 });
+    return json({ result: submission.reply(), alert: null }, { status: 400 });
   }
-  resendConfirmation(submission.value.email);
+  if (resendConfirmation(submission.value.email, clientKey(context)) === "throttled") {
+    return json({ result: submission.reply(), alert: LINKS_THROTTLED }, { status: 429 });
+  }
   // The same answer whether or not the address has an unconfirmed account.
   return redirectWithFlash("/login", {
     kind: "info",
@@ -36,7 +40,7 @@ export default function ResendConfirmation() {
   return (
     <section className="panel narrow" aria-labelledby="resend-title">
       <h1 id="resend-title">Bestätigungslink anfordern</h1>
-      <EmailLinkForm id="resend" action="/konto-bestaetigen" lastResult={data?.result} button="Neuen Link anfordern" maxLength={50} />
+      <EmailLinkForm id="resend" action="/konto-bestaetigen" lastResult={data?.result} alert={data?.alert ?? null} button="Neuen Link anfordern" maxLength={EMAIL_MAX} />
     </section>
   );
 }

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { userTokens, users } from "../../db/schema";
 import { action as forgotAction, loader as forgotLoader } from "~/routes/forgot";
+import { action as resendAction } from "~/routes/konto-bestaetigen._index";
+import { MAX_ADDRESS_CHECKS_PER_CLIENT } from "~/models/address-checks.server";
 import { action as resetAction, loader as resetLoader } from "~/routes/resetPassword.$token";
 import { db } from "~/services/db.server";
 import { verifyPassword } from "~/services/password.server";
@@ -65,6 +67,28 @@ describe("forgot password", () => {
     db.update(userTokens).set({ createdAt: new Date(Date.now() - 3600_000 - 1000) }).run();
     await requestLink();
     expect(outbox()).toHaveLength(6);
+  });
+
+  // Operations review: /forgot and the confirmation link's resend had no limit per client, so
+  // anyone could test addresses by their answer time and mail every account five times an hour.
+  it(`allows ${MAX_ADDRESS_CHECKS_PER_CLIENT} link requests per client in 15 minutes, with sign-ups; then a German 429, and nothing is mailed`, async () => {
+    await createUser({ email: "eltern@example.org" });
+    const from = (ip: string) => ({ context: { clientIp: ip } });
+    for (let i = 0; i < MAX_ADDRESS_CHECKS_PER_CLIENT; i++) {
+      const answer = await run(i % 2 ? forgotAction : resendAction, post(i % 2 ? "/forgot" : "/konto-bestaetigen", { email: `niemand${i}@example.org` }, from("10.6.0.1")));
+      expect(answer.status).toBe(302);
+    }
+    for (const [action, path] of [[forgotAction, "/forgot"], [resendAction, "/konto-bestaetigen"]] as const) {
+      const refused = await run(action, post(path, { email: "eltern@example.org" }, from("10.6.0.1")));
+      expect(refused.status).toBe(429);
+      expect((await body<{ alert: { message: string } }>(refused)).alert.message).toBe(
+        "Zu viele Anfragen von diesem Anschluss. Bitte warten Sie 15 Minuten und versuchen Sie es dann erneut.",
+      );
+    }
+    expect(outbox()).toHaveLength(0);
+    // Another client is not held up.
+    expect((await run(forgotAction, post("/forgot", { email: "eltern@example.org" }, from("10.6.0.2")))).status).toBe(302);
+    expect(outbox()).toHaveLength(1);
   });
 
   it("refuses an invalid address with the spec's message", async () => {
