@@ -200,7 +200,7 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
     <ConfirmDialog title={texts.title} cancelUrl={cancelUrl} stepKey={`${step.intent}-${step.registrationId}`}>
       <p>
         {extra
-          ? `Alle ${extra.places} Plätze sind vergeben. ${step.name} rückt trotzdem von der Warteliste nach und bekommt einen zusätzlichen Platz: Die Veranstaltung hat dann ${extra.placesThen} Plätze. Für alle anderen auf der Warteliste bleibt es, wie es ist.`
+          ? `${extra.places === 1 ? "Der einzige Platz ist" : `Alle ${extra.places} Plätze sind`} vergeben. ${step.name} rückt trotzdem von der Warteliste nach und bekommt einen zusätzlichen Platz: Die Veranstaltung hat dann ${extra.placesThen} Plätze. Für alle anderen auf der Warteliste bleibt es, wie es ist.`
           : texts.text(step.name)}
       </p>
       {/* No browser check: the spec's 'Begründung ist erforderlich' comes from the server. */}

@@ -161,7 +161,7 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
     const step = page.getByRole("dialog", { name: "Nachrücken" });
     await step.waitFor();
     expect(await step.textContent()).toContain(
-      "Alle 1 Plätze sind vergeben. Leon Schneider rückt trotzdem von der Warteliste nach und bekommt einen zusätzlichen Platz: Die Veranstaltung hat dann 2 Plätze.",
+      "Der einzige Platz ist vergeben. Leon Schneider rückt trotzdem von der Warteliste nach und bekommt einen zusätzlichen Platz: Die Veranstaltung hat dann 2 Plätze.",
     );
     await step.getByRole("link", { name: "Abbrechen" }).click();
     await step.waitFor({ state: "detached" });
