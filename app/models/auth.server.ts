@@ -88,10 +88,10 @@ export function confirmEmail(token: string) {
   });
 }
 
-/** Sends a new confirmation link to an unconfirmed account; says nothing about others. */
 /** Links sent again or to reset a password: as many per client as sign-ups (address-checks). */
 export type LinkRequest = "done" | "throttled";
 
+/** Sends a new confirmation link to an unconfirmed account; says nothing about others. */
 export function resendConfirmation(email: string, clientKey: string): LinkRequest {
   if (!claimAddressCheck(clientKey)) return "throttled";
   writeTransaction((tx) => {

@@ -111,7 +111,7 @@ export type DecisionOutcome =
 
 const FAILED_TITLE = "Da hat etwas nicht geklappt";
 
-/** The mail to the helper about a decision; 'removed': taken off the event form's helpers. */
+/** The mail to the helper about a decision of the helper list. */
 function decisionMail(decision: HelperDecision, person: { firstName: string }, event: { id: number; title: string }) {
   const link = `${settings().appUrl}/freizeit/${event.id}`;
   const hello = `Hallo ${person.firstName},\n\n`;
@@ -188,12 +188,6 @@ export function decideHelper(eventId: number, helperUserId: number, decision: He
 }
 
 /**
- * The admins ticked as helpers on the event form (spec part 1 §5), inside the form's transaction:
- * each one newly accepted, and each accepted one no longer ticked, is a helper decision like the
- * list's (DECISIONS: written to the protocol, the person told by mail). Helpers who applied and
- * are not admins are left as they are. `chosenAdminIds` holds active admins only.
- */
-/**
  * The mails of the event form's helper choice: in 'Sie', as the create and edit screen that causes
  * them (DECISIONS.md 'Form of address'). Only someone who applied reads that an application was
  * accepted; an admin ticked without one reads that they were entered.
@@ -212,6 +206,12 @@ function eventFormHelperMail(change: "applied" | "entered" | "removed", person: 
   return { subject: `Sie sind Helfer*in bei ${title}`, text: `${hello}${what} Ab jetzt sehen Sie die Listen der Veranstaltung.${bye}` };
 }
 
+/**
+ * The admins ticked as helpers on the event form (spec part 1 §5), inside the form's transaction:
+ * each one newly accepted, and each accepted one no longer ticked, is a helper decision like the
+ * list's (DECISIONS: written to the protocol, the person told by mail). Helpers who applied and
+ * are not admins are left as they are. `chosenAdminIds` holds active admins only.
+ */
 export function setEventFormHelpers(tx: Queryable, eventId: number, chosenAdminIds: number[], actor: { id: number }) {
   const event = tx.select({ title: events.title }).from(events).where(eq(events.id, eventId)).get();
   if (!event) return;

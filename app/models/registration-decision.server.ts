@@ -100,10 +100,10 @@ export type DecisionOptions = { addPlace?: boolean };
  * Every freed place is offered to the first in line at once, so a waiting child never finds one
  * free; the step asks first and says how many places the event has then. Returns the new number.
  */
-function addPlaceFor(tx: Tx, row: ChangeRow, actor: SessionUser) {
+function addPlaceFor(tx: Tx, row: ChangeRow, actor: SessionUser, now: Date) {
   const from = row.capacity!;
   const to = Math.max(from, placesTaken(row.eventId)) + 1;
-  tx.update(events).set({ capacity: to, updatedAt: new Date() }).where(eq(events.id, row.eventId)).run();
+  tx.update(events).set({ capacity: to, updatedAt: now }).where(eq(events.id, row.eventId)).run();
   recordAudit(tx, { actorId: actor.id, action: "event.place_added", entityType: "event", entityId: row.eventId, details: { from, to, registrationId: row.id } });
   return to;
 }
@@ -113,8 +113,8 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
   const set = (values: Partial<typeof registrations.$inferInsert>) =>
     tx.update(registrations).set({ ...values, updatedAt: now }).where(eq(registrations.id, row.id)).run();
   const heldPlace = holdsPlace(stateOf(row));
-  let placesNow: number | null = null;
-  let waitingNote = "";
+  // What the lead reads besides the decision's own words (its flash).
+  let note = "";
   const because = reason ? ["", `Begründung: ${reason}`] : [];
   switch (decision) {
     case "accept":
@@ -146,7 +146,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       const placed = freePlaces(tx, row) > 0;
       set(placed ? { applicationStatus: "open", amountCents: amountOnGettingPlace(tx, row) } : { applicationStatus: "open", waitingListPosition: nextWaitingPosition(tx, row.eventId) });
       // The lead is told as the parent is (leaders' review: the flash said only 'aufgehoben').
-      if (!placed) waitingNote = ` Kein Platz frei: ${row.childFirstName} steht jetzt am Ende der Warteliste.`;
+      if (!placed) note = ` Kein Platz frei: ${row.childFirstName} steht jetzt am Ende der Warteliste.`;
       tellParent(tx, row, "Ablehnung aufgehoben", [
         placed
           ? `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; die Anmeldung wird neu geprüft.`
@@ -158,7 +158,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       // An offered registration holds its place already; a waiting one needs a free place.
       if (stateOf(row) === "waiting" && freePlaces(tx, row) <= 0) {
         if (!options.addPlace) return { ok: false, status: 409, message: NO_FREE_PLACE };
-        placesNow = addPlaceFor(tx, row, actor);
+        note = ` Die Veranstaltung hat jetzt ${addPlaceFor(tx, row, actor, now)} Plätze.`;
       }
       const amountCents = amountOnGettingPlace(tx, row);
       set({ waitingListPosition: null, offerExpiresAt: null, amountCents });
@@ -194,8 +194,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
   recordAudit(tx, { actorId: actor.id, action: AUDIT[decision], entityType: "registration", entityId: row.id, details: { eventId: row.eventId, ...(reason ? { reason } : {}) } });
   // A place given up goes to the next in line, in this same transaction.
   if (heldPlace && (decision === "reject" || decision === "cancel")) offerFreePlaces(tx, row.eventId, now);
-  const more = placesNow !== null ? ` Die Veranstaltung hat jetzt ${placesNow} Plätze.` : waitingNote;
-  return more ? { ok: true, changed: true, message: `${row.childFirstName} ${row.childLastName}: ${DONE[decision]}${more}` } : null;
+  return note ? { ok: true, changed: true, message: `${row.childFirstName} ${row.childLastName}: ${DONE[decision]}${note}` } : null;
 }
 
 function checkReason(decision: Decision, reason: string): DecisionOutcome | null {

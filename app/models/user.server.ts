@@ -209,11 +209,6 @@ export function setUserBanned(userId: number, banned: boolean): { ok: true } | {
   });
 }
 
-/**
- * Deletes an account with its participants, guardians, SEPA mandates and registrations (the
- * foreign keys cascade) in one transaction. The leaders of upcoming events a child of the
- * account was registered for are told that the registration was withdrawn.
- */
 /** What the lead persons need to know of a withdrawn registration: on the waiting list, or paid. */
 function withdrawnState(r: { waiting: boolean; paid: boolean; amountCents: number | null; paymentMethod: string }) {
   if (r.waiting) return ", auf der Warteliste";
@@ -222,6 +217,11 @@ function withdrawnState(r: { waiting: boolean; paid: boolean; amountCents: numbe
   return `, schon bezahlt: ${amount}${r.paymentMethod === "sepa" ? "per SEPA-Lastschrift" : "per Überweisung"} – bitte zurückzahlen`;
 }
 
+/**
+ * Deletes an account with its participants, guardians, SEPA mandates and registrations (the
+ * foreign keys cascade) in one transaction. The leaders of upcoming events a child of the
+ * account was registered for are told that the registration was withdrawn.
+ */
 export function deleteAccount(userId: number, now = new Date()): { ok: true } | { ok: false; reason: "last_admin" } {
   return writeTransaction((tx) => {
     const user = tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).get();

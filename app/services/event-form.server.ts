@@ -73,6 +73,11 @@ function fileMessages(uploads: { field: string; originalName: string }[], proble
  * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
  * otherwise it hands back the input and the stored files.
  */
+/** The refused form's alert: the marked fields, and the files to choose again when it had any. */
+function checkFields(hadFiles: boolean) {
+  return hadFiles ? "Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus." : "Bitte prüfen Sie die markierten Felder.";
+}
+
 export async function readEventForm(request: Request, earlier: (key: string | null) => string | null = () => null) {
   let read;
   try {
@@ -103,7 +108,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
           result: submission.reply(),
           alert: (submission.status === "success" && serverRefusal(problems)) || {
             title: INVALID_FORM,
-            message: problems.length || uploads.length ? "Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus." : "Bitte prüfen Sie die markierten Felder.",
+            message: checkFields(problems.length > 0 || uploads.length > 0),
           },
           fileErrors,
           attempt: Date.now(),
@@ -140,7 +145,7 @@ export function refusedAnswer(submission: { reply: (options: { fieldErrors: Reco
   return json(
     {
       result: submission.reply({ fieldErrors: { [refusal.field]: [refusal.message] } }),
-      alert: { title: INVALID_FORM, message: hadFiles ? "Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus." : "Bitte prüfen Sie die markierten Felder." },
+      alert: { title: INVALID_FORM, message: checkFields(hadFiles) },
       fileErrors: {},
       attempt: Date.now(),
     },
