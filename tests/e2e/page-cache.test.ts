@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, inject, it } from "vitest";
 import { eventOwners, events, files, legalDocuments, users } from "../../db/schema";
-import { db } from "~/services/db.server";
+import { db, rawSqlite } from "~/services/db.server";
 import { createEvent } from "../support/events";
 import { createUser, sessionCookieFor } from "../support/fixtures";
 import { rawRequest } from "../support/http";
@@ -14,12 +14,37 @@ import { createRegistration } from "../support/registrations";
 const { baseUrl } = inject("e2e")!;
 const get = (path: string, headers: Record<string, string> = {}) => rawRequest(baseUrl + path, { headers });
 
-/** Asks twice: the second answer must come from the cache. Returns its text. */
+/**
+ * Asks until an answer comes from the cache (the one after a render must, unless the database
+ * changed in between: the server's mail worker marks a mail of an earlier test as sent at any
+ * moment, and any write makes every copy old). Five tries; returns the cached answer's text.
+ */
 async function cached(path: string) {
-  await get(path);
-  const again = await get(path);
-  expect(again.headers["x-page-cache"], path).toBe("hit");
-  return again.text();
+  return (await cachedAnswers(path, 1))[0].text();
+}
+
+/** `count` answers from the cache, asking at most five times as often. */
+async function cachedAnswers(path: string, count: number) {
+  const hits: Awaited<ReturnType<typeof get>>[] = [];
+  for (let asked = 0; asked < 5 * (count + 1) && hits.length < count; asked++) {
+    const answer = await get(path);
+    if (answer.headers["x-page-cache"] === "hit") hits.push(answer);
+  }
+  expect(hits.length, `${path}: answers from the cache`).toBe(count);
+  return hits;
+}
+
+/**
+ * Waits until no other connection has written for a moment (the server's mail worker sending
+ * the mails of an earlier test), so that a sequence of requests sees one database state.
+ */
+async function quiet() {
+  const version = () => rawSqlite().pragma("data_version", { simple: true });
+  for (let tries = 0; tries < 50; tries++) {
+    const before = version();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (version() === before) return;
+  }
 }
 
 /** The next anonymous answer after a change: rendered anew, and different. */
@@ -117,9 +142,7 @@ describe("cache of anonymous pages", () => {
     expect(signedIn.text()).toContain(">Logout<");
 
     await cached(page); // the new session was a write: the copy is rendered anew
-    const [a, b] = [await get(page), await get(page)];
-    expect(a.headers["x-page-cache"]).toBe("hit");
-    expect(b.headers["x-page-cache"]).toBe("hit");
+    const [a, b] = await cachedAnswers(page, 2);
     const nonce = (h: unknown) => /'nonce-([^']+)'/.exec(String(h))?.[1];
     expect(nonce(a.headers["content-security-policy"])).toBeTruthy();
     expect(nonce(a.headers["content-security-policy"])).not.toBe(nonce(b.headers["content-security-policy"]));
@@ -131,6 +154,7 @@ describe("cache of anonymous pages", () => {
     const camp = createEvent({ title: `Gepackt ${Date.now()}` });
     const page = `/freizeit/${camp.id}`;
     const browser = { "Accept-Encoding": "gzip, deflate, br" };
+    await quiet();
     const first = await get(page, browser);
     expect(first.headers["x-page-cache"]).toBeUndefined();
     const encoding = first.headers["content-encoding"];
