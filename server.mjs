@@ -12,6 +12,7 @@
 import cluster from "node:cluster";
 import { readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { availableParallelism, setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -110,7 +111,7 @@ if (role === "jobs") {
 
 let config;
 try {
-  config = await boot(BOOT_PARTS[role]);
+  config = await boot({ ...BOOT_PARTS[role], beforeWrites: portCanBeOpened });
   if (role === "jobs") console.log(`Mail-Versand und Zeitplan laufen in Prozess ${process.pid}.`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
@@ -149,6 +150,20 @@ function listenProblem(error, port) {
   if (error.code === "EACCES") return `Port ${port} darf dieser Benutzer nicht öffnen (unter 1024 nur mit besonderen Rechten).`;
   if (error.code === "EADDRNOTAVAIL") return `Die Adresse in HOST gibt es auf diesem Rechner nicht (Port ${port}).`;
   return `Port ${port} kann nicht geöffnet werden (${error.code ?? error.message}).`;
+}
+
+/**
+ * Opens the port once and closes it again, before the start-up work (migrations, first admin)
+ * writes anything: a start that cannot serve ends with the reason and leaves nothing behind (it
+ * printed the first admin's one-time password, then ended). The workers of a cluster listen
+ * through the primary, which asks here first.
+ */
+function portCanBeOpened({ port, host }) {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", (error) => reject(new Error(listenProblem(error, port))));
+    probe.listen({ port, ...(host ? { host } : {}), exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 /** Calls `stop` with the signal's name on SIGTERM and SIGINT. */
@@ -251,7 +266,8 @@ function serveRequests() {
   app.use(guard);
 
   // Fingerprinted build assets never change: cached for a year.
-  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", etag: false }));
+  // A folder without its slash goes on to the German 404 (express would redirect, in English).
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", etag: false, redirect: false }));
   // The other files of public/ (favicons, placeholder): only their addresses look at the disk.
   const publicFiles = new Set(readdirSync("public").filter((name) => name !== "build"));
   const servePublic = express.static("public", { maxAge: "1h" });
@@ -319,7 +335,7 @@ function serveRequests() {
     req.socket.encrypted
       ? true
       : trusted(req.socket.remoteAddress, 0) && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
-  const pageCache = !development && process.env.PAGE_CACHE !== "off";
+  const pageCache = !development && config.pageCache;
 
   const server = createServer(SERVER_LIMITS, (req, res) => {
     // One log line per request, cached answers included: method, route pattern, status, time, id.

@@ -75,7 +75,7 @@ function cannotLock(file, error) {
   if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") {
     return new Error(`${file} ist keine Sperrdatei von Lagerfeuer (${code}). Wenn Lagerfeuer nicht läuft, bitte die Datei löschen.`);
   }
-  return new Error(`${file} lässt sich nicht anlegen, öffnen oder beschreiben (${code}). Gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben?`);
+  return new Error(`${file} lässt sich nicht anlegen, öffnen oder beschreiben (${code}). Stimmt DATABASE_PATH, gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben?`);
 }
 
 /**

@@ -20,6 +20,18 @@ let pidFile: string | undefined;
 /** The app's lock on the database, held by that process for as long as it runs (scripts/running-app.mjs). */
 let appLock: ReturnType<typeof takeAppLock> | undefined;
 
+type BootOptions = {
+  background?: boolean;
+  startup?: boolean;
+  jobs?: boolean;
+  /**
+   * Runs after the settings are read and before the start-up work writes anything (the server
+   * checks here that its port can be opened, so that a start that cannot serve creates no
+   * database and no first admin); an error it throws ends the start.
+   */
+  beforeWrites?: (config: ReturnType<typeof settings>) => Promise<void>;
+};
+
 /**
  * Settings and database (opened and migrated) in every process; then, by default (`background`,
  * a single process and tests), the start-up work and the jobs (mail worker and scheduler).
@@ -27,10 +39,11 @@ let appLock: ReturnType<typeof takeAppLock> | undefined;
  * primary takes `jobs: false` (start-up work only), its jobs process `startup: false`, so that
  * each of the two runs in one process alone.
  */
-export async function boot(options: { background?: boolean; startup?: boolean; jobs?: boolean } = {}) {
+export async function boot(options: BootOptions = {}) {
   const config = settings(); // throws a SettingsError naming every bad setting
   const background = options.background !== false;
   const startup = options.startup ?? background;
+  if (startup) await options.beforeWrites?.(config);
   if (startup) appLock = holdDatabase(config.databasePath);
   openAndMigrate(config.databasePath);
   if (startup) await startUp(config);

@@ -19,6 +19,17 @@ describe("settings", () => {
     expect(s.sessionTtlHours).toBe(168);
     expect(s.bank.iban).toBe("DE02120300000000202051");
     expect(Object.keys(s.links)).toEqual(["contact", "directions", "faq", "downloads", "imprint", "privacy"]);
+    expect(s.logLevel).toBe("info");
+    expect(s.pageCache).toBe(true);
+    expect(s.mailFrom).toBe("Lagerfeuer <noreply@localhost>");
+  });
+
+  it("reads LOG_LEVEL and PAGE_CACHE in any case, and MAIL_FROM with or without a name", () => {
+    expect(parseSettings({ LOG_LEVEL: " Warn " }).logLevel).toBe("warn");
+    expect(parseSettings({ PAGE_CACHE: "OFF" }).pageCache).toBe(false);
+    expect(parseSettings({ PAGE_CACHE: "on" }).pageCache).toBe(true);
+    expect(parseSettings({ MAIL_FROM: "anmeldung@jugendverband.de" }).mailFrom).toBe("anmeldung@jugendverband.de");
+    expect(parseSettings({ MAIL_FROM: '"Jugendverband e.V." <anmeldung@jugendverband.de>' }).mailFrom).toBe('"Jugendverband e.V." <anmeldung@jugendverband.de>');
   });
 
   it("reads values and treats an empty variable as unset", () => {
@@ -71,6 +82,11 @@ describe("settings", () => {
     ["LINK_IMPRINT", "ftp://example.org/impressum"],
     ["BANK_IBAN", "DE00370400440532013000"],
     ["BANK_BIC", "XYZ"],
+    ["LOG_LEVEL", "verbose"],
+    ["PAGE_CACHE", "aus"],
+    ["MAIL_FROM", "Jugendverband"],
+    ["MAIL_FROM", "Jugendverband <noreply>"],
+    ["MAIL_FROM", "a@b.org, c@d.org"],
   ])("stops on a bad %s with a message naming it", (name, value) => {
     let error: unknown;
     try {

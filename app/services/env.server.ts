@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { isValidBIC, isValidIBAN, electronicFormatIBAN } from "ibantools";
 import { z } from "zod";
+import { LOG_LEVELS } from "./log.server";
 
 const urlString = z
   .string()
@@ -78,6 +79,21 @@ const hostSetting = optional.pipe(
     .optional(),
 );
 
+/** A sender as mail programs take it: an address, or a name and the address in angle brackets. */
+const mailFromSetting = nonEmpty("Lagerfeuer <noreply@localhost>").refine(
+  (value) => /^(?:[^<>@,]*<[^\s<>@,]+@[^\s<>@,]+>|[^\s<>@,]+@[^\s<>@,]+)$/.test(value),
+  "muss eine E-Mail-Adresse sein, auch mit Namen davor, z. B. Jugendverband <anmeldung@example.org>",
+);
+
+/** A word of a list, in any case. */
+const oneOf = <T extends string>(words: readonly [T, ...T[]], fallback: T) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(words, { errorMap: () => ({ message: `muss eines sein von: ${words.join(", ")}` }) }))
+    .default(fallback);
+
 const settingsSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -98,7 +114,9 @@ const settingsSchema = z
         .regex(/^smtps?:\/\/[^\s]+$/, "muss mit smtp:// oder smtps:// beginnen, z. B. smtp://benutzer:passwort@mail.example.org:587")
         .optional(),
     ),
-    MAIL_FROM: nonEmpty("Lagerfeuer <noreply@localhost>"),
+    MAIL_FROM: mailFromSetting,
+    LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
+    PAGE_CACHE: oneOf(["on", "off"], "on"),
     // Unset: http://localhost:{PORT}, so that mail links work on a first start on any port.
     APP_URL: urlString.optional(),
     SESSION_SECRET: optional.pipe(z.string().min(32, "muss mindestens 32 Zeichen lang sein").optional()),
@@ -136,6 +154,8 @@ const settingsSchema = z
     mailDir: path.resolve(raw.MAIL_DIR),
     smtpUrl: raw.SMTP_URL,
     mailFrom: raw.MAIL_FROM,
+    logLevel: raw.LOG_LEVEL,
+    pageCache: raw.PAGE_CACHE === "on",
     appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     configuredSessionSecret: raw.SESSION_SECRET,
     sessionTtlHours: raw.SESSION_TTL_HOURS,

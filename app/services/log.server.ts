@@ -5,12 +5,13 @@
 import { randomUUID } from "node:crypto";
 import pino from "pino";
 
-const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-type Level = (typeof LEVELS)[number];
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+type Level = (typeof LOG_LEVELS)[number];
 
+/** LOG_LEVEL; the settings check (env.server.ts) stops a start with any other value. */
 function level(): Level {
   const wanted = (process.env.LOG_LEVEL ?? "").trim().toLowerCase();
-  return (LEVELS as readonly string[]).includes(wanted) ? (wanted as Level) : "info";
+  return (LOG_LEVELS as readonly string[]).includes(wanted) ? (wanted as Level) : "info";
 }
 
 let instance: pino.Logger | undefined;

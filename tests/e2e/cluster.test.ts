@@ -259,7 +259,7 @@ describe("cluster", () => {
     writeFileSync(path.join(dir, "datei"), "kein Ordner"); // a file where the data folder should be
     for (const processes of ["1", "2"]) {
       await expect(startOwnServer({ WEB_CONCURRENCY: processes, DATABASE_PATH: path.join(dir, "datei", "lagerfeuer.db") })).rejects.toThrow(
-        /exit 1\):\n[^]*lagerfeuer\.db\.lock lässt sich nicht anlegen, öffnen oder beschreiben \((?:EEXIST|ENOTDIR)\)\. Gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben\?/,
+        /exit 1\):\n[^]*lagerfeuer\.db\.lock lässt sich nicht anlegen, öffnen oder beschreiben \((?:EEXIST|ENOTDIR)\)\. Stimmt DATABASE_PATH, gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben\?/,
       );
     }
   });
@@ -274,7 +274,7 @@ describe("cluster", () => {
     }
   });
 
-  it("says in German that the port is taken, one process or a cluster, and leaves no pid file", async () => {
+  it("says in German that the port is taken, one process or a cluster, before it writes anything: no database, no first admin, no pid file", async () => {
     const other = createNetServer().listen(0, "127.0.0.1");
     await new Promise((resolve) => other.once("listening", resolve));
     const port = String((other.address() as AddressInfo).port);
@@ -282,9 +282,14 @@ describe("cluster", () => {
     try {
       for (const processes of ["1", "2"]) {
         const databasePath = path.join(dir, `taken-${processes}.db`);
-        await expect(startOwnServer({ WEB_CONCURRENCY: processes, PORT: port, DATABASE_PATH: databasePath })).rejects.toThrow(
-          new RegExp(`exit 1\\):\\n[^]*Port ${port} ist schon belegt\\. Läuft Lagerfeuer schon`),
+        const refused = await startOwnServer({ WEB_CONCURRENCY: processes, PORT: port, DATABASE_PATH: databasePath }).then(
+          () => new Error("started"),
+          (error: Error) => error,
         );
+        expect(refused.message).toMatch(new RegExp(`exit 1\\):\\n[^]*Port ${port} ist schon belegt\\. Läuft Lagerfeuer schon`));
+        // A start that cannot serve must not create the first admin (and show a one-time password nobody can use).
+        expect(refused.message).not.toMatch(/Erster Admin|Passwort/);
+        expect(existsSync(databasePath)).toBe(false);
         expect(existsSync(`${databasePath}.pid`)).toBe(false);
       }
     } finally {

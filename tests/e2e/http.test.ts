@@ -201,6 +201,16 @@ describe("requests the app does not take", () => {
     }
   });
 
+  it("the build's folders without a slash get the German 404 page, not express's English 'Redirecting to'", async () => {
+    for (const path of ["/build", "/build/_assets", "/build/", "/BUILD"]) {
+      const response = await rawRequest(`${baseUrl}${path}`);
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(response.text()).toMatch(/<h1[^>]*>Seite nicht gefunden<\/h1>/);
+      expect(response.text()).not.toMatch(/Redirecting|Cannot GET/);
+    }
+  });
+
   it("a Host header no address can have gets the German 400 page, not a logged 500", async () => {
     for (const headers of [{ Host: "[" }, { "X-Forwarded-Host": "[" }] as Record<string, string>[]) {
       const response = await rawRequest(`${baseUrl}/`, { headers });

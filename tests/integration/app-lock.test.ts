@@ -91,7 +91,7 @@ describe("the app's lock on its database", () => {
       { encoding: "utf8", cwd: dir, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) },
     );
     expect(result.stdout.trim(), result.stderr).toBe(
-      `${databasePath}.lock lässt sich nicht anlegen, öffnen oder beschreiben (EACCES). Gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben?`,
+      `${databasePath}.lock lässt sich nicht anlegen, öffnen oder beschreiben (EACCES). Stimmt DATABASE_PATH, gibt es den Ordner, und darf der Benutzer, unter dem Lagerfeuer läuft, darin schreiben?`,
     );
   });
 });
