@@ -29,6 +29,11 @@ const TEXTS: Record<number, ErrorText> = {
     title: "Zu viele Daten",
     message: "Die gesendeten Daten sind zu groß. Bitte senden Sie weniger oder kleinere Dateien.",
   },
+  // An Expect header other than 100-continue (no browser sends one).
+  417: {
+    title: "Anfrage nicht möglich",
+    message: "Der Server kann die Bedingung dieser Anfrage (Expect) nicht erfüllen. Bitte senden Sie sie ohne diese Angabe.",
+  },
   // Headers too large: nearly always too many or too large cookies.
   431: {
     title: "Zu viele Daten",

@@ -3,9 +3,9 @@
 // open. Without these, one client on the open internet that opens thousands of connections and
 // sends nothing (or a header a second) uses up the process's file descriptors and memory, and
 // no one else gets in. Requests node's own parser refuses (a malformed request line, headers too
-// large, two Content-Lengths, a timeout) get the small German error page instead of a bare
-// status line.
-import { STATUS_CODES, type Server } from "node:http";
+// large, two Content-Lengths, a timeout, an Expect it cannot meet) get the small German error
+// page instead of a bare status line.
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { errorPage, securityHeaders } from "./security.server";
 import { clientAddressKey } from "~/lib/client-address";
@@ -69,6 +69,13 @@ export function guardConnections(server: Server, { isProxy, maxPerAddress = MAX_
     const status =
       error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW" ? 413 : 400;
     answerAndClose(socket, status);
+  });
+
+  // An Expect header node cannot meet (anything but 100-continue): node would answer a bare 417.
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const page = errorPage(417);
+    res.writeHead(417, { ...securityHeaders({ nonce: nonce(), development: false, https: https(req.socket) }), ...page.headers, Connection: "close" });
+    res.end(page.body);
   });
 
   // CONNECT asks for a tunnel, which this server never is; node would close the connection

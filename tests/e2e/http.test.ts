@@ -228,7 +228,7 @@ describe("requests the app does not take", () => {
     }
   });
 
-  it("an HTTP/1.1 request without Host gets the German 400 page with its headers, not node's bare one; HTTP/1.0 needs none", async () => {
+  it("an HTTP/1.1 request without Host, a tunnel or an Expect node cannot meet get German pages with their headers, not node's bare ones; HTTP/1.0 needs no Host", async () => {
     // Found by an attack probe: node answered it before any handler of ours ran.
     const { hostname, port } = new URL(baseUrl);
     const ask = (request: string) =>
@@ -252,6 +252,12 @@ describe("requests the app does not take", () => {
     const tunnel = await ask(`CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n`);
     expect(tunnel).toMatch(/^HTTP\/1\.1 405 /);
     expect(tunnel).toContain("Content-Security-Policy: ");
+    // An expectation other than 100-continue: the German 417, not node's bare status line.
+    const expectation = await ask(`POST /login HTTP/1.1\r\nHost: ${hostname}:${port}\r\nExpect: 200-ok\r\nContent-Length: 0\r\n\r\n`);
+    expect(expectation).toMatch(/^HTTP\/1\.1 417 /);
+    expect(expectation).toContain("<h1>Anfrage nicht möglich</h1>");
+    expect(expectation).toContain("Content-Security-Policy: ");
+    expect(expectation).toContain("Connection: close");
   });
 
   it("a Host or X-Forwarded-Host with a user or an impossible port, or a full address as the target, gets the German 400, not a logged 500", async () => {
