@@ -4,9 +4,10 @@
 // sends nothing (or a header a second) uses up the process's file descriptors and memory, and
 // no one else gets in. Requests node's own parser refuses (a malformed request line, headers too
 // large, two Content-Lengths, a timeout, an Expect it cannot meet) get the small German error
-// page instead of a bare status line.
+// page instead of a bare status line, and a log line as every request.
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { logRefusal, logRequest, newRequestId } from "./log.server";
 import { errorPage, securityHeaders } from "./security.server";
 import { clientAddressKey } from "~/lib/client-address";
 
@@ -68,11 +69,13 @@ export function guardConnections(server: Server, { isProxy, maxPerAddress = MAX_
     }
     const status =
       error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW" ? 413 : 400;
+    logRefusal(status, error.code);
     answerAndClose(socket, status);
   });
 
   // An Expect header node cannot meet (anything but 100-continue): node would answer a bare 417.
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    logRequest({ id: newRequestId(), method: req.method ?? "?", url: req.url ?? "/", status: 417, ms: 0 });
     const page = errorPage(417);
     res.writeHead(417, { ...securityHeaders({ nonce: nonce(), development: false, https: https(req.socket) }), ...page.headers, Connection: "close" });
     res.end(page.body);
@@ -80,7 +83,10 @@ export function guardConnections(server: Server, { isProxy, maxPerAddress = MAX_
 
   // CONNECT asks for a tunnel, which this server never is; node would close the connection
   // without a word.
-  server.on("connect", (_request: unknown, socket: Socket) => answerAndClose(socket, 405));
+  server.on("connect", (_request: IncomingMessage, socket: Socket) => {
+    logRequest({ id: newRequestId(), method: "CONNECT", url: "/", status: 405, ms: 0 });
+    answerAndClose(socket, 405);
+  });
 
   function answerAndClose(socket: Socket, status: number) {
     const page = errorPage(status);

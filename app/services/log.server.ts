@@ -54,6 +54,14 @@ export function logRequest(entry: { id: string; method: string; url: string; sta
   logger().info({ reqId: entry.id, method: entry.method, route: routePattern(entry.url), status: entry.status, ms: Math.round(entry.ms * 10) / 10 }, "request");
 }
 
+/**
+ * A request refused before it reached the app (node's parser could not read it): one line as for
+ * any request, with its status and node's reason, nothing the client sent.
+ */
+export function logRefusal(status: number, reason: string | undefined) {
+  logger().info({ reqId: newRequestId(), status, refused: reason ?? "unbekannt" }, "request");
+}
+
 export function logError(error: unknown, reqId?: string) {
   logger().error({ reqId, err: error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : String(error) }, "error");
 }

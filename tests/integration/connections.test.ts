@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { guardConnections, SERVER_LIMITS } from "~/services/connections.server";
 import { MULTIPART_MAX_BYTES } from "~/services/form.server";
 
@@ -78,21 +78,39 @@ describe("connections", () => {
     expect(answer).toContain("<h1>Zeit abgelaufen</h1>");
   });
 
-  it("a request node's parser refuses gets a small German page, not a bare status line", async () => {
+  it("a request node's parser refuses gets a small German page, not a bare status line, and a log line with its status", async () => {
     const port = await start({}, () => false);
-    for (const [request, status, heading] of [
-      ["GET freizeit/1 HTTP/1.1\r\nHost: x\r\n\r\n", 400, "Ungültige Anfrage"],
-      [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431, "Zu viele Daten"],
-      ["GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, "Ungültige Anfrage"],
-    ] as const) {
-      const one = await open(port);
-      one.socket.write(request);
-      const answer = await within(one.closed, 2_000);
-      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-      expect(answer).toContain("Content-Type: text/html; charset=utf-8");
-      expect(answer).toContain("Connection: close");
-      expect(answer).toContain(`<h1>${heading}</h1>`);
-      expect(answer).toContain("Content-Security-Policy: ");
+    const written: string[] = [];
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      for (const [request, status, heading] of [
+        ["GET freizeit/1 HTTP/1.1\r\nHost: x\r\n\r\n", 400, "Ungültige Anfrage"],
+        [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431, "Zu viele Daten"],
+        ["GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, "Ungültige Anfrage"],
+        ["POST /login?token=geheim HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 0\r\n\r\n", 417, "Anfrage nicht möglich"],
+        ["CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n", 405, "Anfrage nicht möglich"],
+      ] as const) {
+        written.length = 0;
+        const one = await open(port);
+        one.socket.write(request);
+        const answer = await within(one.closed, 2_000);
+        expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+        expect(answer).toContain("Content-Type: text/html; charset=utf-8");
+        expect(answer).toContain("Connection: close");
+        expect(answer).toContain(`<h1>${heading}</h1>`);
+        expect(answer).toContain("Content-Security-Policy: ");
+        // One JSON line as for every request: its status and an id, never what the client sent.
+        const lines = written.join("").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatchObject({ msg: "request", status });
+        expect(lines[0].reqId).toMatch(/^[0-9a-f-]{36}$/);
+        expect(JSON.stringify(lines[0])).not.toMatch(/geheim|aaaa|freizeit\/1/);
+      }
+    } finally {
+      stdout.mockRestore();
     }
   });
 });
