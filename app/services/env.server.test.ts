@@ -22,6 +22,7 @@ describe("settings", () => {
     expect(s.logLevel).toBe("info");
     expect(s.pageCache).toBe(true);
     expect(s.mailFrom).toBe("Lagerfeuer <noreply@localhost>");
+    expect(s.mailPollMs).toBe(2000);
   });
 
   it("reads LOG_LEVEL and PAGE_CACHE in any case, and MAIL_FROM with or without a name", () => {
@@ -83,6 +84,7 @@ describe("settings", () => {
     ["BANK_IBAN", "DE00370400440532013000"],
     ["BANK_BIC", "XYZ"],
     ["LOG_LEVEL", "verbose"],
+    ["MAIL_POLL_SECONDS", "0"],
     ["PAGE_CACHE", "aus"],
     ["MAIL_FROM", "Jugendverband"],
     ["MAIL_FROM", "Jugendverband <noreply>"],

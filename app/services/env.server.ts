@@ -115,6 +115,7 @@ const settingsSchema = z
         .optional(),
     ),
     MAIL_FROM: mailFromSetting,
+    MAIL_POLL_SECONDS: integerSetting(2, 1, 3600),
     LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
     PAGE_CACHE: oneOf(["on", "off"], "on"),
     // Unset: http://localhost:{PORT}, so that mail links work on a first start on any port.
@@ -154,6 +155,7 @@ const settingsSchema = z
     mailDir: path.resolve(raw.MAIL_DIR),
     smtpUrl: raw.SMTP_URL,
     mailFrom: raw.MAIL_FROM,
+    mailPollMs: raw.MAIL_POLL_SECONDS * 1000,
     logLevel: raw.LOG_LEVEL,
     pageCache: raw.PAGE_CACHE === "on",
     appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),

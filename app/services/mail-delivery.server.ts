@@ -172,8 +172,6 @@ function releaseClaims(ids: number[]) {
 type WorkerState = { timer?: NodeJS.Timeout; running?: Promise<unknown>; again?: boolean; deliver?: Deliver; stopping?: boolean };
 const worker = ((globalThis as unknown as { __lagerfeuerMailWorker?: WorkerState }).__lagerfeuerMailWorker ??= {});
 
-const POLL_MS = 2_000;
-
 function runOnce() {
   if (!worker.deliver) return;
   if (worker.running) {
@@ -211,11 +209,15 @@ export function kickMailWorker() {
   });
 }
 
+/**
+ * Delivers what is due now and then every MAIL_POLL_SECONDS (mail whose retry time has come;
+ * a newly queued mail is delivered at once, kickMailWorker).
+ */
 export function startMailWorker(deliver: Deliver = createDelivery(settings())) {
   if (worker.timer) return;
   worker.stopping = false;
   worker.deliver = deliver;
-  worker.timer = setInterval(runOnce, POLL_MS);
+  worker.timer = setInterval(runOnce, settings().mailPollMs);
   worker.timer.unref();
   runOnce();
 }
