@@ -15,7 +15,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"] },
+        // A few tests send a thousand requests or gzip 36 MB: room for a busy machine.
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], testTimeout: 30_000 },
       },
       {
         extends: true,
@@ -25,6 +26,9 @@ export default defineConfig({
           globalSetup: ["tests/e2e/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // expect.poll waits for a round trip to the server or a re-render (1 s by default: too
+          // short on a busy machine).
+          expect: { poll: { timeout: 10_000 } },
           // One browser at a time is plenty for two cores.
           poolOptions: { forks: { singleFork: true } },
         },

@@ -16,6 +16,7 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Passwort", { exact: true }).press("Enter");
 }
 
+/** The flash's text now; with JavaScript the address changes before the page: poll it. */
 async function flash(page: Page) {
   return (await page.getByRole("status").first().textContent())?.trim() ?? "";
 }
@@ -50,7 +51,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await page.goto(appPath(mail, baseUrl));
     await page.getByRole("button", { name: "E-Mail-Adresse bestätigen" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
-    expect(await flash(page)).toContain("E-Mail-Adresse bestätigt");
+    await expect.poll(() => flash(page)).toContain("E-Mail-Adresse bestätigt");
 
     await signIn(page, email, "Kanu-Tour-2026!");
     await page.waitForURL((url) => url.pathname === "/");
@@ -103,7 +104,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     if (javaScriptEnabled) expect(await page.getByText("Stärke:").textContent()).toContain("Stark");
     await page.getByRole("button", { name: "Passwort speichern" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
-    expect(await flash(page)).toContain("Passwort erfolgreich zurückgesetzt!");
+    await expect.poll(() => flash(page)).toContain("Passwort erfolgreich zurückgesetzt!");
     await signIn(page, user.email, "Neu-Gesetzt-2026!");
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("banner").getByRole("button", { name: "Logout" }).waitFor();
@@ -158,7 +159,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await page.getByRole("textbox", { name: "E-Mail", exact: true }).fill(newEmail);
     await page.getByRole("button", { name: "E-Mail ändern" }).click();
     await page.getByText("Bitte bestätige die Änderung über den Link").waitFor();
-    expect(await flash(page)).toContain("Erfolgreiche Änderung");
+    await expect.poll(() => flash(page)).toContain("Erfolgreiche Änderung");
     const mail = await waitForMail(mailDir, oldEmail, "Änderung deiner E-Mail-Adresse bestätigen");
     await page.goto(appPath(mail, baseUrl));
     await page.getByRole("button", { name: "Änderung bestätigen" }).click();
@@ -183,7 +184,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await page.getByRole("link", { name: "Konto löschen" }).click();
     await page.getByRole("button", { name: "Konto endgültig löschen" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
-    expect(await flash(page)).toContain("Konto gelöscht");
+    await expect.poll(() => flash(page)).toContain("Konto gelöscht");
 
     // The account is gone: neither the old nor the new password works.
     await signIn(page, newEmail, "Zweites-Passwort-2");

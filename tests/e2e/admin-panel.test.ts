@@ -99,14 +99,14 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     // Deactivate and reactivate.
     await search(page, `Dunkel${stamp}`);
     const bar = userBar(page, `Dora Dunkel${stamp}`);
-    expect(await bar.getByText("Aktiv", { exact: true }).isVisible()).toBe(true);
+    await bar.getByText("Aktiv", { exact: true }).waitFor(); // visible, once the search's page is there
     // Asked first (the person is signed out at once); 'Abbrechen' changes nothing.
     await bar.getByRole("link", { name: /^Deaktivieren: Dora/ }).click();
     let step = page.getByRole("dialog", { name: "Konto deaktivieren" });
     expect(await step.textContent()).toContain("wird sofort abgemeldet");
     await step.getByRole("link", { name: "Abbrechen" }).click();
     await step.waitFor({ state: "detached" });
-    expect(await bar.getByText("Aktiv", { exact: true }).isVisible()).toBe(true);
+    await bar.getByText("Aktiv", { exact: true }).waitFor(); // visible, once the search's page is there
     await bar.getByRole("link", { name: /^Deaktivieren: Dora/ }).click();
     step = page.getByRole("dialog", { name: "Konto deaktivieren" });
     await step.getByRole("button", { name: "Deaktivieren" }).click();
@@ -179,7 +179,8 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     await page.getByLabel("Art", { exact: true }).selectOption({ label: "Benutzer*innen" });
     await page.getByRole("button", { name: "Anzeigen" }).click();
     await page.waitForURL((url) => url.searchParams.get("art") === "user");
-    expect(await rows.filter({ hasText: "Dokument hochgeladen" }).count()).toBe(0);
+    // With JavaScript the address changes before the list: poll until it has.
+    await expect.poll(() => rows.filter({ hasText: "Dokument hochgeladen" }).count()).toBe(0);
     expect(await rows.filter({ hasText: `Konto deaktiviert: Dora Dunkel${stamp}` }).count()).toBe(1);
     await noSidewaysScroll(page);
     // What the app does by itself (a place offered to the waiting list) is by 'System', not by a deleted account.
@@ -187,7 +188,7 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     await page.getByLabel("Art", { exact: true }).selectOption({ label: "Anmeldungen" });
     await page.getByRole("button", { name: "Anzeigen" }).click();
     await page.waitForURL((url) => url.searchParams.get("art") === "registration");
-    expect(await rows.first().locator("td:nth-child(2)").textContent()).toBe("System");
+    await expect.poll(() => rows.first().locator("td:nth-child(2)").textContent()).toBe("System");
 
     // 'Jetzt ausführen' of the data minimisation asks first; 'Abbrechen' deletes nothing.
     const ended = createEvent({ title: `Vorbei ${stamp}`, inDays: -90 });

@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from "vitest";
 import { comments, enrolments } from "../../db/schema";
 import { db } from "~/services/db.server";
 import { axeChecker } from "../support/axe";
-import { fileBrowser, JS_MODES, openTab } from "../support/browser";
+import { fileBrowser, hydrated, JS_MODES, openTab } from "../support/browser";
 import { browserSessionCookie } from "../support/fixtures";
 import { addGroup, register } from "../support/lists-fixtures";
 import { campWithPeople, mandateFor } from "../support/review-fixtures";
@@ -94,6 +94,9 @@ describe.each(JS_MODES)("axe at 360 px, $name", ({ javaScriptEnabled }) => {
       const button = refused[path];
       if (button) {
         await page.goto(path);
+        // With JavaScript a button may be disabled once React has the page: ask after that (pages
+        // without any script, such as the sign-in, are never hydrated).
+        if (javaScriptEnabled && (await page.locator("script").count()) > 0) await hydrated(page);
         const send = page.getByRole("button", { name: button });
         if (await send.isEnabled()) {
           await send.click();

@@ -129,7 +129,8 @@ describe("cluster", () => {
       });
       expect(replaced).toContain(first[1]);
       expect(replaced).toContain(jobs); // a worker is replaced by a worker, not by a jobs process
-      await pause(1_000); // the new worker has started and would have done its start-up work
+      // The new worker has answered, so it has started and would have done its start-up work.
+      await untilAllAnswer(app.baseUrl, app.output, replaced.filter((pid) => pid !== jobs));
       expect(existsSync(receiving)).toBe(true);
       expect(app.query("SELECT id_hash FROM sessions WHERE id_hash = 'abgelaufen'")).toHaveLength(1);
       for (let i = 0; i < 10; i++) expect(await status(`${app.baseUrl}/healthz`)).toBe(200);

@@ -81,6 +81,8 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
     expect(info).toContain("12");
     const img = page.locator(".detail-picture img");
     expect(await img.getAttribute("srcset")).toMatch(/-480\.webp 480w, .*-960\.webp 960w/);
+    // Loaded and decodable (decode() waits for a picture still arriving, and fails for a broken one).
+    await img.evaluate((el: HTMLImageElement) => el.decode());
     expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
 
     // The attachment opens in a new tab.

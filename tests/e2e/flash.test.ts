@@ -23,7 +23,7 @@ describe.each(JS_MODES)("flash messages $name", ({ javaScriptEnabled }) => {
     await page.getByRole("status").getByText("Anmeldung bestätigt").waitFor();
     await page.getByRole("link", { name: /Fenja/ }).first().click();
     await page.waitForURL(/participant-details/);
-    await page.getByRole("heading", { level: 1 }).waitFor();
+    await page.getByRole("heading", { level: 1, name: /Fenja/ }).waitFor();
     // The region stays (for screen readers) and is empty.
     expect((await page.getByRole("status", { includeHidden: true }).first().textContent())?.trim()).toBe("");
     expect(problems).toEqual([]);

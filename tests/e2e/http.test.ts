@@ -415,7 +415,7 @@ describe("the home page on a weak connection", () => {
   });
 
   it("event pages ship no JavaScript either", async () => {
-    const id = db.select({ id: events.id }).from(events).limit(1).get()!.id;
+    const { id } = createEvent({ title: `Ohne Skript ${Date.now()}` });
     const page = await rawRequest(`${baseUrl}/freizeit/${id}`);
     expect(page.status).toBe(200);
     expect(page.text()).not.toContain("<script");

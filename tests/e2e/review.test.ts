@@ -212,6 +212,7 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
     await page.getByRole("status").getByText("Bezahlung bestätigt").waitFor();
     expect(await page.getByRole("region", { name: "Angemeldete Teilnehmer*innen" }).getByRole("listitem").filter({ hasText: "Bezahlt" }).count()).toBe(2);
     await page.getByRole("link", { name: "Zurück zur Teilnehmer*innen-Liste" }).click();
+    await page.getByRole("heading", { level: 1, name: `Teilnehmer*innen-Liste ${camp.title}` }).waitFor();
     expect(await page.getByRole("region", { name: "Offene SEPA-Lastschriften" }).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();

@@ -40,6 +40,7 @@ describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
     expect(registration(waiting.id).waitingListPosition).toBe(1); // opening the link changes nothing
     await page.getByRole("button", { name: "Platz annehmen" }).click();
     await page.waitForURL(`**/freizeit/${event.id}`);
+    await page.getByRole("status").getByText("Platz angenommen", { exact: false }).first().waitFor(); // with JavaScript the address changes first
     expect(await page.getByRole("status").first().textContent()).toContain("Platz angenommen");
     // Said for every way of paying (a SEPA payer has nothing to transfer).
     expect(await page.getByRole("status").first().textContent()).toContain("Der Platz ist jetzt für euch reserviert. Die Leitung prüft die Anmeldung; ihre Bestätigung kommt per E-Mail, mit allem zur Bezahlung, falls etwas zu zahlen ist.");

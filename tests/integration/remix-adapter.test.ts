@@ -128,8 +128,12 @@ describe("the answer the client gets", () => {
     const { request } = await import("node:http");
     const client = request(`${base}/langsam`);
     client.on("error", () => {});
+    seen = undefined;
     client.end();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const arrived = () => seen?.request.url.endsWith("/langsam") === true; // read anew each time
+    for (let waited = 0; !arrived() && waited < 5_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     const aborted = seen!.aborted;
     const copy = seen!.request.clone();
     client.destroy();
