@@ -27,24 +27,34 @@ import { createEvent, multipartPost, pngBytes, validEventFields } from "../suppo
 import { register } from "../support/lists-fixtures";
 import { run } from "../support/remix";
 
-/** A POST of `bytes` that arrive only when `arrive()` is called; the action runs meanwhile. */
+/**
+ * A POST of `bytes` that arrive only when `arrive()` is called; the action runs meanwhile.
+ * `reading` settles once the action asks for the body, that is after its checks before the body
+ * (the stream is pulled only when read: no high-water mark).
+ */
 function slowRequest(url: string, bytes: Uint8Array, headers: HeadersInit, params: Record<string, string>, action: (args: never) => unknown) {
   let arrive!: () => void;
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  let read!: () => void;
+  const reading = new Promise<void>((resolve) => (read = resolve));
   const request = new Request(`http://localhost${url}`, {
     method: "POST",
     headers,
-    body: new ReadableStream({
-      async pull(controller) {
-        await arrived;
-        controller.enqueue(bytes);
-        controller.close();
+    body: new ReadableStream(
+      {
+        async pull(controller) {
+          read();
+          await arrived;
+          controller.enqueue(bytes);
+          controller.close();
+        },
       },
-    }),
+      { highWaterMark: 0 },
+    ),
     duplex: "half",
   } as RequestInit);
   const answer = run(action, { request, params, context: {} });
-  return { answer, arrive };
+  return { answer, arrive, reading };
 }
 
 /** A form POST whose body arrives only when `arrive()` is called. */
@@ -65,14 +75,12 @@ async function commentSlowly(userId: number, registrationId: number) {
 }
 
 /** Changes something while the body of `slow` is on its way, then lets it arrive: the answer. */
-async function meanwhile(slow: { answer: Promise<Response>; arrive: () => void }, change: () => unknown) {
-  await settle();
+async function meanwhile(slow: { answer: Promise<Response>; arrive: () => void; reading: Promise<void> }, change: () => unknown) {
+  await slow.reading; // the action passed its checks before the body and waits for it
   change();
   slow.arrive();
   return slow.answer;
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 beforeEach(() => resetDatabase());
 
