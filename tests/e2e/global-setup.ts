@@ -16,6 +16,27 @@ export default async function setup(project: TestProject) {
     if (built.status !== 0) throw new Error("remix build failed");
   }
   const dir = mkdtempSync(path.join(tmpdir(), "lagerfeuer-e2e-"));
+  // Another port when the free one was taken before the server opened it (three tries).
+  let started = await startServer(dir);
+  for (let tries = 1; started === "port taken" && tries < 3; tries++) started = await startServer(dir);
+  if (started === "port taken") throw new Error("No free port for the server in three tries");
+  const { server, exited, paths } = started;
+
+  project.provide("e2e", paths);
+
+  return async () => {
+    server.kill("SIGTERM");
+    await exited;
+    // The server's log of the whole browser run holds no personal data of the people the tests
+    // made: no name, e-mail address or IBAN (issue 14: logs never carry form contents).
+    const leaks = personalDataIn(paths.databasePath, [path.join(dir, "server.out"), paths.serverErrorLog]);
+    rmSync(dir, { recursive: true, force: true });
+    if (leaks.length) throw new Error(`The server's log contains personal data: ${leaks.slice(0, 10).join(", ")}`);
+  };
+}
+
+/** The built server on a free port, once it answers /healthz; "port taken" if that port went meanwhile. */
+async function startServer(dir: string) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const paths = {
@@ -48,9 +69,13 @@ export default async function setup(project: TestProject) {
 
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`The server stopped at start (exit ${server.exitCode}); see ${paths.serverErrorLog}`);
+    if (server.exitCode !== null) {
+      await exited;
+      if (readFileSync(paths.serverErrorLog, "utf8").includes(`Port ${port} ist schon belegt`)) return "port taken" as const;
+      throw new Error(`The server stopped at start (exit ${server.exitCode}); see ${paths.serverErrorLog}`);
+    }
     try {
-      const response = await fetch(`${baseUrl}/healthz`);
+      const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) break;
     } catch {
       // not listening yet
@@ -58,18 +83,7 @@ export default async function setup(project: TestProject) {
     if (Date.now() > deadline) throw new Error("The server did not answer /healthz within 30 s");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-
-  project.provide("e2e", paths);
-
-  return async () => {
-    server.kill("SIGTERM");
-    await exited;
-    // The server's log of the whole browser run holds no personal data of the people the tests
-    // made: no name, e-mail address or IBAN (issue 14: logs never carry form contents).
-    const leaks = personalDataIn(paths.databasePath, [path.join(dir, "server.out"), paths.serverErrorLog]);
-    rmSync(dir, { recursive: true, force: true });
-    if (leaks.length) throw new Error(`The server's log contains personal data: ${leaks.slice(0, 10).join(", ")}`);
-  };
+  return { server, exited, paths };
 }
 
 /** Names, e-mail addresses and IBANs of the test's people that appear in the log files. */

@@ -31,7 +31,21 @@ export type OwnServer = {
 
 export const ADMIN = { email: "admin@example.org", password: "Admin-Passwort-1" };
 
+/**
+ * Starts the server; again on another port (three tries) when the free port it was given was
+ * taken in between by another test's process (the server ends before it writes anything then).
+ */
 export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startOnce(env);
+    } catch (error) {
+      if (env.PORT !== undefined || tries === 3 || !/ist schon belegt/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startOnce(env: Record<string, string>): Promise<OwnServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "lagerfeuer-own-"));
   const port = await freePort();
   const databasePath = env.DATABASE_PATH ?? path.join(dir, "data", "own.db");
@@ -65,7 +79,7 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The server stopped at start (exit ${child.exitCode}):\n${output}`);
     try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) break;
+      if ((await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2_000) })).ok) break;
     } catch {
       // not listening yet
     }
