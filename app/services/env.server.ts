@@ -116,6 +116,7 @@ const settingsSchema = z
     ),
     MAIL_FROM: mailFromSetting,
     MAIL_POLL_SECONDS: integerSetting(2, 1, 3600),
+    // Checked here only: the logger reads it itself (log.server.ts), before any settings are read.
     LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
     PAGE_CACHE: oneOf(["on", "off"], "on"),
     // Unset: http://localhost:{PORT}, so that mail links work on a first start on any port.
@@ -156,7 +157,6 @@ const settingsSchema = z
     smtpUrl: raw.SMTP_URL,
     mailFrom: raw.MAIL_FROM,
     mailPollMs: raw.MAIL_POLL_SECONDS * 1000,
-    logLevel: raw.LOG_LEVEL,
     pageCache: raw.PAGE_CACHE === "on",
     appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     configuredSessionSecret: raw.SESSION_SECRET,
