@@ -148,13 +148,13 @@ function SiteFooter() {
   );
 }
 
+/** The fragment that closes the flash message without JavaScript. */
+const FLASH_CLOSED = "meldung-geschlossen";
+
 /**
  * The flash message of the answer that brought it. With JavaScript the root's data is not
  * fetched again on every link, so the message is shown only on the page where it arrived.
  */
-/** The fragment that closes the flash message without JavaScript. */
-const FLASH_CLOSED = "meldung-geschlossen";
-
 function FlashRegion() {
   const arrived = useRootData()?.flash ?? null;
   const { key } = useLocation();

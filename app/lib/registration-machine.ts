@@ -130,5 +130,13 @@ export const REASON_MAX = 1000;
 /** The field of the 'Nachrücken' step that asks for one more place in a full camp. */
 export const ADD_PLACE = "zusatzplatz";
 
+/**
+ * The event's places after 'Nachrücken' with one more place: one above what is set or taken,
+ * whichever is more. The step says it before the POST; the action sets it.
+ */
+export function placesWithOneMore(capacity: number, taken: number) {
+  return Math.max(capacity, taken) + 1;
+}
+
 /** Why a waiting child cannot move up without one more place: said by the action and the step. */
 export const NO_FREE_PLACE = "Kein Platz frei: Alle Plätze sind vergeben oder der Warteliste angeboten.";

@@ -15,6 +15,7 @@ import {
   refusalText,
   stateOf,
   NO_FREE_PLACE,
+  placesWithOneMore,
   REASON_MAX,
   type Decision,
 } from "~/lib/registration-machine";
@@ -102,7 +103,7 @@ export type DecisionOptions = { addPlace?: boolean };
  */
 function addPlaceFor(tx: Tx, row: ChangeRow, actor: SessionUser, now: Date) {
   const from = row.capacity!;
-  const to = Math.max(from, placesTaken(row.eventId)) + 1;
+  const to = placesWithOneMore(from, placesTaken(row.eventId));
   tx.update(events).set({ capacity: to, updatedAt: now }).where(eq(events.id, row.eventId)).run();
   recordAudit(tx, { actorId: actor.id, action: "event.place_added", entityType: "event", entityId: row.eventId, details: { from, to, registrationId: row.id } });
   return to;

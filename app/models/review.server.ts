@@ -6,7 +6,7 @@ import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { eventGroups, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
-import { stateOf, type RegistrationFacts } from "~/lib/registration-machine";
+import { placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
 import { placesTaken, registrationStateColumns } from "./registration-change.server";
 
 const byName = [sql`${participants.lastName} collate nocase`, sql`${participants.firstName} collate nocase`, asc(registrations.id)];
@@ -156,7 +156,7 @@ export function noPlaceFor(event: { id: number; capacity: number | null }, inten
   if (intent !== "move-up" || stateOf(facts) !== "waiting" || event.capacity === null) return {};
   const taken = placesTaken(event.id);
   if (taken < event.capacity) return {};
-  return { noPlace: { places: event.capacity, placesThen: Math.max(event.capacity, taken) + 1, addPlace: may.editEvent } };
+  return { noPlace: { places: event.capacity, placesThen: placesWithOneMore(event.capacity, taken), addPlace: may.editEvent } };
 }
 
 /** A registration of this event with what a decision step needs (its facts and name), or null. */

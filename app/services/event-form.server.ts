@@ -69,15 +69,15 @@ function fileMessages(uploads: { field: string; originalName: string }[], proble
   return messages;
 }
 
-/**
- * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
- * otherwise it hands back the input and the stored files.
- */
 /** The refused form's alert: the marked fields, and the files to choose again when it had any. */
 function checkFields(hadFiles: boolean) {
   return hadFiles ? "Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus." : "Bitte prüfen Sie die markierten Felder.";
 }
 
+/**
+ * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
+ * otherwise it hands back the input and the stored files.
+ */
 export async function readEventForm(request: Request, earlier: (key: string | null) => string | null = () => null) {
   let read;
   try {

@@ -4,7 +4,6 @@ import { stat } from "node:fs/promises";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { errorPage } from "./security.server";
 
-/** `filename*` for Content-Disposition: the display name, UTF-8, safe in a header. */
 /**
  * Files of an event everyone may see: the same for everyone (`public`, so a signed-in person's
  * browser keeps them too), kept long by the browser, but only five minutes by a shared cache (a
@@ -15,6 +14,7 @@ export const SHARED_FILE_CACHE_CONTROL = {
   attachment: "public, max-age=86400, s-maxage=300",
 } as const;
 
+/** `filename*` for Content-Disposition: the display name, UTF-8, safe in a header. */
 export function contentDisposition(kind: "inline" | "attachment", displayName: string) {
   const ascii = displayName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(displayName)}`;
