@@ -26,40 +26,6 @@ const development = process.env.NODE_ENV === "development";
 const BUILD_PATH = path.resolve("build/index.js");
 const VERSION_PATH = path.resolve("build/version.txt");
 
-/** WEB_CONCURRENCY: how many processes answer requests; by default the cores, at most 4. */
-function processCount() {
-  const raw = process.env.WEB_CONCURRENCY?.trim();
-  if (development) return 1; // `remix dev` reloads the build in one process
-  if (!raw) return Math.min(availableParallelism(), 4);
-  const count = Number(raw);
-  if (!Number.isInteger(count) || count < 1 || count > 64) {
-    console.error(`WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein, ist aber „${raw}“.`);
-    process.exit(1);
-  }
-  return count;
-}
-/** JOBS_NICE: the jobs process's CPU priority, 0 (the workers') to 19 (the lowest, the default). */
-function jobsNice() {
-  const raw = process.env.JOBS_NICE?.trim();
-  if (!raw) return 19;
-  const nice = Number(raw);
-  if (!Number.isInteger(nice) || nice < 0 || nice > 19) {
-    console.error(`JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein, ist aber „${raw}“.`);
-    process.exit(1);
-  }
-  return nice;
-}
-if (!cluster.isWorker) jobsNice(); // a wrong value stops the start, not only the jobs process
-
-/**
- * single: one process does everything; primary: start-up work, forks the others and hands out
- * connections; worker: answers requests; jobs: the mail worker and the scheduler (LAGERFEUER_ROLE
- * is set by the primary for each process it forks).
- */
-const role = cluster.isWorker ? (process.env.LAGERFEUER_ROLE === "jobs" ? "jobs" : "worker") : processCount() > 1 ? "primary" : "single";
-/** What boot() does in each role (app/services/boot.server.ts). */
-const BOOT_PARTS = { single: {}, primary: { jobs: false }, worker: { background: false }, jobs: { startup: false } };
-
 async function importBuild() {
   const stamp = development ? `?t=${statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()}` : "";
   return import(pathToFileURL(BUILD_PATH).href + stamp);
@@ -86,6 +52,7 @@ const {
   PERSONAL_CACHE_CONTROL,
   maxBodyBytes,
   logError,
+  logNotice,
   logRequest,
   newRequestId,
   kickMailWorker,
@@ -96,6 +63,41 @@ const {
   SERVER_LIMITS,
   loadContext,
 } = build.entry.module;
+
+/** WEB_CONCURRENCY: how many processes answer requests; by default the cores, at most 4. */
+function processCount() {
+  const raw = process.env.WEB_CONCURRENCY?.trim();
+  if (development) return 1; // `remix dev` reloads the build in one process
+  if (!raw) return Math.min(availableParallelism(), 4);
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 64) {
+    logNotice("fatal", `WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein, ist aber „${raw}“.`);
+    process.exit(1);
+  }
+  return count;
+}
+/** JOBS_NICE: the jobs process's CPU priority, 0 (the workers') to 19 (the lowest, the default). */
+function jobsNice() {
+  const raw = process.env.JOBS_NICE?.trim();
+  if (!raw) return 19;
+  const nice = Number(raw);
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19) {
+    logNotice("fatal", `JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein, ist aber „${raw}“.`);
+    process.exit(1);
+  }
+  return nice;
+}
+if (!cluster.isWorker) jobsNice(); // a wrong value stops the start, not only the jobs process
+
+/**
+ * single: one process does everything; primary: start-up work, forks the others and hands out
+ * connections; worker: answers requests; jobs: the mail worker and the scheduler (LAGERFEUER_ROLE
+ * is set by the primary for each process it forks).
+ */
+const role = cluster.isWorker ? (process.env.LAGERFEUER_ROLE === "jobs" ? "jobs" : "worker") : processCount() > 1 ? "primary" : "single";
+/** What boot() does in each role (app/services/boot.server.ts). */
+const BOOT_PARTS = { single: {}, primary: { jobs: false }, worker: { background: false }, jobs: { startup: false } };
+
 
 // The jobs process gives way to the request workers in a burst: JOBS_NICE, by default the lowest
 // priority (nice 19), set before its first jobs run, so mail and scheduled work use what CPU the
@@ -112,9 +114,9 @@ if (role === "jobs") {
 let config;
 try {
   config = await boot({ ...BOOT_PARTS[role], beforeWrites: portCanBeOpened });
-  if (role === "jobs") console.log(`Mail-Versand und Zeitplan laufen in Prozess ${process.pid}.`);
+  if (role === "jobs") logNotice("info", `Mail-Versand und Zeitplan laufen in Prozess ${process.pid}.`);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  logNotice("fatal", error instanceof Error ? error.message : String(error));
   process.exit(1);
 }
 
@@ -360,7 +362,7 @@ function serveRequests() {
   // The port cannot be had: the reason in German; a worker's exit code tells the primary to end
   // the start instead of replacing it.
   const cannotListen = async (error) => {
-    console.error(listenProblem(error, config.port));
+    logNotice("fatal", listenProblem(error, config.port));
     if (role === "worker") process.exit(CANNOT_LISTEN);
     await shutdown().catch(() => undefined); // the start-up's traces (pid file)
     process.exit(1);
@@ -384,11 +386,11 @@ function serveRequests() {
   async function stop(signal) {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: Server wird beendet …`);
+    logNotice("info", `${signal}: Server wird beendet …`);
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
     const deadline = setTimeout(() => {
-      console.log(`Nach ${config.shutdownTimeoutSeconds} s werden die offenen Anfragen abgebrochen.`);
+      logNotice("warn", `Nach ${config.shutdownTimeoutSeconds} s werden die offenen Anfragen abgebrochen.`);
       server.closeAllConnections();
     }, config.shutdownTimeoutSeconds * 1000);
     await closed;
@@ -404,8 +406,8 @@ function serveRequests() {
 
 function announce(processes = 1) {
   const host = config.host?.includes(":") ? `[${config.host}]` : (config.host ?? "localhost");
-  console.log(`Lagerfeuer läuft auf http://${host}:${config.port}`);
-  if (processes > 1) console.log(`${processes} Prozesse beantworten Anfragen.`);
+  logNotice("info", `Lagerfeuer läuft auf http://${host}:${config.port}`);
+  if (processes > 1) logNotice("info", `${processes} Prozesse beantworten Anfragen.`);
 }
 
 /**
@@ -425,7 +427,7 @@ function runJobs() {
     if (stopping) return;
     stopping = true;
     process.off("message", onMessage);
-    console.log(`${signal}: Mail-Versand und Zeitplan werden beendet …`);
+    logNotice("info", `${signal}: Mail-Versand und Zeitplan werden beendet …`);
     await shutdown(); // this process wrote no pid file: it stays the primary's
     process.exit(0);
   }
@@ -469,7 +471,7 @@ function runPrimary(count) {
     if (code === CANNOT_LISTEN) return void stop("Port nicht verfügbar", 1);
     if (stopping) return;
     const what = kind === "jobs" ? "Mail-Versand und Zeitplan" : "Anfragen";
-    console.error(`Prozess ${worker.process.pid} (${what}) wurde beendet (${signal ?? `Code ${code}`}); ein neuer übernimmt.`);
+    logNotice("error", `Prozess ${worker.process.pid} (${what}) wurde beendet (${signal ?? `Code ${code}`}); ein neuer übernimmt.`);
     setTimeout(() => fork(kind), Date.now() - bornAt < 5_000 ? 1_000 : 0);
   });
   for (let i = 0; i < count; i++) fork("worker");
@@ -496,7 +498,7 @@ function runPrimary(count) {
   async function stop(signal, exitCode = 0) {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: Server wird beendet …`);
+    logNotice("info", `${signal}: Server wird beendet …`);
     // Requests first (they may queue mail), then the jobs process, then the primary's own end.
     await end(Object.values(cluster.workers ?? {}).filter((w) => w !== jobs));
     await end([jobs]);

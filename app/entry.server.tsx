@@ -9,7 +9,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
 import { FinishedResponse } from "~/services/finished-response.server";
-import { logError } from "~/services/log.server";
+import { logError, requestIdOf } from "~/services/log.server";
 import { installRouteMatchCache } from "~/services/route-matching.server";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
 
@@ -19,7 +19,7 @@ export { closeDatabase } from "~/services/db.server";
 export { answerFromCache, capturePage } from "~/services/page-cache.server";
 export { maxBodyBytes } from "~/services/form.server";
 export { kickMailWorker, MAIL_QUEUED } from "~/services/mail-delivery.server";
-export { logError, logRequest, newRequestId } from "~/services/log.server";
+export { logError, logNotice, logRequest, newRequestId } from "~/services/log.server";
 export { loadContext, remixRequest, sendRemixResponse } from "~/services/remix-adapter.server";
 export {
   ALLOWED_METHODS,
@@ -109,5 +109,5 @@ export const handleDataRequest: HandleDataRequestFunction = (response) => {
 export function handleError(error: unknown, { request, context }: { request: Request; context?: AppLoadContext }) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  logError(error, typeof context?.requestId === "string" ? context.requestId : undefined);
+  logError(error, requestIdOf(context));
 }

@@ -8,6 +8,7 @@ import { LINKS_THROTTLED, requestPasswordReset } from "~/models/auth.server";
 import { clientKey } from "~/services/request.server";
 import { forgotSchema } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
+import { logError, requestIdOf } from "~/services/log.server";
 
 export const meta: MetaFunction = () => [{ title: "Passwort vergessen – Lagerfeuer" }];
 
@@ -26,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return json({ result: submission.reply(), failed: false, alert: LINKS_THROTTLED }, { status: 429 });
     }
   } catch (error) {
-    console.error(error);
+    logError(error, requestIdOf(context), "Links zum Zurücksetzen nicht verschickt");
     return json({ result: submission.reply(), failed: true, alert: null }, { status: 500 });
   }
   // The same answer whether or not the address has an account (or has had its links this hour).

@@ -11,6 +11,7 @@ import { failedAnswer, readEventForm } from "~/services/event-form.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { removeStoredFile } from "~/services/uploads.server";
 import { requireAdmin } from "~/services/session.server";
+import { logError, requestIdOf } from "~/services/log.server";
 
 export const meta: MetaFunction = () => [{ title: "Neue Veranstaltung anlegen – Lagerfeuer" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ admins: listAdminUsers(), me: admin.id, submissionKey: randomToken() });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const asked = await requireAdmin(request);
   const form = await readEventForm(request, (key) => earlierSubmission(db, key, asked.id));
   if (form.response) return form.response;
@@ -34,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (created.repeated) await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
     return redirectWithFlash(`/freizeit/${created.id}`, { kind: "success", title: "Veranstaltung veröffentlicht" });
   } catch (error) {
-    console.error(error);
+    logError(error, requestIdOf(context), "Freizeit nicht angelegt");
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
     return failedAnswer(form.submission);
   }

@@ -13,6 +13,7 @@ import { earlierSubmission } from "~/models/form-submission.server";
 import { db } from "~/services/db.server";
 import { requireEventCapability } from "~/services/permissions.server";
 import { randomToken } from "~/services/tokens.server";
+import { logError, requestIdOf } from "~/services/log.server";
 
 export const meta: MetaFunction = () => [{ title: "Veranstaltung bearbeiten – Lagerfeuer" }];
 
@@ -67,7 +68,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user, id } = await requireEditor(request, params.freizeitId);
   const form = await readEventForm(request, (key) => earlierSubmission(db, key, user.id));
   if (form.response) return form.response;
@@ -82,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
     if (error instanceof EventFormRefusal) return refusedAnswer(form.submission, error, form.stored.length > 0);
-    console.error(error);
+    logError(error, requestIdOf(context), "Freizeit nicht gespeichert");
     return failedAnswer(form.submission);
   }
   return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert" });

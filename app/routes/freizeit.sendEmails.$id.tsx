@@ -16,6 +16,7 @@ import { db } from "~/services/db.server";
 import { randomToken } from "~/services/tokens.server";
 import { discardUploads, readUploadForm, removeStoredFile, serverRefusal, storeUploads, UploadError } from "~/services/uploads.server";
 import { idFrom } from "~/lib/ids";
+import { logError, requestIdOf } from "~/services/log.server";
 
 const NOBODY = "Für diese Auswahl gibt es keine Empfänger*innen.";
 const isAudience = (value: unknown): value is EventMailAudience => (EVENT_MAIL_AUDIENCES as readonly unknown[]).includes(value);
@@ -47,7 +48,7 @@ function answer(data: EventMailFormData, status: number) {
   return json(data, { status });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: ActionFunctionArgs) {
   // Checked before the body is read (a stranger's attachments are not read) and again once it
   // is in: a body may take minutes, and a right taken meanwhile counts.
   await requireEventCapability(request, params.id, "sendEventMail", "not-found");
@@ -137,7 +138,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     sent = sendEventMail(event, user, { ...parsed.data, attachments }, submissionKey);
   } catch (error) {
-    console.error("Die E-Mail zur Veranstaltung konnte nicht gespeichert werden:", error);
+    logError(error, requestIdOf(context), "Die E-Mail zur Veranstaltung konnte nicht gespeichert werden");
     await removeStored();
     return answer({ alert: FAILURE, values }, 503);
   }

@@ -14,6 +14,7 @@ import { db } from "~/services/db.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { markDevice, readDeviceMarks } from "~/services/device.server";
 import { readForm } from "~/services/form.server";
+import { logError, requestIdOf } from "~/services/log.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Passwort zurücksetzen – Lagerfeuer" }];
@@ -24,7 +25,7 @@ export function loader({ params }: LoaderFunctionArgs) {
   return json({ usable: isTokenUsable(db, params.token ?? "", "reset_password") });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
   const password = String(formData.get("password") ?? "");
@@ -40,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return json({ result: submission.reply({ hideFields: PASSWORDS }), check: null, alert: INVALID_TOKEN }, { status: 410 });
     }
   } catch (error) {
-    console.error(error);
+    logError(error, requestIdOf(context), "Passwort nicht zurückgesetzt");
     const alert = { title: "Fehler", message: "Es gab einen Fehler beim Zurücksetzen des Passworts. Bitte versuchen Sie es später erneut." };
     return json({ result: submission.reply({ hideFields: PASSWORDS }), check: null, alert }, { status: 500 });
   }

@@ -15,6 +15,7 @@ import { signedUp } from "~/services/flash.server";
 import { clientKey } from "~/services/request.server";
 import { getUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
+import { logError, requestIdOf } from "~/services/log.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction = () => [{ title: "Registrierung – Lagerfeuer" }];
@@ -76,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return redirect("/signup?gesendet", { headers: { "Set-Cookie": await signedUp.remember(outcome.email, request) } });
   } catch (error) {
-    console.error(error);
+    logError(error, requestIdOf(context), "Registrierung nicht gespeichert");
     return json(
       { result: submission.reply({ hideFields: ["password", "passwordRepeat"] }), alert: SIGNUP_FAILED as Alert, check: null, values, attempt: Date.now() },
       { status: 500 },

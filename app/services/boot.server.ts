@@ -13,6 +13,7 @@ import { startMailWorker, stopMailWorker } from "./mail-delivery.server";
 import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
+import { logNotice } from "./log.server";
 import { appFiles, processNote, takeAppLock } from "../../scripts/running-app.mjs";
 
 /** The pid file this process wrote (the one that did the start-up work), removed at shutdown. */
@@ -90,9 +91,10 @@ async function startUp(config: ReturnType<typeof settings>) {
   await cleanTempUploads();
   const admin = await ensureInitialAdmin({ email: config.adminEmail, password: config.adminPassword });
   if (admin) {
-    console.log(`Erster Admin angelegt: ${admin.email}`);
+    // Shown whatever LOG_LEVEL says: no one can show them again.
+    logNotice("info", `Erster Admin angelegt: ${admin.email}`, {}, true);
     if (admin.generatedPassword) {
-      console.log(`Passwort (wird nur dieses eine Mal angezeigt): ${admin.generatedPassword}`);
+      logNotice("info", `Passwort (wird nur dieses eine Mal angezeigt): ${admin.generatedPassword}`, {}, true);
     }
   }
 }

@@ -7,6 +7,7 @@ import type { EventFormRefusal, EventInput, FileChanges } from "~/models/event.s
 import { submissionKeyOf } from "~/models/form-submission.server";
 import { eventSchema, INVALID_FORM } from "~/schemas/event";
 import { discardUploads, readUploadForm, serverRefusal, storeUploads, UploadError } from "./uploads.server";
+import { logError } from "./log.server";
 
 /** The picture field takes one file; only a hand-made request sends more. */
 const ONE_PICTURE = "Bitte wählen Sie nur ein Foto aus.";
@@ -135,7 +136,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
         ),
       };
     }
-    console.error(error);
+    logError(error, undefined, "Freizeit nicht gespeichert");
     return { response: failedAnswer(submission) };
   }
 }

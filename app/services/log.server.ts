@@ -1,7 +1,9 @@
 // Structured logs (pino): one line per request — method, route pattern, status, duration,
-// request id — and errors with the same id. Never a query string (it may carry a token), never
-// form contents, never a path segment that could be a token: the route pattern replaces ids and
-// tokens with placeholders. Errors go to stderr, everything else to stdout. LOG_LEVEL.
+// request id — and errors with the same id; the server's own news (its start and stop, a process
+// replaced, a mail given up, a job failed) as lines of the same kind, so that every line is one
+// JSON object. Never a query string (it may carry a token), never form contents, never a path
+// segment that could be a token: the route pattern replaces ids and tokens with placeholders.
+// Errors go to stderr, everything else to stdout. LOG_LEVEL.
 import { randomUUID } from "node:crypto";
 import pino from "pino";
 
@@ -62,6 +64,24 @@ export function logRefusal(status: number, reason: string | undefined) {
   logger().info({ reqId: newRequestId(), status, refused: reason ?? "unbekannt" }, "request");
 }
 
-export function logError(error: unknown, reqId?: string) {
-  logger().error({ reqId, err: error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : String(error) }, "error");
+/** The request's id a route's context carries (server.mjs's loadContext), for its error lines. */
+export function requestIdOf(context: unknown) {
+  const id = (context as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === "string" ? id : undefined;
+}
+
+/** An error, with the request's id when a request met it; `msg` says what failed, in German. */
+export function logError(error: unknown, reqId?: string, msg = "error") {
+  logger().error({ reqId, err: error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : String(error) }, msg);
+}
+
+/**
+ * The server's own news for the person who runs it, in German: its start (`info`), a process
+ * replaced (`error`), the reason a start ends (`fatal`). `fields` are counts and ids, never
+ * personal data. `always`: written whatever LOG_LEVEL says, for what cannot be shown again (the
+ * first admin's generated password).
+ */
+export function logNotice(level: "fatal" | "error" | "warn" | "info", msg: string, fields: Record<string, unknown> = {}, always = false) {
+  const log = always && !logger().isLevelEnabled(level) ? logger().child({}, { level: "trace" }) : logger();
+  log[level](fields, msg);
 }

@@ -10,6 +10,7 @@ import type { Transporter } from "nodemailer";
 import { mailOutbox } from "../../db/schema";
 import { bookkeepingTransaction } from "./db.server";
 import { settings } from "./env.server";
+import { logError, logNotice } from "./log.server";
 import type { MailAttachment } from "./mail.server";
 
 export const MAX_ATTEMPTS = 12;
@@ -147,7 +148,10 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
         );
         failed++;
         // The server's answer without addresses: no personal data in the log (the outbox keeps it whole).
-        if (gaveUp) console.error(`Mail ${mail.id} nach ${attempts} Versuchen aufgegeben: ${String(error).replace(/[^\s<>"',;:()]+@[^\s<>"',;:()]+/g, "…")}`);
+        if (gaveUp) {
+          const reason = String(error).replace(/[^\s<>"',;:()]+@[^\s<>"',;:()]+/g, "…");
+          logNotice("error", `Mail nach ${attempts} Versuchen aufgegeben`, { mailId: mail.id, attempts, reason });
+        }
       }
     }
     if (batch.length < BATCH_SIZE) break;
@@ -179,7 +183,7 @@ function runOnce() {
     return;
   }
   worker.running = deliverDueMails(worker.deliver, new Date(), { stopRequested: () => worker.stopping === true })
-    .catch((error) => console.error("Mail-Versand fehlgeschlagen:", error))
+    .catch((error) => logError(error, undefined, "Mail-Versand fehlgeschlagen"))
     .finally(() => {
       worker.running = undefined;
       if (worker.again) {

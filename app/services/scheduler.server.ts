@@ -5,6 +5,7 @@
 
 import { jobRuns } from "../../db/schema";
 import { db } from "./db.server";
+import { logError } from "./log.server";
 
 export type Job = { name: string; everyMs: number; run: (now: Date) => unknown };
 
@@ -34,12 +35,12 @@ function runJob(job: Job) {
     job.run(now);
   } catch (error) {
     failure = error;
-    console.error(`Aufgabe „${job.name}“ fehlgeschlagen:`, error);
+    logError(error, undefined, `Aufgabe „${job.name}“ fehlgeschlagen`);
   }
   try {
     noteRun(job.name, now, failure);
   } catch (error) {
-    console.error("Lauf der Aufgabe nicht vermerkt:", error);
+    logError(error, undefined, `Lauf der Aufgabe „${job.name}“ nicht vermerkt`);
   }
 }
 

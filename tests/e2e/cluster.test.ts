@@ -11,7 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { readMailDir, waitForMail } from "../support/mail";
-import { ADMIN, startOwnServer } from "../support/server";
+import { ADMIN, logLines, startOwnServer } from "../support/server";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -154,6 +154,22 @@ describe("cluster", () => {
       const jobsStopped = output.indexOf("SIGTERM: Mail-Versand und Zeitplan werden beendet");
       expect(jobsStopped).toBeGreaterThan(output.lastIndexOf("SIGTERM: Server wird beendet"));
       expect(existsSync(`${app.databasePath}.pid`)).toBe(false);
+
+      // Every line of all four processes is one JSON object (pino), requests and the server's own
+      // news alike: its start, the process replaced (an error, on stderr), its stop.
+      const news = logLines(app.stdout()).filter((line) => line.msg !== "request");
+      expect(news).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ level: 30, pid: primary, msg: expect.stringMatching(/^Lagerfeuer läuft auf http:\/\/127\.0\.0\.1:\d+$/) }),
+          expect.objectContaining({ level: 30, pid: primary, msg: "2 Prozesse beantworten Anfragen." }),
+          expect.objectContaining({ level: 30, pid: jobs, msg: `Mail-Versand und Zeitplan laufen in Prozess ${jobs}.` }),
+          expect.objectContaining({ level: 30, pid: primary, msg: "SIGTERM: Server wird beendet …" }),
+          expect.objectContaining({ level: 30, pid: jobs, msg: "SIGTERM: Mail-Versand und Zeitplan werden beendet …" }),
+        ]),
+      );
+      expect(logLines(app.stderr())).toEqual([
+        expect.objectContaining({ level: 50, pid: primary, msg: `Prozess ${first[0]} (Anfragen) wurde beendet (SIGKILL); ein neuer übernimmt.` }),
+      ]);
     } finally {
       await app.stop();
     }
@@ -226,8 +242,9 @@ describe("cluster", () => {
   }, 30_000);
 
   it("refuses a WEB_CONCURRENCY that is not a number of processes", async () => {
-    await expect(startOwnServer({ WEB_CONCURRENCY: "viele" })).rejects.toThrow(/WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein/);
-    await expect(startOwnServer({ WEB_CONCURRENCY: "2", JOBS_NICE: "20" })).rejects.toThrow(/JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein/);
+    // As a JSON line of the log, at level fatal (60), as every other reason a start ends.
+    await expect(startOwnServer({ WEB_CONCURRENCY: "viele" })).rejects.toThrow(/\{"level":60,[^\n]*"msg":"WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein, ist aber „viele“\."\}/);
+    await expect(startOwnServer({ WEB_CONCURRENCY: "2", JOBS_NICE: "20" })).rejects.toThrow(/\{"level":60,[^\n]*"msg":"JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein, ist aber „20“\."\}/);
   });
 
   it("refuses a second server on the same database, and leaves the first one's pid file", async () => {
@@ -293,7 +310,7 @@ describe("cluster", () => {
           () => new Error("started"),
           (error: Error) => error,
         );
-        expect(refused.message).toMatch(new RegExp(`exit 1\\):\\n[^]*Port ${port} ist schon belegt\\. Läuft Lagerfeuer schon`));
+        expect(refused.message).toMatch(new RegExp(`exit 1\\):\\n[^]*\\{"level":60,[^\\n]*"msg":"Port ${port} ist schon belegt\\. Läuft Lagerfeuer schon`));
         // A start that cannot serve must not create the first admin (and show a one-time password nobody can use).
         expect(refused.message).not.toMatch(/Erster Admin|Passwort/);
         expect(existsSync(databasePath)).toBe(false);

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest } from "../support/http";
-import { ADMIN, startOwnServer, type OwnServer } from "../support/server";
+import { ADMIN, logLines, startOwnServer, type OwnServer } from "../support/server";
 
 let app: OwnServer;
 beforeAll(async () => {
@@ -42,5 +42,24 @@ describe("the first start", () => {
     expect(response.status).toBeLessThan(400);
     const mail = (await firstMail()).replace(/=\r?\n/g, "");
     expect(mail).toContain(`http://localhost:${app.port}/resetPassword/`);
+  });
+
+  it("shows a generated first password once, as a line of the log, even when LOG_LEVEL leaves out the rest", async () => {
+    const quiet = await startOwnServer({ ADMIN_PASSWORD: "", LOG_LEVEL: "error" });
+    try {
+      await rawRequest(`${quiet.baseUrl}/`);
+      const lines = logLines(quiet.stdout());
+      // Only the two lines no one can be shown again: no request line, no "läuft auf".
+      expect(lines.map((line) => line.msg)).toEqual([`Erster Admin angelegt: ${ADMIN.email}`, expect.stringMatching(/^Passwort \(wird nur dieses eine Mal angezeigt\): \S{12,}$/)]);
+      const password = lines[1].msg.split(": ")[1];
+      const login = await rawRequest(`${quiet.baseUrl}/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: ADMIN.email, password }).toString(),
+      });
+      expect(login.status).toBe(302);
+    } finally {
+      await quiet.stop();
+    }
   });
 });

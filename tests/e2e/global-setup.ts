@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { TestProject } from "vitest/node";
+import { logLines } from "../support/log-lines";
 import { freePort } from "../support/smtp";
 
 const ADMIN_EMAIL = "admin@example.org";
@@ -29,9 +30,17 @@ export default async function setup(project: TestProject) {
     await exited;
     // The server's log of the whole browser run holds no personal data of the people the tests
     // made: no name, e-mail address or IBAN (issue 14: logs never carry form contents).
-    const leaks = personalDataIn(paths.databasePath, [path.join(dir, "server.out"), paths.serverErrorLog]);
+    const logFiles = [path.join(dir, "server.out"), paths.serverErrorLog];
+    const leaks = personalDataIn(paths.databasePath, logFiles);
+    // Every line of it is one JSON object (pino) with level, time, process and message, the
+    // server's start and stop included: a log collector reads it line by line.
+    const log = logFiles.map((file) => (existsSync(file) ? readFileSync(file, "utf8") : "")).join("\n");
     rmSync(dir, { recursive: true, force: true });
     if (leaks.length) throw new Error(`The server's log contains personal data: ${leaks.slice(0, 10).join(", ")}`);
+    const news = logLines(log).filter((line) => line.msg !== "request").map((line) => line.msg);
+    for (const expected of [/^Erster Admin angelegt: admin@example\.org$/, /^Lagerfeuer läuft auf http:\/\/localhost:\d+$/, /^SIGTERM: Server wird beendet …$/]) {
+      if (!news.some((msg) => expected.test(msg))) throw new Error(`The server's log lacks a line ${expected}: ${news.join(" | ")}`);
+    }
   };
 }
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { jobRuns } from "../../db/schema";
 import { db } from "~/services/db.server";
 import { registerJob, startScheduler, stopScheduler } from "~/services/scheduler.server";
-import { allowConsoleErrors, resetDatabase } from "../support/fixtures";
+import { allowConsoleErrors, loggedErrors, resetDatabase } from "../support/fixtures";
 
 afterEach(() => stopScheduler());
 

@@ -45,9 +45,19 @@ export function banUser(userId: number) {
   db.update(users).set({ banned: true }).where(eq(users.id, userId)).run();
 }
 
-/** Lets the running test call console.error (for tests that provoke a logged failure). */
+/** Lets the running test call console.error or log an error (for tests that provoke a logged failure). */
 export function allowConsoleErrors() {
   (globalThis as unknown as { __allowConsoleErrors?: boolean }).__allowConsoleErrors = true;
+}
+
+/** The JSON lines the logger wrote to stderr so far in the running test (tests/support/setup.ts). */
+export function loggedErrors(): Record<string, unknown>[] {
+  const written = (globalThis as unknown as { __stderrWrites?: string[] }).__stderrWrites ?? [];
+  return written
+    .join("")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** Empties every table (in an order the foreign keys allow), for tests that start from nothing. */

@@ -11,6 +11,8 @@ import { openDatabase } from "~/services/db.server";
 import { createUserSession } from "~/services/session.server";
 import { freePort } from "./smtp";
 
+export { logLines } from "./log-lines";
+
 export type OwnServer = {
   baseUrl: string;
   port: number;
@@ -20,6 +22,9 @@ export type OwnServer = {
   child: ChildProcess;
   /** Everything the server wrote to stdout and stderr so far. */
   output: () => string;
+  /** What it wrote to stdout so far, and to stderr. */
+  stdout: () => string;
+  stderr: () => string;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
   /** A session cookie (Cookie header value) for the user with this address. */
@@ -70,8 +75,13 @@ async function startOnce(env: Record<string, string>): Promise<OwnServer> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const written = { stdout: "", stderr: "" };
+  for (const stream of ["stdout", "stderr"] as const) {
+    child[stream]!.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      written[stream] += chunk.toString("utf8");
+    });
+  }
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -95,6 +105,8 @@ async function startOnce(env: Record<string, string>): Promise<OwnServer> {
     mailDir,
     child,
     output: () => output,
+    stdout: () => written.stdout,
+    stderr: () => written.stderr,
     exited,
     async sessionCookie(email) {
       const { db, sqlite } = openDatabase(databasePath);
@@ -124,3 +136,4 @@ async function startOnce(env: Record<string, string>): Promise<OwnServer> {
     },
   };
 }
+

@@ -1,5 +1,6 @@
 // Runs before every test file, in that file's own process: a fresh temporary data folder
-// (database, uploads, mails) and settings that point to it. A console.error fails the test.
+// (database, uploads, mails) and settings that point to it. A console.error, or an error the
+// logger writes to stderr, fails the test.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -31,23 +32,34 @@ const serverLog = e2e?.serverErrorLog;
 const logSize = () => (serverLog && existsSync(serverLog) ? statSync(serverLog).size : 0);
 
 let errorSpy: ReturnType<typeof vi.spyOn> | undefined;
-const consoleState = globalThis as unknown as { __allowConsoleErrors?: boolean };
+const consoleState = globalThis as unknown as { __allowConsoleErrors?: boolean; __stderrWrites?: string[] };
+const stderrWrite = process.stderr.write;
 beforeEach(() => {
   consoleState.__allowConsoleErrors = false;
   errorSpy = vi.spyOn(console, "error");
+  // The logger's errors (pino, app/services/log.server.ts) go to stderr: kept for loggedErrors()
+  // and written on as before.
+  const written: string[] = (consoleState.__stderrWrites = []);
+  process.stderr.write = function (this: typeof process.stderr, chunk: string | Uint8Array, ...rest: never[]) {
+    written.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    return stderrWrite.call(this, chunk, ...rest);
+  } as typeof process.stderr.write;
   serverLogSize = logSize();
 });
 afterEach(() => {
+  const calls = errorSpy?.mock.calls ?? [];
+  errorSpy?.mockRestore();
+  process.stderr.write = stderrWrite;
   if (serverLog && logSize() > serverLogSize) {
     const written = readFileSync(serverLog).subarray(serverLogSize).toString("utf8");
     serverLogSize = logSize();
     throw new Error(`The server logged an error during the test:\n${written}`);
   }
-  const calls = errorSpy?.mock.calls ?? [];
-  errorSpy?.mockRestore();
   if (calls.length > 0 && !consoleState.__allowConsoleErrors) {
     throw new Error(`console.error was called during the test:\n${calls.map((c) => c.map(String).join(" ")).join("\n")}`);
   }
+  const logged = (consoleState.__stderrWrites ?? []).join("");
+  if (logged && !consoleState.__allowConsoleErrors) throw new Error(`The logger wrote an error during the test:\n${logged}`);
 });
 
 afterAll(async () => {
