@@ -116,6 +116,8 @@ export async function sendRemixResponse(req: IncomingMessage, res: ServerRespons
     body = Buffer.from(await response.arrayBuffer());
   }
   if (body === undefined) {
+    // HEAD: Remix answered without the body; the headers say what GET's would (its length aside).
+    if (req.method === "HEAD" && compressible) vary(res, "Accept-Encoding");
     if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
     return;

@@ -118,6 +118,20 @@ describe("caching", () => {
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
   });
+
+  it("answers HEAD with the headers GET has (an uptime monitor or link checker asks so): the ETag, its caching, and 304 when unchanged", async () => {
+    // A page no other test changes: an event of its own (event pages ship no script, so they
+    // carry an ETag).
+    const address = `${baseUrl}/freizeit/${createEvent({ title: "HEAD-Freizeit" }).id}`;
+    const page = await rawRequest(address);
+    const head = await rawRequest(address, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(page.headers.etag).toMatch(/^W\/".+"$/);
+    for (const name of ["etag", "cache-control", "content-type", "vary"]) expect(head.headers[name], name).toBe(page.headers[name]);
+    const unchanged = await rawRequest(address, { method: "HEAD", headers: { "If-None-Match": String(page.headers.etag) } });
+    expect(unchanged.status).toBe(304);
+  });
 });
 
 describe("personal answers", () => {
