@@ -26,5 +26,9 @@ describe("the scheduler", () => {
     expect(runs["test-gut"]).toMatchObject({ lastError: null });
     expect(runs["test-kaputt"]).toMatchObject({ lastError: "Platte voll" });
     expect(runs["test-gut"].lastRunAt.getTime()).toBe(seen[0].getTime());
+    // One JSON line on stderr, as every error of the server: which job, and why.
+    expect(loggedErrors()).toEqual([
+      expect.objectContaining({ level: 50, msg: "Aufgabe „test-kaputt“ fehlgeschlagen", err: expect.objectContaining({ message: "Platte voll" }) }),
+    ]);
   });
 });
