@@ -56,7 +56,7 @@ const COUNTS: [string, string][] = [
   ["sepaMandates", "SEPA-Mandate gelöscht"],
   ["registrations", "Anmeldungen gelöscht"],
   ["helperChecks", "Nachweise von Mitarbeiter*innen gelöscht"],
-  ["helperChecksCleared", "Nachweise von Mitarbeiter*innen gelöscht"],
+  ["helperChecksCleared", "Nachweise von Mitarbeiter*innen gelöscht"], // the hourly job's entries before 2026-11-23
   ["mails", "E-Mails gelöscht"],
 ];
 

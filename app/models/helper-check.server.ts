@@ -250,7 +250,7 @@ export function clearHelperChecks(tx: Queryable, now: Date) {
 export function purgeOldHelperChecks(now: Date = new Date()) {
   return writeTransaction((tx) => {
     const cleared = clearHelperChecks(tx, now);
-    if (cleared > 0) recordAudit(tx, { actorId: null, action: "retention.run", entityType: "system", details: { helperChecksCleared: cleared } });
+    if (cleared > 0) recordAudit(tx, { actorId: null, action: "retention.run", entityType: "system", details: { helperChecks: cleared } });
     return cleared;
   });
 }

@@ -99,7 +99,7 @@ describe("purgeOldHelperChecks", () => {
     expect(getHelperChecks(gone.id)).toEqual({ policeCertificateCheckedOn: null, policeCertificateCheckedBy: null, juleicaNumber: null, juleicaExpiresOn: null, phone: null });
     for (const u of [kept, later, neverHelper, pendingOnly]) expect(getHelperChecks(u.id)).toEqual(record);
     const audit = db.select().from(auditLog).all();
-    expect(audit.map((a) => [a.action, a.details])).toEqual([["retention.run", JSON.stringify({ helperChecksCleared: 1 })]]);
+    expect(audit.map((a) => [a.action, a.details])).toEqual([["retention.run", JSON.stringify({ helperChecks: 1 })]]);
     expect(purgeOldHelperChecks(new Date())).toBe(0);
   });
 
