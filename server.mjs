@@ -60,6 +60,7 @@ const {
   remixRequest,
   sendRemixResponse,
   guardConnections,
+  listenProblem,
   SERVER_LIMITS,
   loadContext,
 } = build.entry.module;
@@ -69,7 +70,7 @@ function processCount() {
   const raw = process.env.WEB_CONCURRENCY?.trim();
   if (development) return 1; // `remix dev` reloads the build in one process
   if (!raw) return Math.min(availableParallelism(), 4);
-  const count = Number(raw);
+  const count = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(count) || count < 1 || count > 64) {
     logNotice("fatal", `WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein, ist aber „${raw}“.`);
     process.exit(1);
@@ -80,7 +81,7 @@ function processCount() {
 function jobsNice() {
   const raw = process.env.JOBS_NICE?.trim();
   if (!raw) return 19;
-  const nice = Number(raw);
+  const nice = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(nice) || nice < 0 || nice > 19) {
     logNotice("fatal", `JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein, ist aber „${raw}“.`);
     process.exit(1);
@@ -145,14 +146,6 @@ function rememberTrust(trust) {
 
 /** A worker's exit code when it cannot listen on the port: the primary ends instead of replacing it. */
 const CANNOT_LISTEN = 78;
-
-/** Why the port cannot be opened, in German. */
-function listenProblem(error, port) {
-  if (error.code === "EADDRINUSE") return `Port ${port} ist schon belegt. Läuft Lagerfeuer schon, oder ein anderes Programm auf diesem Port?`;
-  if (error.code === "EACCES") return `Port ${port} darf dieser Benutzer nicht öffnen (unter 1024 nur mit besonderen Rechten).`;
-  if (error.code === "EADDRNOTAVAIL") return `Die Adresse in HOST gibt es auf diesem Rechner nicht (Port ${port}).`;
-  return `Port ${port} kann nicht geöffnet werden (${error.code ?? error.message}).`;
-}
 
 /**
  * Opens the port once and closes it again, before the start-up work (migrations, first admin)

@@ -14,7 +14,7 @@ import { installRouteMatchCache } from "~/services/route-matching.server";
 import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.server";
 
 export { boot, shutdown } from "~/services/boot.server";
-export { guardConnections, SERVER_LIMITS } from "~/services/connections.server";
+export { guardConnections, listenProblem, SERVER_LIMITS } from "~/services/connections.server";
 export { closeDatabase } from "~/services/db.server";
 export { answerFromCache, capturePage } from "~/services/page-cache.server";
 export { maxBodyBytes } from "~/services/form.server";

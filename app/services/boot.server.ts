@@ -9,7 +9,7 @@ import { expireOffers } from "~/models/waiting-list.server";
 import { purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
 import { closeDatabase, db } from "./db.server";
 import { settings } from "./env.server";
-import { startMailWorker, stopMailWorker } from "./mail-delivery.server";
+import { checkMailDir, startMailWorker, stopMailWorker } from "./mail-delivery.server";
 import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
@@ -44,12 +44,35 @@ export async function boot(options: BootOptions = {}) {
   const config = settings(); // throws a SettingsError naming every bad setting
   const background = options.background !== false;
   const startup = options.startup ?? background;
-  if (startup) await options.beforeWrites?.(config);
-  if (startup) appLock = holdDatabase(config.databasePath);
-  openAndMigrate(config.databasePath);
-  if (startup) await startUp(config);
+  try {
+    if (startup) await options.beforeWrites?.(config);
+    if (startup) appLock = holdDatabase(config.databasePath);
+    // The folders the app writes, before the database is made: a start that cannot serve
+    // leaves nothing behind.
+    if (startup) await checkFolders(config);
+    openAndMigrate(config.databasePath);
+    if (startup) await startUp(config);
+  } catch (error) {
+    undoStart();
+    throw error;
+  }
   if (options.jobs ?? background) startJobs();
   return config;
+}
+
+/** Upload folders writable (and no temporary file left by an upload cut off), MAIL_DIR without SMTP_URL. */
+async function checkFolders(config: ReturnType<typeof settings>) {
+  await cleanTempUploads();
+  if (!config.smtpUrl) checkMailDir(config.mailDir);
+}
+
+/** What a start that ends with an error has taken: its pid file, the database and its lock. */
+function undoStart() {
+  if (pidFile) rmSync(pidFile, { force: true });
+  pidFile = undefined;
+  closeDatabase();
+  appLock?.close();
+  appLock = undefined;
 }
 
 /**
@@ -82,13 +105,11 @@ function openAndMigrate(databasePath: string) {
   }
 }
 
-/** Once per start, before any request or job: pid file, upload folders, first admin. */
+/** Once per start, before any request or job: pid file, first admin. */
 async function startUp(config: ReturnType<typeof settings>) {
   // Names this process in the messages of a second start and of `npm run restore`.
   pidFile = appFiles(config.databasePath).pid;
   writeFileSync(pidFile, String(process.pid));
-  // Upload folders writable, and no temporary file left by an upload cut off (crash, shutdown).
-  await cleanTempUploads();
   const admin = await ensureInitialAdmin({ email: config.adminEmail, password: config.adminPassword });
   if (admin) {
     // Shown whatever LOG_LEVEL says: no one can show them again.
@@ -138,9 +159,5 @@ export async function stopJobs() {
 /** Graceful end of whatever this process started: jobs, pid file, database. */
 export async function shutdown() {
   await stopJobs();
-  if (pidFile) rmSync(pidFile, { force: true });
-  pidFile = undefined;
-  closeDatabase();
-  appLock?.close();
-  appLock = undefined;
+  undoStart();
 }

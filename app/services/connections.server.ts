@@ -102,3 +102,17 @@ export function guardConnections(server: Server, { isProxy, maxPerAddress = MAX_
     socket.once("finish", () => socket.destroy());
   }
 }
+
+/** Why the server's port cannot be opened, in German, naming the setting to change. */
+export function listenProblem(error: NodeJS.ErrnoException, port: number) {
+  if (error.code === "EADDRINUSE") {
+    return `Port ${port} ist schon belegt. Läuft Lagerfeuer schon, oder ein anderes Programm auf diesem Port? Dann dieses beenden oder einen anderen PORT wählen.`;
+  }
+  if (error.code === "EACCES") return `Port ${port} darf dieser Benutzer nicht öffnen (unter 1024 nur mit besonderen Rechten). Bitte einen anderen PORT wählen.`;
+  if (error.code === "EADDRNOTAVAIL") return `Die Adresse in HOST gibt es auf diesem Rechner nicht (Port ${port}).`;
+  // A host name in HOST that the system cannot resolve (getaddrinfo).
+  if (error.code === "ENOTFOUND" || error.code === "EAI_AGAIN" || error.code === "EAI_FAIL") {
+    return `Den Rechnernamen in HOST kennt dieses System nicht (${error.code}). Bitte eine Adresse wie 127.0.0.1 oder einen Namen dieses Rechners angeben.`;
+  }
+  return `Port ${port} kann nicht geöffnet werden (${error.code ?? error.message}).`;
+}

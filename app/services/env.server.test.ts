@@ -120,6 +120,24 @@ describe("settings", () => {
     );
   });
 
+  // Operator's walk-through: a data folder that cannot be made ended the start in English
+  // ("EEXIST: file already exists, mkdir …"), not naming the setting.
+  it("says in German, naming DATABASE_PATH, when the database's folder cannot be made for the kept secret", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "lf-secret-"));
+    writeFileSync(path.join(dir, "datei"), "kein Ordner");
+    const databasePath = path.join(dir, "datei", "daten", "lagerfeuer.db");
+    expect(() => resolveSessionSecret(undefined, databasePath)).toThrow(SettingsError);
+    expect(() => resolveSessionSecret(undefined, databasePath)).toThrow(
+      /DATABASE_PATH: Der Ordner .*datei\/daten lässt sich nicht anlegen \((?:EEXIST|ENOTDIR)\)\./,
+    );
+  });
+
+  it("says the range of a whole-number setting, also for a negative number", () => {
+    expect(() => parseSettings({ RETENTION_HEALTH_DAYS: "-3" })).toThrow("RETENTION_HEALTH_DAYS: muss eine ganze Zahl von 1 bis 3650 sein");
+    expect(() => parseSettings({ PORT: "achtzig" })).toThrow("PORT: muss eine ganze Zahl von 1 bis 65535 sein");
+    expect(() => parseSettings({ PORT: "70000" })).toThrow("PORT: darf höchstens 65535 sein");
+  });
+
   // Operations review: an empty session-secret signed every cookie with an empty key, so device
   // cookies could be forged and sign-in throttling passed by.
   it("refuses a kept secret that is empty or shorter than 32 characters, naming the file", () => {

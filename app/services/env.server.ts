@@ -28,7 +28,7 @@ const integerSetting = (fallback: number, min: number, max: number) =>
   z
     .string()
     .trim()
-    .regex(/^\d+$/, "muss eine ganze Zahl sein")
+    .regex(/^\d+$/, `muss eine ganze Zahl von ${min} bis ${max} sein`)
     .transform(Number)
     .pipe(z.number().min(min, `muss mindestens ${min} sein`).max(max, `darf höchstens ${max} sein`))
     .default(String(fallback));
@@ -212,7 +212,13 @@ export function resolveSessionSecret(configured: string | undefined, databasePat
   const dir = path.dirname(databasePath);
   const file = path.join(dir, "session-secret");
   if (existsSync(file)) return keptSecret(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 }); // a data folder made here is the app user's alone: children's data
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 }); // a data folder made here is the app user's alone: children's data
+  } catch (error) {
+    throw new SettingsError([
+      `DATABASE_PATH: Der Ordner ${dir} lässt sich nicht anlegen (${(error as NodeJS.ErrnoException).code ?? String(error)}). Stimmt DATABASE_PATH, und darf der Benutzer, unter dem Lagerfeuer läuft, dort schreiben?`,
+    ]);
+  }
   const secret = randomBytes(32).toString("base64url");
   // Written whole under another name and linked into place: a process starting at the same
   // moment finds either no file or the whole secret, never an empty one.

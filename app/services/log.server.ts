@@ -78,10 +78,12 @@ export function logError(error: unknown, reqId?: string, msg = "error") {
 /**
  * The server's own news for the person who runs it, in German: its start (`info`), a process
  * replaced (`error`), the reason a start ends (`fatal`). `fields` are counts and ids, never
- * personal data. `always`: written whatever LOG_LEVEL says, for what cannot be shown again (the
- * first admin's generated password).
+ * personal data. `always` (and every `fatal` line): written whatever LOG_LEVEL says, for what
+ * cannot be shown again (the first admin's generated password) and for why a start ended.
  */
 export function logNotice(level: "fatal" | "error" | "warn" | "info", msg: string, fields: Record<string, unknown> = {}, always = false) {
-  const log = always && !logger().isLevelEnabled(level) ? logger().child({}, { level: "trace" }) : logger();
+  // The reason a start ends is always written too: a start that ends without a word helps no one.
+  const shown = always || level === "fatal";
+  const log = shown && !logger().isLevelEnabled(level) ? logger().child({}, { level: "trace" }) : logger();
   log[level](fields, msg);
 }

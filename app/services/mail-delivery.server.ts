@@ -2,7 +2,7 @@
 // the jobs sends every due mail over SMTP when SMTP_URL is set, otherwise as an .eml file in
 // MAIL_DIR. Failures are retried with growing pauses; a restart picks up where it stopped.
 import cluster from "node:cluster";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
 import nodemailer from "nodemailer";
@@ -61,6 +61,24 @@ export function createDelivery(options: { smtpUrl?: string; mailDir: string; tim
   };
 }
 
+/**
+ * At start, without SMTP_URL: MAIL_DIR can be made and written, or the start ends naming it (a
+ * mail folder that could not be written failed every mail silently, hours before giving up).
+ */
+export function checkMailDir(mailDir: string) {
+  try {
+    mkdirSync(mailDir, { recursive: true, mode: 0o700 });
+    const probe = path.join(mailDir, `.probe-${process.pid}`);
+    writeFileSync(probe, "ok");
+    rmSync(probe);
+  } catch (error) {
+    throw new Error(
+      `Der Mail-Ordner ${mailDir} ist nicht beschreibbar (${(error as NodeJS.ErrnoException).code ?? String(error)}). ` +
+        "Bitte MAIL_DIR prüfen oder dem Benutzer des Servers Schreibrechte geben (oder SMTP_URL setzen).",
+    );
+  }
+}
+
 type Claimed = typeof mailOutbox.$inferSelect;
 
 /** Takes due mails for this worker: pending ones whose time has come, and abandoned claims. */
@@ -96,6 +114,15 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
   const uploadsDir = settings().uploadsDir;
   let sent = 0;
   let failed = 0;
+  /** Mails that failed this round and will be tried again, and the first one's reason. */
+  const retrying = { count: 0, reason: "" };
+  const done = () => {
+    if (retrying.count > 0) {
+      const what = retrying.count === 1 ? "1 Mail" : `${retrying.count} Mails`;
+      logNotice("warn", `${what} nicht zugestellt, neuer Versuch später`, { failed: retrying.count, reason: retrying.reason });
+    }
+    return { sent, failed };
+  };
   for (;;) {
     if (options.stopRequested?.()) break;
     const batch = claimDueMails(now, BATCH_SIZE);
@@ -104,7 +131,7 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
       if (options.stopRequested?.()) {
         // Shutting down: the mail under way was finished; the rest goes back to the queue.
         releaseClaims(batch.slice(index).map((m) => m.id));
-        return { sent, failed };
+        return done();
       }
       const attempts = mail.attempts + 1;
       try {
@@ -148,15 +175,14 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
         );
         failed++;
         // The server's answer without addresses: no personal data in the log (the outbox keeps it whole).
-        if (gaveUp) {
-          const reason = String(error).replace(/[^\s<>"',;:()]+@[^\s<>"',;:()]+/g, "…");
-          logNotice("error", `Mail nach ${attempts} Versuchen aufgegeben`, { mailId: mail.id, attempts, reason });
-        }
+        const reason = String(error).replace(/[^\s<>"',;:()]+@[^\s<>"',;:()]+/g, "…");
+        if (gaveUp) logNotice("error", `Mail nach ${attempts} Versuchen aufgegeben`, { mailId: mail.id, attempts, reason });
+        else if (retrying.count++ === 0) retrying.reason = reason;
       }
     }
     if (batch.length < BATCH_SIZE) break;
   }
-  return { sent, failed };
+  return done();
 }
 
 /** Hands claimed but unsent mails back to the queue, due at once for the next worker. */

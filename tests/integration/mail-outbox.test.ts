@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { mailOutbox, users } from "../../db/schema";
 import { closeDatabase, db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
@@ -99,7 +99,21 @@ describe("the mail outbox", () => {
     const delivery = createDelivery({ smtpUrl: `smtp://127.0.0.1:${port}`, mailDir: settings().mailDir });
     writeTransaction((tx) => queueMail(tx, message));
 
-    // Nobody listens yet.
+    // Nobody listens yet. The log says so at once, one warning per round, without the
+    // address (operator's walk-through: nothing was logged until the mail was given up, hours later).
+    writeTransaction((tx) => queueMail(tx, { ...message, to: "zweite.familie@example.org" }));
+    const written: string[] = [];
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => written.push(String(chunk)) > 0);
+    try {
+      expect(await deliverDueMails(delivery)).toEqual({ sent: 0, failed: 2 });
+    } finally {
+      stdout.mockRestore();
+    }
+    const lines = written.join("").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([expect.objectContaining({ level: 40, msg: "2 Mails nicht zugestellt, neuer Versuch später", failed: 2, reason: expect.stringMatching(/ECONNREFUSED/) })]);
+    expect(written.join("")).not.toMatch(/example\.org/);
+    db.delete(mailOutbox).run();
+    writeTransaction((tx) => queueMail(tx, message));
     expect(await deliverDueMails(delivery)).toEqual({ sent: 0, failed: 1 });
     let [row] = outbox();
     expect(row.status).toBe("pending");
