@@ -65,29 +65,24 @@ const {
   loadContext,
 } = build.entry.module;
 
+/** A whole number from `min` to `max` in the variable `name`, or `fallback` when unset; any other value ends the start. */
+function wholeNumberSetting(name, min, max, fallback) {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) {
+    logNotice("fatal", `${name} muss eine ganze Zahl von ${min} bis ${max} sein, ist aber „${raw}“.`);
+    process.exit(1);
+  }
+  return value;
+}
 /** WEB_CONCURRENCY: how many processes answer requests; by default the cores, at most 4. */
 function processCount() {
-  const raw = process.env.WEB_CONCURRENCY?.trim();
   if (development) return 1; // `remix dev` reloads the build in one process
-  if (!raw) return Math.min(availableParallelism(), 4);
-  const count = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(count) || count < 1 || count > 64) {
-    logNotice("fatal", `WEB_CONCURRENCY muss eine ganze Zahl von 1 bis 64 sein, ist aber „${raw}“.`);
-    process.exit(1);
-  }
-  return count;
+  return wholeNumberSetting("WEB_CONCURRENCY", 1, 64, Math.min(availableParallelism(), 4));
 }
 /** JOBS_NICE: the jobs process's CPU priority, 0 (the workers') to 19 (the lowest, the default). */
-function jobsNice() {
-  const raw = process.env.JOBS_NICE?.trim();
-  if (!raw) return 19;
-  const nice = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(nice) || nice < 0 || nice > 19) {
-    logNotice("fatal", `JOBS_NICE muss eine ganze Zahl von 0 bis 19 sein, ist aber „${raw}“.`);
-    process.exit(1);
-  }
-  return nice;
-}
+const jobsNice = () => wholeNumberSetting("JOBS_NICE", 0, 19, 19);
 if (!cluster.isWorker) jobsNice(); // a wrong value stops the start, not only the jobs process
 
 /**
@@ -98,7 +93,6 @@ if (!cluster.isWorker) jobsNice(); // a wrong value stops the start, not only th
 const role = cluster.isWorker ? (process.env.LAGERFEUER_ROLE === "jobs" ? "jobs" : "worker") : processCount() > 1 ? "primary" : "single";
 /** What boot() does in each role (app/services/boot.server.ts). */
 const BOOT_PARTS = { single: {}, primary: { jobs: false }, worker: { background: false }, jobs: { startup: false } };
-
 
 // The jobs process gives way to the request workers in a burst: JOBS_NICE, by default the lowest
 // priority (nice 19), set before its first jobs run, so mail and scheduled work use what CPU the

@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const asked = await requireAdmin(request);
-  const form = await readEventForm(request, (key) => earlierSubmission(db, key, asked.id));
+  const form = await readEventForm(request, (key) => earlierSubmission(db, key, asked.id), requestIdOf(context));
   if (form.response) return form.response;
   // Asked again once the files are in (a slow upload may take minutes): rights taken meanwhile count.
   const admin = await requireAdmin(request).catch(async (refusal: unknown) => {

@@ -70,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user, id } = await requireEditor(request, params.freizeitId);
-  const form = await readEventForm(request, (key) => earlierSubmission(db, key, user.id));
+  const form = await readEventForm(request, (key) => earlierSubmission(db, key, user.id), requestIdOf(context));
   if (form.response) return form.response;
   // Again once the body is in (60 MB may take minutes): a right taken meanwhile counts.
   await requireEditor(request, params.freizeitId).catch(async (refusal: unknown) => {

@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { isValidBIC, isValidIBAN, electronicFormatIBAN } from "ibantools";
 import { z } from "zod";
+import { errorCode } from "./folders.server";
 import { LOG_LEVELS } from "./log.server";
 
 const urlString = z
@@ -216,7 +217,7 @@ export function resolveSessionSecret(configured: string | undefined, databasePat
     mkdirSync(dir, { recursive: true, mode: 0o700 }); // a data folder made here is the app user's alone: children's data
   } catch (error) {
     throw new SettingsError([
-      `DATABASE_PATH: Der Ordner ${dir} lässt sich nicht anlegen (${(error as NodeJS.ErrnoException).code ?? String(error)}). Stimmt DATABASE_PATH, und darf der Benutzer, unter dem Lagerfeuer läuft, dort schreiben?`,
+      `DATABASE_PATH: Der Ordner ${dir} lässt sich nicht anlegen (${errorCode(error)}). Stimmt DATABASE_PATH, und darf der Benutzer, unter dem Lagerfeuer läuft, dort schreiben?`,
     ]);
   }
   const secret = randomBytes(32).toString("base64url");

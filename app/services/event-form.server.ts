@@ -77,9 +77,10 @@ function checkFields(hadFiles: boolean) {
 
 /**
  * Reads and checks the form. On a problem it answers with a 4xx for the page (nothing stored);
- * otherwise it hands back the input and the stored files.
+ * otherwise it hands back the input and the stored files. `requestId` names the request in the
+ * error line of a failure.
  */
-export async function readEventForm(request: Request, earlier: (key: string | null) => string | null = () => null) {
+export async function readEventForm(request: Request, earlier: (key: string | null) => string | null = () => null, requestId?: string) {
   let read;
   try {
     read = await readUploadForm(request, { picture: "picture", attachments: "attachment" }, { oneFile: { picture: ONE_PICTURE } });
@@ -136,7 +137,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
         ),
       };
     }
-    logError(error, undefined, "Freizeit nicht gespeichert");
+    logError(error, requestId, "Dateien der Freizeit nicht gespeichert");
     return { response: failedAnswer(submission) };
   }
 }

@@ -2,7 +2,7 @@
 // the jobs sends every due mail over SMTP when SMTP_URL is set, otherwise as an .eml file in
 // MAIL_DIR. Failures are retried with growing pauses; a restart picks up where it stopped.
 import cluster from "node:cluster";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
 import nodemailer from "nodemailer";
@@ -10,6 +10,7 @@ import type { Transporter } from "nodemailer";
 import { mailOutbox } from "../../db/schema";
 import { bookkeepingTransaction } from "./db.server";
 import { settings } from "./env.server";
+import { errorCode, probeFolder } from "./folders.server";
 import { logError, logNotice } from "./log.server";
 import type { MailAttachment } from "./mail.server";
 
@@ -67,13 +68,10 @@ export function createDelivery(options: { smtpUrl?: string; mailDir: string; tim
  */
 export function checkMailDir(mailDir: string) {
   try {
-    mkdirSync(mailDir, { recursive: true, mode: 0o700 });
-    const probe = path.join(mailDir, `.probe-${process.pid}`);
-    writeFileSync(probe, "ok");
-    rmSync(probe);
+    probeFolder(mailDir, 0o700); // parents' mail: the app user's alone
   } catch (error) {
     throw new Error(
-      `Der Mail-Ordner ${mailDir} ist nicht beschreibbar (${(error as NodeJS.ErrnoException).code ?? String(error)}). ` +
+      `Der Mail-Ordner ${mailDir} ist nicht beschreibbar (${errorCode(error)}). ` +
         "Bitte MAIL_DIR prüfen oder dem Benutzer des Servers Schreibrechte geben (oder SMTP_URL setzen).",
     );
   }

@@ -3,11 +3,12 @@
 // Preview pictures are turned once into small WebP versions (sharp) so phones never load the
 // camera original.
 import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { DISK_LOW, roomForFiles } from "./disk-space.server";
 import { settings } from "./env.server";
+import { errorCode, probeFolder } from "./folders.server";
 import { MAX_PICTURE_PIXELS, writePictureVariants } from "./picture-variants.server";
 import { FORM_TOO_LARGE, FORM_TOO_MANY_FILES, FORM_UNREADABLE, MULTIPART_MAX_BYTES, readForm, type FileHandler } from "./form.server";
 import { nameWithExtension, uploadedFileName } from "~/lib/file-names";
@@ -247,12 +248,10 @@ export async function cleanTempUploads() {
     await mkdir(tempDir, { recursive: true });
     for (const name of await readdir(tempDir)) await rm(path.join(tempDir, name), { force: true, recursive: true });
     for (const kind of ["picture", "attachment", "legal"] as const) await mkdir(dir(folderFor(kind)), { recursive: true });
-    const probe = path.join(tempDir, `probe-${randomToken().slice(0, 8)}`);
-    await writeFile(probe, "ok");
-    await rm(probe);
+    probeFolder(tempDir);
   } catch (error) {
     throw new Error(
-      `Der Upload-Ordner ${settings().uploadsDir} ist nicht beschreibbar (${(error as NodeJS.ErrnoException).code ?? String(error)}). ` +
+      `Der Upload-Ordner ${settings().uploadsDir} ist nicht beschreibbar (${errorCode(error)}). ` +
         "Bitte UPLOADS_DIR prüfen oder dem Benutzer des Servers Schreibrechte geben.",
     );
   }
