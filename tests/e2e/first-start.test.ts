@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildMode, staleBuild } from "../../scripts/build-state.mjs";
 import { rawRequest } from "../support/http";
 import { ADMIN, logLines, startOwnServer, type OwnServer } from "../support/server";
 
@@ -24,6 +25,12 @@ async function firstMail(timeoutMs = 10_000) {
 }
 
 describe("the first start", () => {
+  it("serves the production build of the sources as they are, as npm start does", () => {
+    // scripts/build-state.mjs reads the mode from a real build, not only from its test's copy.
+    expect(buildMode(readFileSync("build/index.js", "utf8"))).toBe("production");
+    expect(staleBuild()).toBeNull();
+  });
+
   it("shows the admin on the empty home page how to create the first event", async () => {
     const page = await rawRequest(`${app.baseUrl}/`, { headers: { Cookie: await app.sessionCookie(ADMIN.email) } });
     const html = page.text();

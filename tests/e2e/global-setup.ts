@@ -1,21 +1,20 @@
 // Starts the built server once for all browser tests, on a temporary database, upload folder
 // and mail folder, and hands their paths to the tests.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { TestProject } from "vitest/node";
+import { buildApp, staleBuild } from "../../scripts/build-state.mjs";
 import { logLines } from "../support/log-lines";
 import { freePort } from "../support/smtp";
 
 const ADMIN_EMAIL = "admin@example.org";
 
 export default async function setup(project: TestProject) {
-  if (!existsSync("build/index.js")) {
-    const built = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "build"], { stdio: "inherit" });
-    if (built.status !== 0) throw new Error("remix build failed");
-  }
+  // The tests drive the production build of the sources as they are, as npm start serves it.
+  if (staleBuild() && !buildApp()) throw new Error("remix build failed");
   const dir = mkdtempSync(path.join(tmpdir(), "lagerfeuer-e2e-"));
   // Another port when the free one was taken before the server opened it (three tries).
   let started = await startServer(dir);
