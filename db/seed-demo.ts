@@ -2,7 +2,7 @@
 // Deterministic (a fixed random seed; dates are placed relative to today), realistic German
 // content, every state the screens know. Fast enough for the benchmark's large size.
 import { pathToFileURL } from "node:url";
-import { count, like, or, sql } from "drizzle-orm";
+import { count, isNull, like, notInArray, or, sql } from "drizzle-orm";
 import {
   comments,
   enrolments,
@@ -446,6 +446,33 @@ export function seedDemo(db: Db, options: SeedOptions, passwordHash: string): Se
   );
 }
 
+const isDemoAccount = () => or(like(users.email, `%@${DEMO_DOMAIN}`), like(users.email, `%@${FORMER_DEMO_DOMAIN}`));
+
+/**
+ * `--reset`: removes the demo data (its events, and its accounts with all they hang on), in one
+ * transaction. Accounts that are not demo accounts, such as the first admin, stay. A database
+ * with an event a real account created, or a real account's registration, is refused untouched:
+ * --reset pointed at an association's database must not delete its camps.
+ */
+export function resetDemoData(db: Db) {
+  db.transaction((tx) => {
+    const demo = tx.select({ id: users.id }).from(users).where(isDemoAccount());
+    const foreignEvents = tx.select({ n: count() }).from(events).where(or(isNull(events.createdById), notInArray(events.createdById, demo))).get()!.n;
+    const foreignRegistrations = tx.select({ n: count() }).from(registrations).where(notInArray(registrations.userId, demo)).get()!.n;
+    const refusals = [
+      foreignEvents && (foreignEvents === 1 ? "1 Veranstaltung, die nicht aus den Demo-Daten stammt" : `${foreignEvents} Veranstaltungen, die nicht aus den Demo-Daten stammen`),
+      foreignRegistrations &&
+        (foreignRegistrations === 1 ? "1 Anmeldung eines Kontos, das nicht aus den Demo-Daten stammt" : `${foreignRegistrations} Anmeldungen von Konten, die nicht aus den Demo-Daten stammen`),
+    ].filter(Boolean);
+    if (refusals.length) {
+      throw new Error(`--reset ersetzt nur Demo-Daten, die Datenbank enthält aber ${refusals.join(" und ")}. Nichts gelöscht.`);
+    }
+    // Everything else hangs off events and accounts (ON DELETE CASCADE).
+    tx.delete(events).run();
+    tx.delete(users).where(isDemoAccount()).run();
+  }, { behavior: "immediate" });
+}
+
 function parseArgs(argv: string[]): SeedOptions & { reset: boolean } {
   const options = { ...DEFAULT_SEED, reset: false };
   for (let i = 0; i < argv.length; i++) {
@@ -473,17 +500,10 @@ async function main() {
   migrateDatabase(sqlite);
   const existing = db.select({ n: count() }).from(events).get()!.n;
   if (existing > 0 && !options.reset) {
-    console.error(`Die Datenbank ${settings().databasePath} enthält schon ${existing} Veranstaltungen. Mit --reset werden alle Daten ersetzt.`);
+    console.error(`Die Datenbank ${settings().databasePath} enthält schon ${existing} Veranstaltungen. Mit --reset werden frühere Demo-Daten ersetzt.`);
     process.exit(1);
   }
-  if (options.reset) {
-    // Everything else hangs off events and accounts (ON DELETE CASCADE). Accounts that are not
-    // demo accounts, such as the first admin, stay.
-    db.transaction((tx) => {
-      tx.delete(events).run();
-      tx.delete(users).where(or(like(users.email, `%@${DEMO_DOMAIN}`), like(users.email, `%@${FORMER_DEMO_DOMAIN}`))).run();
-    }, { behavior: "immediate" });
-  }
+  if (options.reset) resetDemoData(db);
   const started = performance.now();
   const result = seedDemo(db, options, await hashPassword(DEMO_PASSWORD));
   sqlite.close();

@@ -3,11 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DEMO_DOMAIN, DEMO_PASSWORD, seedDemo } from "../../db/seed-demo";
+import { DEMO_DOMAIN, DEMO_PASSWORD, resetDemoData, seedDemo } from "../../db/seed-demo";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { enrolmentReference } from "~/lib/transfer";
 import { loader as confirmationLoader } from "~/routes/anmeldung.$enrolmentId";
-import { sessionCookieFor } from "../support/fixtures";
+import { createEvent } from "../support/events";
+import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
+import { register } from "../support/lists-fixtures";
 import { body, get, run } from "../support/remix";
 import { db, migrateDatabase, openDatabase } from "~/services/db.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
@@ -110,5 +112,38 @@ describe("demo data", () => {
       return [...rows, ...people, ...money].map((r) => r.t);
     };
     expect(titles()).toEqual(titles());
+  });
+
+  describe("--reset", () => {
+    const one = (query: ReturnType<typeof sql>) => Number(Object.values(db.get<Record<string, number>>(query))[0]);
+    const demoEvents = () => one(sql`select count(*) from events e join users u on u.id = e.created_by_id where u.email like ${`%@${DEMO_DOMAIN}`}`);
+
+    it("replaces the demo data and keeps the other accounts, such as the first admin", async () => {
+      resetDatabase();
+      const firstAdmin = await createUser({ role: "admin", email: "admin@example.org" });
+      seedDemo(db, { events: 6, users: 10, registrations: 20 }, "hash");
+      expect(demoEvents()).toBe(6);
+      resetDemoData(db);
+      expect(one(sql`select count(*) from events`)).toBe(0);
+      expect(one(sql`select count(*) from users`)).toBe(1);
+      expect(one(sql`select count(*) from users where id = ${firstAdmin.id}`)).toBe(1);
+    });
+
+    it("refuses a database with events or enrolments that are not demo data, and deletes nothing", async () => {
+      // A newcomer's review: --reset deleted every event of the database it was pointed at, a
+      // real association's included.
+      resetDatabase();
+      const admin = await createUser({ role: "admin" });
+      seedDemo(db, { events: 6, users: 10, registrations: 20 }, "hash");
+      const real = createEvent({ title: "Echtes Zeltlager", createdById: admin.id });
+      expect(() => resetDemoData(db)).toThrow("1 Veranstaltung, die nicht aus den Demo-Daten stammt");
+      expect(one(sql`select count(*) from events`)).toBe(7);
+
+      db.run(sql`update events set created_by_id = (select id from users where email like ${`%@${DEMO_DOMAIN}`} limit 1) where id = ${real.id}`);
+      const parent = await createUser();
+      register(real.id, { userId: parent.id });
+      expect(() => resetDemoData(db)).toThrow("1 Anmeldung eines Kontos, das nicht aus den Demo-Daten stammt");
+      expect(one(sql`select count(*) from events`)).toBe(7);
+    });
   });
 });
