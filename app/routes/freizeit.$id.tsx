@@ -28,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getUser(request);
   const event = getEventPage(eventId(params.id), user);
   if (!event) throw new Response("Nicht gefunden", { status: 404 });
-  const { startsAt: _startsAt, createdAt: _c, updatedAt: _u, createdById: _by, helperCheckReminderSentAt: _r, ...shown } = event;
+  const { startsAt: _startsAt, ...shown } = event;
   return json({
     // The event's lead persons are in charge already: they are offered no helper application.
     event: { ...shown, mayApplyAsHelper: !event.isOwner },

@@ -4,7 +4,7 @@ import { crc32 } from "node:zlib";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { auditLog, comments, eventHelpers, eventOwners, events, files, mailOutbox, participants, registrations, type HelperStatus } from "../../db/schema";
-import { getEventPage, listEvents } from "~/models/event.server";
+import { EVENT_PAGE_COLUMNS, getEventPage, listEvents } from "~/models/event.server";
 import { sendEventMail } from "~/models/event-mail.server";
 import { action as createAction, loader as createLoader } from "~/routes/freizeit.create";
 import { action as editAction, loader as editLoader } from "~/routes/freizeit.edit.$freizeitId";
@@ -96,6 +96,18 @@ describe("the detail page", () => {
     expect((await run(detailLoader, get(`/freizeit/${closed.id}`, { params: { id: String(closed.id) }, cookie: parentCookie }))).status).toBe(404);
     expect((await run(detailLoader, get(`/freizeit/${closed.id}`, { params: { id: String(closed.id) }, cookie: ownerCookie }))).status).toBe(200);
     expect((await run(detailLoader, get("/freizeit/abc", { params: { id: "abc" } }))).status).toBe(404);
+  });
+
+  it("gives a visitor the fields the page shows, named one by one: a new column of events fails here until it is named shown or bookkeeping", async () => {
+    // A newcomer's review: the page's data was the whole row with five columns taken out by name,
+    // so any new column of events reached every visitor (also as ?_data= JSON).
+    const event = createEvent({ title: "Offen" });
+    const answer = await run(detailLoader, get(`/freizeit/${event.id}`, { params: { id: String(event.id) } }));
+    const { event: shown } = (await body(answer)) as { event: Record<string, unknown> };
+    const row = Object.keys(db.select().from(events).where(eq(events.id, event.id)).get()!);
+    const bookkeeping = ["startsAt", "createdAt", "updatedAt", "createdById", "helperCheckReminderSentAt"];
+    expect(row.filter((column) => column in shown).sort()).toEqual(row.filter((column) => !bookkeeping.includes(column)).sort());
+    expect(Object.keys(EVENT_PAGE_COLUMNS).sort()).toEqual(row.filter((column) => !bookkeeping.includes(column) || column === "startsAt").sort());
   });
 
   // Part 1 §4: "event lists are sorted by dateFrom ascending, ties by title", in German order
