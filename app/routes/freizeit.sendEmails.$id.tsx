@@ -102,7 +102,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!parsed.ok || problems.length || total > ATTACHMENTS_MAX_BYTES) {
     await discardUploads(uploads);
     const tooLarge = total > ATTACHMENTS_MAX_BYTES || problems.some((p) => p.status === 413);
-    const message = tooLarge ? TOO_LARGE_TOGETHER : problems.length ? "Bitte wähle die Anhänge erneut aus." : undefined;
+    const message = tooLarge ? TOO_LARGE_TOGETHER : problems.length ? "Bitte wählen Sie die Anhänge erneut aus." : undefined;
     const status = problems.find((p) => p.status >= 500)?.status ?? (tooLarge ? 413 : 400);
     const alert = (parsed.ok && !tooLarge && serverRefusal(problems)) || { title: INVALID, message };
     // A choice that reaches nobody is said now too, not after the next send.
@@ -118,7 +118,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     await discardUploads(uploads);
     if (error instanceof UploadError) {
       return answer(
-        { alert: { title: INVALID, message: "Bitte wähle die Anhänge erneut aus." }, fileErrors: { [error.field]: error.message }, values },
+        { alert: { title: INVALID, message: "Bitte wählen Sie die Anhänge erneut aus." }, fileErrors: { [error.field]: error.message }, values },
         error.status,
       );
     }

@@ -17,7 +17,7 @@ describe("the event e-mail form", () => {
   it("refuses empty, blank or too long fields and an unknown choice", () => {
     expect(parseEventMail(form({ subject: "  ", text: "" }))).toEqual({
       ok: false,
-      errors: { subject: "Bitte gib einen Betreff an.", text: "Bitte gib einen Text an." },
+      errors: { subject: "Bitte geben Sie einen Betreff an.", text: "Bitte geben Sie einen Text an." },
     });
     const long = parseEventMail(form({ subject: "x".repeat(101), text: "y".repeat(1501), audience: "alle" }));
     expect(long.ok ? null : Object.keys(long.errors).sort()).toEqual(["audience", "subject", "text"]);

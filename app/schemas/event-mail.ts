@@ -22,17 +22,17 @@ export const eventMailSchema = z.object({
   subject: z.preprocess(
     (v) => (typeof v === "string" ? v.replace(/[\r\n\t]+/g, " ") : v),
     z
-      .string({ required_error: "Bitte gib einen Betreff an." })
+      .string({ required_error: "Bitte geben Sie einen Betreff an." })
       .trim()
-      .min(1, "Bitte gib einen Betreff an.")
+      .min(1, "Bitte geben Sie einen Betreff an.")
       .max(SUBJECT_MAX, `Der Betreff darf höchstens ${SUBJECT_MAX} Zeichen lang sein.`),
   ),
   text: z
-    .string({ required_error: "Bitte gib einen Text an." })
+    .string({ required_error: "Bitte geben Sie einen Text an." })
     .trim()
-    .min(1, "Bitte gib einen Text an.")
+    .min(1, "Bitte geben Sie einen Text an.")
     .max(TEXT_MAX, `Der Text darf höchstens ${TEXT_MAX} Zeichen lang sein.`),
-  audience: z.enum(EVENT_MAIL_AUDIENCES, { errorMap: () => ({ message: "Bitte wähle die Empfänger*innen." }) }),
+  audience: z.enum(EVENT_MAIL_AUDIENCES, { errorMap: () => ({ message: "Bitte wählen Sie die Empfänger*innen." }) }),
 });
 
 export type EventMailFields = "subject" | "text" | "audience";
