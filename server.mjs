@@ -1,5 +1,6 @@
-// The production (and development) server: express with the same pieces as remix-serve
-// (compression, static files, the Remix handler) plus what remix-serve cannot do: security
+// The production (and development) server: express for the static files (with compression),
+// Remix through our own adapter (remix-adapter.server.ts, past express's router; decision 0017),
+// and what remix-serve cannot do: security
 // headers on every response, refusal of cross-site form posts, unsupported methods and malformed
 // addresses before any action runs, no caching of personal answers, a German page for every
 // error, the start-up work of the app (settings check, migrations, first admin), the mail worker
@@ -8,7 +9,7 @@
 // (page-cache.server.ts), and WEB_CONCURRENCY processes answer requests (node:cluster: the
 // primary does the start-up work and hands out connections; the mail worker and the scheduler
 // run in one "jobs" process of their own at a lower CPU priority, which answers no requests).
-// Why: docs/decisions/0001-own-express-server.md, 0014-page-cache.md, 0014-cluster.md
+// Why: docs/decisions/0001-own-express-server.md, 0019-page-cache.md, 0014-cluster.md
 import cluster from "node:cluster";
 import { readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -387,7 +388,7 @@ function serveRequests() {
     else await shutdown();
     process.exit(0);
   }
-  // A primary gone (killed): node's cluster ends its workers at once (docs/decisions/0014).
+  // A primary gone (killed): node's cluster ends its workers at once (docs/decisions/0014-cluster.md).
   onStopSignals(stop);
 }
 

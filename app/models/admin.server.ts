@@ -73,10 +73,6 @@ export function listAdminEvents(now = new Date()): AdminEventCard[] {
   return rows.map(({ startsAt, ...row }) => ({ ...row, past: startsAt.getTime() <= nowMs }));
 }
 
-export function badgeOf(card: Pick<AdminEventCard, "openRegistrations" | "openHelpers" | "openPayments">) {
-  return card.openRegistrations + card.openHelpers + card.openPayments;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Benutzerverwaltung
 

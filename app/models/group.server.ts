@@ -2,7 +2,7 @@
 // A person is in at most one group per event; the composite keys of group_members make sure the
 // group, the registration and the helper belong to the same event. The state rules (no waiting,
 // rejected or cancelled registration, no pending or declined helper) are checked here.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { eventGroups, eventHelpers, groupMembers, registrations } from "../../db/schema";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { hasVisibleCharacter } from "~/lib/unseen";
@@ -45,35 +45,6 @@ export function listEventGroups(eventId: number, q: Queryable = db): GroupRow[] 
     .where(eq(eventGroups.eventId, eventId))
     .orderBy(sql`${eventGroups.name} collate nocase`, asc(eventGroups.id))
     .all();
-}
-
-/** Who is in which group of the event (one query): registration id → group id, helper id → group id. */
-export function groupAssignments(eventId: number, q: Queryable = db) {
-  const rows = q
-    .select({ groupId: groupMembers.groupId, registrationId: groupMembers.registrationId, helperUserId: groupMembers.helperUserId })
-    .from(groupMembers)
-    .where(eq(groupMembers.eventId, eventId))
-    .all();
-  const byRegistration = new Map<number, number>();
-  const byHelper = new Map<number, number>();
-  for (const row of rows) {
-    if (row.registrationId !== null) byRegistration.set(row.registrationId, row.groupId);
-    if (row.helperUserId !== null) byHelper.set(row.helperUserId, row.groupId);
-  }
-  return { byRegistration, byHelper };
-}
-
-/** Registration ids → group id for the given registrations only (one query). */
-export function groupsOfRegistrations(eventId: number, registrationIds: number[], q: Queryable = db) {
-  const map = new Map<number, number>();
-  if (registrationIds.length === 0) return map;
-  const rows = q
-    .select({ registrationId: groupMembers.registrationId, groupId: groupMembers.groupId })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.eventId, eventId), inArray(groupMembers.registrationId, registrationIds)))
-    .all();
-  for (const row of rows) if (row.registrationId !== null) map.set(row.registrationId, row.groupId);
-  return map;
 }
 
 function failed(status: 400 | 404 | 409, message: string = GROUP_TEXTS.failedMessage): GroupOutcome {

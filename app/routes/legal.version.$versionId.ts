@@ -2,7 +2,7 @@
 // event whose enrolments accepted it (proof of consent).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findLegalVersionFile, LEGAL_DOCUMENTS } from "~/models/legal.server";
-import { contentDisposition, fileResponse, fileNotFound } from "~/services/file-response.server";
+import { contentDisposition, fileNotFound, fileResponse, PERSONAL_FILE_CACHE_CONTROL } from "~/services/file-response.server";
 import { requireUser } from "~/services/session.server";
 import { storedPath } from "~/services/uploads.server";
 import { idFrom } from "~/lib/ids";
@@ -17,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       contentType: "application/pdf",
       disposition: contentDisposition("inline", `${LEGAL_DOCUMENTS[file.type].label} (Version ${file.version}).pdf`),
-      cacheControl: "private, max-age=3600",
+      cacheControl: PERSONAL_FILE_CACHE_CONTROL,
     },
     request,
   );

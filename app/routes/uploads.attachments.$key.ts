@@ -1,7 +1,7 @@
 // An event's attachment, opened in a new tab. Attachments of a staff-only event only for staff.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findEventFile } from "~/models/event.server";
-import { contentDisposition, fileResponse, SHARED_FILE_CACHE_CONTROL, fileNotFound } from "~/services/file-response.server";
+import { contentDisposition, fileNotFound, fileResponse, PERSONAL_FILE_CACHE_CONTROL, SHARED_FILE_CACHE_CONTROL } from "~/services/file-response.server";
 import { getUser } from "~/services/session.server";
 import { storedPath } from "~/services/uploads.server";
 
@@ -15,7 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       contentType: file.mimeType,
       disposition: contentDisposition("inline", file.displayName),
-      cacheControl: file.staffOnly ? "private, max-age=3600" : SHARED_FILE_CACHE_CONTROL.attachment,
+      cacheControl: file.staffOnly ? PERSONAL_FILE_CACHE_CONTROL : SHARED_FILE_CACHE_CONTROL.attachment,
     },
     request,
   );

@@ -1,7 +1,7 @@
 // A preview picture in one of its small WebP sizes (the original is never sent).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findEventFile } from "~/models/event.server";
-import { fileResponse, SHARED_FILE_CACHE_CONTROL, fileNotFound } from "~/services/file-response.server";
+import { fileNotFound, fileResponse, PERSONAL_FILE_CACHE_CONTROL, SHARED_FILE_CACHE_CONTROL } from "~/services/file-response.server";
 import { getUser } from "~/services/session.server";
 import { PICTURE_WIDTHS, variantPath } from "~/services/uploads.server";
 
@@ -14,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Keys are never reused: a new picture gets a new key, so a browser can keep a picture for good.
   return fileResponse(
     variantPath(match[1], width),
-    { contentType: "image/webp", cacheControl: file.staffOnly ? "private, max-age=86400" : SHARED_FILE_CACHE_CONTROL.picture },
+    { contentType: "image/webp", cacheControl: file.staffOnly ? PERSONAL_FILE_CACHE_CONTROL : SHARED_FILE_CACHE_CONTROL.picture },
     request,
   );
 }

@@ -9,6 +9,12 @@ import { errorPage } from "./security.server";
  * browser keeps them too), kept long by the browser, but only five minutes by a shared cache (a
  * proxy, a CDN), so a file a lead deleted, or one of an event made staff-only, is soon gone there.
  */
+/**
+ * Files only staff or admins may see (a staff-only event's, a legal document's older versions):
+ * never stored, as every answer to a signed-in person (server.mjs says so for all of them).
+ */
+export const PERSONAL_FILE_CACHE_CONTROL = "private, no-store";
+
 export const SHARED_FILE_CACHE_CONTROL = {
   picture: "public, max-age=31536000, s-maxage=300, immutable",
   attachment: "public, max-age=86400, s-maxage=300",

@@ -1,5 +1,5 @@
 // The rendered pages anonymous visitors see most (`/` and `/freizeit/{id}`), kept in the server
-// process and answered before express and Remix run. Correct first (docs/decisions/0014-page-cache.md):
+// process and answered before express and Remix run. Correct first (docs/decisions/0019-page-cache.md):
 // - only for a GET without any cookie, without a query string, to exactly those addresses;
 // - a copy is used only while the database has not changed since it was rendered: the key holds
 //   SQLite's `data_version` (changes when any other connection, e.g. another worker, commits)

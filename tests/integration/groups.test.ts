@@ -1,13 +1,32 @@
 // Group rules (spec part 2 §4, §5, §8; issue 11 item 4): create, rename, delete (members become
 // ungrouped), one group per person per event, no group of another event, no waiting, rejected or
 // cancelled registration, no pending or declined helper; the form handler's permission check.
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assignToGroup, createGroup, deleteGroup, groupAssignments, listEventGroups, renameGroup } from "~/models/group.server";
+import { groupMembers } from "../../db/schema";
+import { assignToGroup, createGroup, deleteGroup, listEventGroups, renameGroup } from "~/models/group.server";
+import { db } from "~/services/db.server";
 import { handleGroupForm } from "~/services/group-form.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
 import { addHelperEntry as addHelper, createRegistration } from "../support/helper-camp";
 import { post } from "../support/remix";
+
+/** Who is in which group of the event, as the database holds it: registration id → group id, helper id → group id. */
+function groupAssignments(eventId: number) {
+  const rows = db
+    .select({ groupId: groupMembers.groupId, registrationId: groupMembers.registrationId, helperUserId: groupMembers.helperUserId })
+    .from(groupMembers)
+    .where(eq(groupMembers.eventId, eventId))
+    .all();
+  const byRegistration = new Map<number, number>();
+  const byHelper = new Map<number, number>();
+  for (const row of rows) {
+    if (row.registrationId !== null) byRegistration.set(row.registrationId, row.groupId);
+    if (row.helperUserId !== null) byHelper.set(row.helperUserId, row.groupId);
+  }
+  return { byRegistration, byHelper };
+}
 
 let lead: { id: number };
 let parent: { id: number };
