@@ -207,7 +207,8 @@ export function AccountFamily({
       ))}
       <section className="panel" aria-labelledby="new-child">
         <h3 id="new-child">Neues Kind anlegen</h3>
-        <EditForm formId="child-new" intent="participant" submissionKey={keys.child} actionData={actionData} label="Kind anlegen">
+        {/* A new key after each save: the box starts empty again, so a second tap creates nothing (parents' review). */}
+        <EditForm key={keys.child} formId="child-new" intent="participant" submissionKey={keys.child} actionData={actionData} label="Kind anlegen">
           <ChildFields formId="child-new" child={{}} actionData={actionData} />
         </EditForm>
       </section>
@@ -226,7 +227,7 @@ export function AccountFamily({
       ))}
       <section className="panel" aria-labelledby="new-guardian">
         <h3 id="new-guardian">Neue*n Erziehungsberechtigte*n anlegen</h3>
-        <EditForm formId="guardian-new" intent="guardian" submissionKey={keys.guardian} actionData={actionData} label="Person anlegen">
+        <EditForm key={keys.guardian} formId="guardian-new" intent="guardian" submissionKey={keys.guardian} actionData={actionData} label="Person anlegen">
           <GuardianFields formId="guardian-new" guardian={{}} actionData={actionData} />
         </EditForm>
       </section>

@@ -212,4 +212,36 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("a saved child or guardian empties its 'new' box: a second tap creates no second one (parents' review)", async () => {
+    // With JavaScript the box kept what was just saved, its button enabled and a fresh one-time
+    // key: a second tap made a second "Zora", in the account and in the enrolment's child list.
+    const parent = await createUser();
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
+    await page.goto("/account?tab=teilnehmer");
+    const childBox = page.getByRole("region", { name: "Neues Kind anlegen" });
+    await childBox.getByLabel("Vorname").fill("Zora");
+    await childBox.getByLabel("Nachname").fill("Einmal");
+    await childBox.getByLabel("Straße und Hausnummer").fill("Weg 1");
+    await childBox.getByLabel("Ort").fill("Kiel");
+    await childBox.getByLabel("Geburtsdatum").fill("2016-04-01");
+    await childBox.getByRole("button", { name: "Kind anlegen" }).click();
+    await page.getByRole("heading", { name: "Zora Einmal" }).waitFor();
+    expect(await childBox.getByLabel("Vorname").inputValue()).toBe("");
+    expect(await childBox.getByLabel("Nachname").inputValue()).toBe("");
+    if (javaScriptEnabled) expect(await childBox.getByRole("button", { name: "Kind anlegen" }).isDisabled()).toBe(true);
+
+    const guardianBox = page.getByRole("region", { name: "Neue*n Erziehungsberechtigte*n anlegen" });
+    await guardianBox.getByLabel("Vorname").fill("Gerd");
+    await guardianBox.getByLabel("Nachname").fill("Einmal");
+    await guardianBox.getByRole("button", { name: "Person anlegen" }).click();
+    await page.getByRole("heading", { name: "Gerd Einmal" }).waitFor();
+    expect(await guardianBox.getByLabel("Vorname").inputValue()).toBe("");
+    if (javaScriptEnabled) expect(await guardianBox.getByRole("button", { name: "Person anlegen" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("heading", { name: "Zora Einmal" }).count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
