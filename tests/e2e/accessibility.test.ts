@@ -66,6 +66,47 @@ describe("every page", () => {
   }, 120_000); // some 36 pages in two sizes: room for a busy machine
 });
 
+describe("a phone's large text", () => {
+  it("keeps the parents' pages within 320 pixels at 200 % text size, long words included", async () => {
+    // Parents' review: with the text at 200 % (a phone's font scaling) most pages scrolled
+    // sideways at 320 px (tile, field-row and fact grids with fixed minimum widths), and a long
+    // word or link in a description widened the event page at any text size.
+    const parent = await createUser();
+    const camp = createEvent({
+      title: "Großes-Sommer-Zeltlager",
+      description: "Bitte die Teilnahmevoraussetzungsbescheinigungen mitbringen: https://www.jugendverband-beispiel.de/downloads/sommerlager/packliste-und-formulare",
+      permitsRequired: true,
+      tshirtSizeRequired: true,
+      priceCents: 18900,
+    });
+    const pages: [string, number | undefined][] = [
+      ["/", undefined],
+      ["/", parent.id],
+      [`/freizeit/${camp.id}`, undefined],
+      [`/enroll/${camp.id}`, parent.id],
+      ["/account", parent.id],
+      ["/account?tab=teilnehmer", parent.id],
+      ["/signup", undefined],
+      ["/login", undefined],
+    ];
+    const measured = [];
+    for (const [path, user] of pages) {
+      const { page, context } = await openTab(browser(), { javaScriptEnabled: false, baseURL: baseUrl });
+      await page.setViewportSize({ width: 320, height: 640 });
+      if (user) await context.addCookies([await browserSessionCookie(user, baseUrl)]);
+      await page.goto(path);
+      const widths = await page.evaluate(() => {
+        const normal = document.documentElement.scrollWidth;
+        document.documentElement.style.fontSize = "200%";
+        return { normal, large: document.documentElement.scrollWidth };
+      });
+      measured.push({ path, ...widths });
+      await context.close();
+    }
+    expect(measured).toEqual(pages.map(([path]) => ({ path, normal: 320, large: 320 })));
+  }, 60_000);
+});
+
 describe("error messages", () => {
   it("are linked to their fields after a refused submit", async () => {
     const admin = await createUser({ role: "admin" });
