@@ -118,15 +118,18 @@ export function requestEmailChange(
 
 /** Applies a confirmed e-mail change and ends the user's other sessions: every session but
  * `keepSessionHash` (the one that opened the link, if it is the user's). */
-export function confirmEmailChange(token: string, keepSessionHash: string | null = null): "changed" | "invalid" | "taken" {
+export function confirmEmailChange(
+  token: string,
+  keepSessionHash: string | null = null,
+): { status: "changed"; userId: number; email: string } | { status: "invalid" | "taken" } {
   return writeTransaction((tx) => {
     const row = consumeToken(tx, token, "change_email");
-    if (!row?.newEmail) return "invalid";
+    if (!row?.newEmail) return { status: "invalid" as const };
     const taken = tx.select({ id: users.id }).from(users).where(eq(users.email, row.newEmail)).get();
-    if (taken) return "taken";
+    if (taken) return { status: "taken" as const };
     tx.update(users).set({ email: row.newEmail, emailConfirmedAt: new Date() }).where(eq(users.id, row.userId)).run();
     endOtherSessions(row.userId, keepSessionHash, tx);
-    return "changed";
+    return { status: "changed" as const, userId: row.userId, email: row.newEmail };
   });
 }
 

@@ -9,7 +9,7 @@ import { confirmEmailChange } from "~/models/user.server";
 import { SIGNUP_TAKEN } from "~/schemas/auth";
 import { db } from "~/services/db.server";
 import { redirectWithFlash } from "~/services/flash.server";
-import { currentSessionHash } from "~/services/session.server";
+import { currentSessionHash, getUser } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "E-Mail-Änderung bestätigen – Lagerfeuer" }];
 
@@ -20,16 +20,20 @@ export function loader({ params }: LoaderFunctionArgs) {
 export async function action({ params, request }: ActionFunctionArgs) {
   // The browser that confirms stays signed in (if it is the user's); the other sessions end.
   const outcome = confirmEmailChange(params.token ?? "", await currentSessionHash(request));
-  if (outcome === "changed") {
-    return redirectWithFlash("/account", {
+  if (outcome.status === "changed") {
+    // Opened on a browser without the user's session (a phone's mail app, after a logout): the
+    // account page would only send them on to the login page, which then says they are not
+    // signed in instead of that the change worked.
+    const ownBrowser = (await getUser(request))?.id === outcome.userId;
+    return redirectWithFlash(ownBrowser ? "/account" : "/login", {
       kind: "success",
       title: "Erfolgreiche Änderung",
-      message: "Deine neue E-Mail-Adresse gilt ab jetzt.",
+      message: ownBrowser ? "Deine neue E-Mail-Adresse gilt ab jetzt." : `Deine neue E-Mail-Adresse gilt ab jetzt. Melde dich bitte mit ${outcome.email} an.`,
     });
   }
   return json(
-    { alert: outcome === "taken" ? { title: "Fehler beim Ändern", message: SIGNUP_TAKEN.message } : null },
-    { status: outcome === "taken" ? 409 : 410 },
+    { alert: outcome.status === "taken" ? { title: "Fehler beim Ändern", message: SIGNUP_TAKEN.message } : null },
+    { status: outcome.status === "taken" ? 409 : 410 },
   );
 }
 

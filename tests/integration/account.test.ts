@@ -9,6 +9,7 @@ import { action as loginAction } from "~/routes/login";
 import { MAX_FAILURES_PER_EMAIL } from "~/models/password-tries.server";
 import { db } from "~/services/db.server";
 import { verifyPassword } from "~/services/password.server";
+import { takeFlash } from "~/services/flash.server";
 import { getUser } from "~/services/session.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { body, cookieFrom, get, linkIn, outbox, post, run } from "../support/remix";
@@ -86,13 +87,28 @@ describe("e-mail change", () => {
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: bystander.cookie } }))).not.toBeNull();
   });
 
-  it("ends every session of the user when the link is opened without one", async () => {
+  it("ends every session of the user when the link is opened without one, and says so on the login page", async () => {
     const { user, cookie } = await signedIn({ email: "alt@example.org" });
     await run(accountAction, post("/account", { intent: "email", email: "neu@example.org" }, { cookie }));
     const link = linkIn(outbox()[0].text);
-    expect((await run(emailConfirmAction, post(link, {}, { params: { token: link.split("/").pop()! } }))).status).toBe(302);
+    const confirmed = await run(emailConfirmAction, post(link, {}, { params: { token: link.split("/").pop()! } }));
+    expect(confirmed.status).toBe(302);
     expect(fresh(user.id)!.email).toBe("neu@example.org");
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).toBeNull();
+    // Parents' review: it went to /account, whose guard sent the parent on to the login page with
+    // "Sie sind nicht angemeldet" in place of the success: nothing said the change had worked.
+    expect(confirmed.headers.get("Location")).toBe("/login");
+    const flash = await takeFlash(new Request("http://localhost/login", { headers: { Cookie: cookieFrom(confirmed, "lf_flash")! } }));
+    expect(flash?.flash).toMatchObject({ kind: "success", message: "Deine neue E-Mail-Adresse gilt ab jetzt. Melde dich bitte mit neu@example.org an." });
+  });
+
+  it("sends someone else who is signed in on the confirming browser to the login page too", async () => {
+    const { cookie } = await signedIn({ email: "alt@example.org" });
+    const neighbour = await signedIn();
+    await run(accountAction, post("/account", { intent: "email", email: "neu@example.org" }, { cookie }));
+    const link = linkIn(outbox()[0].text);
+    const confirmed = await run(emailConfirmAction, post(link, {}, { cookie: neighbour.cookie, params: { token: link.split("/").pop()! } }));
+    expect(confirmed.headers.get("Location")).toBe("/login");
   });
 
   it("refuses a malformed address and one that is taken", async () => {
