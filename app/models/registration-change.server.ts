@@ -8,7 +8,7 @@ import { childAmounts } from "~/lib/money";
 import type { RegistrationFacts } from "~/lib/registration-machine";
 import { type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { queueMail } from "~/services/mail.server";
+import { queueMail, withdrawWaitingMail } from "~/services/mail.server";
 import { placesTakenOf } from "./enrollment-queries.server";
 
 /**
@@ -174,7 +174,26 @@ export function paymentLines(row: ChangeRow, amountCents: number | null) {
 }
 
 /** The subject of a mail to the parent about one child's registration. */
-export function parentMailSubject(row: ChangeRow, subject: string) {
+/** The subject of the mail that tells a parent their payment arrived (held back ten minutes). */
+export const PAYMENT_RECEIVED = "Zahlung eingegangen";
+
+/**
+ * Takes back the "Zahlung eingegangen" mails of an event's registrations that still wait their ten
+ * minutes: the event is being deleted, and its families are told it is cancelled.
+ */
+export function withdrawPaymentMails(tx: Queryable, eventId: number) {
+  const paid = tx
+    .select({ parentEmail: users.email, childFirstName: participants.firstName, childLastName: participants.lastName, eventTitle: events.title })
+    .from(registrations)
+    .innerJoin(users, eq(users.id, registrations.userId))
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .innerJoin(events, eq(events.id, registrations.eventId))
+    .where(and(eq(registrations.eventId, eventId), eq(registrations.paid, true)))
+    .all();
+  for (const row of paid) withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED));
+}
+
+export function parentMailSubject(row: Pick<ChangeRow, "childFirstName" | "childLastName" | "eventTitle">, subject: string) {
   return `${subject}: ${row.childFirstName} ${row.childLastName} – ${row.eventTitle}`;
 }
 

@@ -28,6 +28,7 @@ import {
   loadForChange,
   loadManyForChange,
   parentMailSubject,
+  PAYMENT_RECEIVED,
   paymentLines,
   tellParent,
   writeHistory,
@@ -38,7 +39,6 @@ import { offerFreePlaces } from "./waiting-list.server";
 
 export const REASON_MISSING = "Begründung ist erforderlich";
 
-const PAYMENT_RECEIVED = "Zahlung eingegangen";
 /** How long the parent's mail about a confirmed payment waits, so that a mistake can be undone. */
 export const PAYMENT_MAIL_DELAY_MS = 10 * 60_000;
 const PAYMENT_MAIL_NOTE = `Die Eltern bekommen in ${PAYMENT_MAIL_DELAY_MS / 60_000} Minuten eine E-Mail`;

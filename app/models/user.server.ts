@@ -7,7 +7,7 @@ import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { offerFreePlaces } from "./waiting-list.server";
-import { queueMail } from "~/services/mail.server";
+import { queueMail, withdrawMailsTo } from "~/services/mail.server";
 import { hashPassword } from "~/services/password.server";
 import { endAllSessions, endOtherSessions } from "~/services/session.server";
 import { claimAddressCheck } from "./address-checks.server";
@@ -227,9 +227,9 @@ function withdrawnState(r: { waiting: boolean; paid: boolean; amountCents: numbe
  */
 export function deleteAccount(userId: number, now = new Date()): { ok: true } | { ok: false; reason: "last_admin" } {
   return writeTransaction((tx) => {
-    const user = tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).get();
-    if (!user) return { ok: true as const };
-    if (user.role === "admin") {
+    const account = tx.select({ role: users.role, email: users.email }).from(users).where(eq(users.id, userId)).get();
+    if (!account) return { ok: true as const };
+    if (account.role === "admin") {
       const admins = tx.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), eq(users.banned, false))).get()!.n;
       if (admins <= 1) return { ok: false as const, reason: "last_admin" as const };
     }
@@ -283,6 +283,9 @@ export function deleteAccount(userId: number, now = new Date()): { ok: true } | 
       .from(registrations)
       .where(eq(registrations.userId, userId))
       .all();
+    // Mails still waiting for this account (a "Zahlung eingegangen" held back ten minutes, an
+    // offer's reminder) would reach an account that is gone, about registrations that are gone.
+    withdrawMailsTo(tx, account.email);
     tx.delete(users).where(eq(users.id, userId)).run();
     // Places the deleted account's children held go to the waiting lists.
     for (const { eventId } of heldPlacesAt) offerFreePlaces(tx, eventId, now);

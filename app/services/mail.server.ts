@@ -83,6 +83,15 @@ export function withdrawWaitingMail(tx: Queryable, to: string, subject: string) 
 }
 
 /**
+ * Takes back every mail to `to` alone that still waits in the outbox (held back, or waiting for a
+ * retry): the account it was for is gone. One the mail worker is sending right now goes.
+ */
+export function withdrawMailsTo(tx: Queryable, to: string) {
+  const { recipients } = storedMail({ to, subject: "", text: "" });
+  return tx.delete(mailOutbox).where(and(eq(mailOutbox.recipients, recipients), eq(mailOutbox.status, "pending"))).run().changes;
+}
+
+/**
  * Writes many mails at once (an event e-mail: one mail per address), in multi-row inserts inside
  * the caller's transaction. Returns the outbox ids in the order of `messages`.
  */

@@ -4,7 +4,8 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { auditLog, mailOutbox, participants, registrations } from "../../db/schema";
 import { acceptMany, confirmMandatePayments, decide } from "~/models/registration-decision.server";
-import type { SessionUser } from "~/models/user.server";
+import { deleteEvent } from "~/models/event.server";
+import { deleteAccount, type SessionUser } from "~/models/user.server";
 import { db } from "~/services/db.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
@@ -139,6 +140,27 @@ describe("a single decision", () => {
     const unpaid = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Ole" });
     decide(eventId, unpaid.id, "cancel", lead, "Fällt aus.");
     expect(outbox().find((m) => m.subject.includes("Ole"))!.text).not.toContain("Rückzahlung");
+  });
+
+  // Mail review: a "Zahlung eingegangen" held back for its ten minutes still went out after the
+  // account was deleted, or ten minutes after the event's "Veranstaltung abgesagt".
+  it("payments: the waiting 'Zahlung eingegangen' is withdrawn when the event or the parent's account is deleted", async () => {
+    const other = await createUser({ firstName: "Olga" });
+    const kept = createRegistration(eventId, other.id, { status: "accepted", firstName: "Karl" });
+    const paidHere = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Felix" });
+    const elsewhere = createEvent({ ownerIds: [lead.id], capacity: 10, title: "Herbstlager" }).id;
+    const paidThere = createRegistration(elsewhere, other.id, { status: "accepted", firstName: "Karl" });
+    for (const [event, r] of [[eventId, kept], [eventId, paidHere], [elsewhere, paidThere]] as const) {
+      expect(decide(event, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
+    }
+    const waiting = () => outbox().filter((m) => m.subject.startsWith("Zahlung eingegangen")).map((m) => `${m.to[0]}|${m.subject}`).sort();
+    expect(waiting()).toHaveLength(3);
+
+    expect(deleteAccount(parent.id)).toEqual({ ok: true });
+    expect(waiting()).toEqual([`${other.email}|Zahlung eingegangen: Karl Muster – Herbstlager`, `${other.email}|Zahlung eingegangen: Karl Muster – Zeltlager`].sort());
+
+    await deleteEvent(eventId, { id: lead.id, email: lead.email });
+    expect(waiting()).toEqual([`${other.email}|Zahlung eingegangen: Karl Muster – Herbstlager`]);
   });
 
   it("payments: revoked for a registration without a place (cancelled, rejected) asks the parent to pay nothing (attack probe)", () => {
