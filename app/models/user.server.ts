@@ -133,9 +133,9 @@ export function confirmEmailChange(
   });
 }
 
-/** An admin sets another user's address directly; both addresses are told, and every session of
- * the user ends. */
-export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok: true } | { ok: false; reason: "taken" | "same" } {
+/** An admin sets another user's address directly; both addresses are told (a mail each, answers
+ * to the admin), and every session of the user ends. */
+export function changeEmailByAdmin(userId: number, newEmailInput: string, adminEmail: string): { ok: true } | { ok: false; reason: "taken" | "same" } {
   const newEmail = normalizeEmail(newEmailInput);
   return writeTransaction((tx) => {
     const user = tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId)).get();
@@ -146,16 +146,19 @@ export function changeEmailByAdmin(userId: number, newEmailInput: string): { ok:
     }
     tx.update(users).set({ email: newEmail, emailConfirmedAt: new Date() }).where(eq(users.id, userId)).run();
     endAllSessions(userId, tx);
-    queueMail(tx, {
-      to: [user.email, newEmail],
-      subject: "Deine E-Mail-Adresse wurde geändert",
-      text: [
-        `Hallo ${user.firstName},`,
-        "",
-        `ein Admin hat die E-Mail-Adresse deines Lagerfeuer-Kontos von ${user.email} in ${newEmail} geändert.`,
-        "Ab jetzt meldest du dich mit der neuen Adresse an. Wenn das nicht richtig ist, antworte bitte auf diese E-Mail.",
-      ].join("\n"),
-    });
+    for (const to of [user.email, newEmail]) {
+      queueMail(tx, {
+        to,
+        replyTo: adminEmail,
+        subject: "Deine E-Mail-Adresse wurde geändert",
+        text: [
+          `Hallo ${user.firstName},`,
+          "",
+          `ein Admin hat die E-Mail-Adresse deines Lagerfeuer-Kontos von ${user.email} in ${newEmail} geändert.`,
+          "Ab jetzt meldest du dich mit der neuen Adresse an. Wenn das nicht richtig ist, antworte bitte auf diese E-Mail.",
+        ].join("\n"),
+      });
+    }
     return { ok: true as const };
   });
 }

@@ -28,7 +28,7 @@ import {
 } from "~/schemas/account";
 import { SIGNUP_TAKEN } from "~/schemas/auth";
 import { redirectWithFlash } from "./flash.server";
-import { currentSessionHash, endSession } from "./session.server";
+import { currentSessionHash, endSession, requireUser } from "./session.server";
 import { deviceKeyFor, readDeviceMarks } from "./device.server";
 import { readForm } from "./form.server";
 
@@ -78,7 +78,9 @@ export async function handleAccountForm(
   if (intent === "email") {
     const submission = parseWithZod(formData, { schema: emailSchema });
     if (submission.status !== "success") return failure("email", submission.reply(), CHANGE_FAILED, "E-Mail-Format nicht korrekt");
-    const outcome = self ? requestEmailChange(target.id, submission.value.email, clientKey) : changeEmailByAdmin(target.id, submission.value.email);
+    const outcome = self
+      ? requestEmailChange(target.id, submission.value.email, clientKey)
+      : changeEmailByAdmin(target.id, submission.value.email, (await requireUser(request)).email);
     if (!outcome.ok) {
       const [message, status] = EMAIL_REFUSED[outcome.reason];
       return failure("email", submission.reply({ fieldErrors: { email: [message] } }), CHANGE_FAILED, message, status);
