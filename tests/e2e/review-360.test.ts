@@ -3,7 +3,7 @@
 // viewing someone, the leaders' buttons on the event page, compact admin event cards, amounts
 // never stored, and the error page's title.
 import { eq } from "drizzle-orm";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { registrations } from "../../db/schema";
 import { db } from "~/services/db.server";
@@ -26,6 +26,15 @@ async function fieldLook(page: Page, id: string) {
     const label = document.querySelector(`label[for="${fieldId}"]`)!;
     return { height: input.getBoundingClientRect().height, border: getComputedStyle(input).borderTopColor, labelWeight: Number(getComputedStyle(label).fontWeight) };
   }, id);
+}
+
+/** The account's "Neues Kind anlegen" box filled with a child "Zora {lastName}" born on `birthDate`. */
+async function fillNewChild(box: Locator, lastName: string, birthDate: string) {
+  await box.getByLabel("Vorname").fill("Zora");
+  await box.getByLabel("Nachname").fill(lastName);
+  await box.getByLabel("Straße und Hausnummer").fill("Weg 1");
+  await box.getByLabel("Ort").fill("Kiel");
+  await box.getByLabel("Geburtsdatum").fill(birthDate);
 }
 
 describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
@@ -193,11 +202,7 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     await page.goto("/account?tab=teilnehmer");
     const box = page.getByRole("region", { name: "Neues Kind anlegen" });
-    await box.getByLabel("Vorname").fill("Zora");
-    await box.getByLabel("Nachname").fill("Zukunft");
-    await box.getByLabel("Straße und Hausnummer").fill("Weg 1");
-    await box.getByLabel("Ort").fill("Kiel");
-    await box.getByLabel("Geburtsdatum").fill("2099-01-01");
+    await fillNewChild(box, "Zukunft", "2099-01-01");
     // A note of up to 300 characters is shown whole, as in the enrolment form (parents' review).
     const needs = box.getByLabel("Besonderheiten");
     expect(await needs.evaluate((el) => el.tagName)).toBe("TEXTAREA");
@@ -222,11 +227,7 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     await page.goto("/account?tab=teilnehmer");
     const childBox = page.getByRole("region", { name: "Neues Kind anlegen" });
-    await childBox.getByLabel("Vorname").fill("Zora");
-    await childBox.getByLabel("Nachname").fill("Einmal");
-    await childBox.getByLabel("Straße und Hausnummer").fill("Weg 1");
-    await childBox.getByLabel("Ort").fill("Kiel");
-    await childBox.getByLabel("Geburtsdatum").fill("2016-04-01");
+    await fillNewChild(childBox, "Einmal", "2016-04-01");
     await childBox.getByRole("button", { name: "Kind anlegen" }).click();
     await page.getByRole("heading", { name: "Zora Einmal" }).waitFor();
     expect(await childBox.getByLabel("Vorname").inputValue()).toBe("");
