@@ -194,13 +194,19 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 
+  /** The account's children and guardians tab of `userId`, signed in, at `width` × `height`. */
+  async function openFamilyTab(userId: number, width: number, height: number) {
+    const tab = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await tab.page.setViewportSize({ width, height });
+    await tab.context.addCookies([await browserSessionCookie(userId, baseUrl)]);
+    await tab.page.goto("/account?tab=teilnehmer");
+    return tab;
+  }
+
   it("a refused child in the account: the answer shows the box's message and the field's, not the top of the page", async () => {
     const parent = await createUser();
     for (let i = 0; i < 3; i++) createRegistration(createEvent({ title: `Kontolager ${i}` }).id, parent.id);
-    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
-    await page.setViewportSize({ width: 320, height: 640 });
-    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
-    await page.goto("/account?tab=teilnehmer");
+    const { page, context, problems } = await openFamilyTab(parent.id, 320, 640);
     const box = page.getByRole("region", { name: "Neues Kind anlegen" });
     await fillNewChild(box, "Zukunft", "2099-01-01");
     // A note of up to 300 characters is shown whole, as in the enrolment form (parents' review).
@@ -221,11 +227,7 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
   it("a saved child or guardian empties its 'new' box: a second tap creates no second one (parents' review)", async () => {
     // With JavaScript the box kept what was just saved, its button enabled and a fresh one-time
     // key: a second tap made a second "Zora", in the account and in the enrolment's child list.
-    const parent = await createUser();
-    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
-    await page.setViewportSize({ width: 360, height: 740 });
-    await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
-    await page.goto("/account?tab=teilnehmer");
+    const { page, context, problems } = await openFamilyTab((await createUser()).id, 360, 740);
     const childBox = page.getByRole("region", { name: "Neues Kind anlegen" });
     await fillNewChild(childBox, "Einmal", "2016-04-01");
     await childBox.getByRole("button", { name: "Kind anlegen" }).click();
