@@ -54,10 +54,13 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
   const children = childrenOfEnrolment()
     .all({ enrolmentId })
     .map((child) => ({ ...child, eventStarted }));
-  // Only children that hold a place and are not turned down count (waiting ones pay later).
+  // Only children that hold a place and are not turned down count (waiting ones pay later). A
+  // child that got its place after another was paid for is asked for on its own: the page asks
+  // only for what is open, never again for a payment the leaders have booked.
   const due = children.filter(paysNow);
   const total = totalCents(due.map((c) => c.amountCents));
-  return { ...enrolment, children, totalCents: total, paid: due.length > 0 && due.every((c) => c.paid) };
+  const paidCents = totalCents(due.filter((c) => c.paid).map((c) => c.amountCents));
+  return { ...enrolment, children, totalCents: total, paidCents, openCents: total - paidCents, paid: due.length > 0 && due.every((c) => c.paid) };
 }
 
 export type EnrolmentConfirmation = NonNullable<ReturnType<typeof getEnrolmentConfirmation>>;

@@ -51,6 +51,7 @@ const columns = {
   paymentMethod: registrations.paymentMethod,
   amountCents: registrations.amountCents,
   sepaMandateId: registrations.sepaMandateId,
+  enrolmentId: registrations.enrolmentId,
   reference: enrolments.reference,
   childFirstName: participants.firstName,
   childLastName: participants.lastName,
@@ -72,6 +73,7 @@ export type ChangeRow = RegistrationFacts & {
   paymentMethod: "transfer" | "sepa";
   amountCents: number | null;
   sepaMandateId: number | null;
+  enrolmentId: number | null;
   reference: string | null;
   childFirstName: string;
   childLastName: string;
@@ -157,20 +159,36 @@ function euro(cents: number) {
   return new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" }).format(cents / 100);
 }
 
-/** How to pay, for a registration that holds a place and is not paid yet. */
+/**
+ * How to pay for a child that has just got its place (from the waiting list): it was not part of
+ * the enrolment's total (DECISIONS.md), so its amount is asked for on its own, with the
+ * enrolment's reference. Nothing for a paid or free registration.
+ */
 export function paymentLines(row: ChangeRow, amountCents: number | null) {
   if (row.paid || amountCents === null || amountCents === 0) return [];
   if (row.paymentMethod === "sepa") {
-    return [`Der Betrag von ${euro(amountCents)} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`];
+    return [`Der Betrag von ${euro(amountCents)} für ${row.childFirstName} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`];
   }
   const bank = settings().bank;
   return [
-    `Bitte überweise ${euro(amountCents)} auf dieses Konto:`,
+    `Bitte überweise für ${row.childFirstName} ${euro(amountCents)} auf dieses Konto:`,
     `Kontoinhaber: ${bank.accountHolder}`,
     `IBAN: ${bank.iban.replace(/(.{4})/g, "$1 ").trim()}`,
     `BIC: ${bank.bic} (${bank.name})`,
     `Verwendungszweck: ${row.reference ?? `Anmeldung ${row.id}`}`,
   ];
+}
+
+/**
+ * Where to find how to pay, for a child whose amount was asked for already (in the enrolment's
+ * total or when it got its place): the mail points to the confirmation page, which asks only for
+ * what is still open, instead of asking for the amount a second time.
+ */
+export function paymentPointer(row: ChangeRow) {
+  if (row.paid || !row.amountCents || row.paymentMethod !== "transfer") return [];
+  // A registration from before enrolments had no confirmation page: its mail says it all.
+  if (!row.enrolmentId) return paymentLines(row, row.amountCents);
+  return [`Falls du für ${row.childFirstName} noch nicht bezahlt hast: Konto, Betrag und Verwendungszweck stehen auf deiner Anmeldebestätigung:`, link(`/anmeldung/${row.enrolmentId}`)];
 }
 
 /** The subject of a mail to the parent about one child's registration. */

@@ -30,6 +30,7 @@ import {
   parentMailSubject,
   PAYMENT_RECEIVED,
   paymentLines,
+  paymentPointer,
   tellParent,
   writeHistory,
   type ChangeRow,
@@ -124,7 +125,8 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
         `die Anmeldung von ${row.childFirstName} ist bestätigt. Wir freuen uns auf euch!`,
         // Accepting takes a note, not a reason (DECISIONS.md).
         ...(reason ? ["", `Notiz der Leitung: ${reason}`] : []),
-        ...(paymentLines(row, row.amountCents).length ? ["", ...paymentLines(row, row.amountCents)] : []),
+        // The enrolment's total or the mail about its place asked for the amount already.
+        ...withBlankLine(paymentPointer(row)),
       ]);
       break;
     case "reject":

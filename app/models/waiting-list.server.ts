@@ -48,7 +48,8 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
       `Platz annehmen: ${link(`/platzangebot/${row.id}/annehmen`)}`,
       `Platz freigeben: ${link(`/platzangebot/${row.id}/freigeben`)}`,
       "",
-      "Wenn du bis dahin nicht antwortest, geht der Platz an das nächste Kind auf der Warteliste.",
+      // Whether anyone waits then is not known now: the place is passed on either way.
+      "Wenn du bis dahin nicht antwortest, verfällt das Angebot, und wir geben den Platz weiter.",
     ]);
   }
   return next.length;
@@ -64,7 +65,14 @@ function takePlace(tx: Tx, row: ChangeRow, now: Date) {
   return amountCents;
 }
 
-/** Lets the place go: off the waiting list ('storniert'), and the place goes to the next. */
+/** What happened to a place let go, in the parent's words (mail review: nobody may be waiting). */
+const passedOnText = (passedOn: boolean) => (passedOn ? "der Platz geht an das nächste Kind auf der Warteliste" : "der Platz ist wieder frei");
+const sentence = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}.`;
+
+/**
+ * Lets the place go: off the waiting list ('storniert'), and the place goes to the next in line.
+ * Returns whether someone got it.
+ */
 function releasePlace(tx: Tx, row: ChangeRow, now: Date, action: "offer_declined" | "offer_expired") {
   tx.update(registrations)
     .set({ applicationStatus: "cancelled", waitingListPosition: null, offerExpiresAt: null, amountCents: null, updatedAt: now })
@@ -74,11 +82,11 @@ function releasePlace(tx: Tx, row: ChangeRow, now: Date, action: "offer_declined
   // Declined: the parent did it; run out: the app (shown as 'System' in the protocol).
   const actorId = action === "offer_declined" ? row.userId : null;
   recordAudit(tx, { actorId, action: `registration.${action}`, entityType: "registration", entityId: row.id, details: { eventId: row.eventId } });
-  offerFreePlaces(tx, row.eventId, now);
+  return offerFreePlaces(tx, row.eventId, now) > 0;
 }
 
 export type OfferOutcome =
-  | { ok: true; answer: OfferAnswer; eventId: number; enrolmentId?: number }
+  | { ok: true; answer: OfferAnswer; eventId: number; passedOn: boolean }
   | { ok: false; status: 404 | 409 | 410; message: string; eventId?: number };
 
 /** What the parent may see of an offer (the page with one button). */
@@ -101,13 +109,14 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
     const row = findOwn(tx, registrationId, user);
     if (!row) return { ok: false, status: 404, message: "Dieses Angebot gibt es nicht." };
     if (stateOf(row) === "offered" && !canAnswerOffer(row, now)) {
-      releasePlace(tx, row, now, "offer_expired");
-      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider abgelaufen; der Platz ging an das nächste Kind auf der Warteliste.`]);
-      return { ok: false, status: 410, message: "Das Angebot ist abgelaufen. Der Platz ging an das nächste Kind auf der Warteliste.", eventId: row.eventId };
+      const passedOn = releasePlace(tx, row, now, "offer_expired");
+      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider abgelaufen; ${passedOnText(passedOn)}.`]);
+      return { ok: false, status: 410, message: `Das Angebot ist abgelaufen. ${sentence(passedOnText(passedOn))}`, eventId: row.eventId };
     }
     if (stateOf(row) !== "offered") {
       return { ok: false, status: 409, message: "Dieses Angebot wurde bereits beantwortet oder ist nicht mehr gültig.", eventId: row.eventId };
     }
+    let passedOn = false;
     if (answer === "accept") {
       const amountCents = takePlace(tx, row, now);
       writeHistory(tx, row.id, user.id, "offer_accepted");
@@ -117,10 +126,11 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
         ...(paymentLines(row, amountCents).length ? ["", ...paymentLines(row, amountCents)] : []),
       ]);
     } else {
-      releasePlace(tx, row, now, "offer_declined");
-      tellParent(tx, row, "Platz freigegeben", [`du hast den Platz für ${row.childFirstName} freigegeben. Er geht an das nächste Kind auf der Warteliste.`]);
+      passedOn = releasePlace(tx, row, now, "offer_declined");
+      const next = passedOn ? "Er geht an das nächste Kind auf der Warteliste." : sentence(passedOnText(false));
+      tellParent(tx, row, "Platz freigegeben", [`du hast den Platz für ${row.childFirstName} freigegeben. ${next}`]);
     }
-    return { ok: true, answer, eventId: row.eventId };
+    return { ok: true, answer, eventId: row.eventId, passedOn };
   });
 }
 
@@ -136,8 +146,8 @@ export function expireOffers(now = new Date()) {
     for (const { id, eventId } of due) {
       const row = loadForChange(tx, eventId, id);
       if (!row || stateOf(row) !== "offered") continue;
-      releasePlace(tx, row, now, "offer_expired");
-      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist abgelaufen; der Platz geht an das nächste Kind auf der Warteliste.`]);
+      const passedOn = releasePlace(tx, row, now, "offer_expired");
+      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist abgelaufen; ${passedOnText(passedOn)}.`]);
     }
     return due.length;
   });

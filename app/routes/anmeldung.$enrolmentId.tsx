@@ -19,9 +19,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const enrolment = id ? getEnrolmentConfirmation(id, user) : null;
   if (!enrolment) throw new Response("Diese Anmeldung wurde nicht gefunden.", { status: 404 });
   const bank = settings().bank;
-  const transfer = enrolment.paymentMethod === "transfer" && enrolment.totalCents > 0 && !enrolment.paid;
+  const transfer = enrolment.paymentMethod === "transfer" && enrolment.openCents > 0;
   const qr = transfer
-    ? qrPath(epcPayload({ bic: bank.bic, name: bank.accountHolder, iban: bank.iban, amountCents: enrolment.totalCents, text: enrolment.reference }))
+    ? qrPath(epcPayload({ bic: bank.bic, name: bank.accountHolder, iban: bank.iban, amountCents: enrolment.openCents, text: enrolment.reference }))
     : null;
   return json({ enrolment, bank, qr }, { headers: { "Cache-Control": "private, no-store" } });
 }

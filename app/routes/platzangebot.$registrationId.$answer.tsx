@@ -56,8 +56,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithFlash(
     `/freizeit/${outcome.eventId}`,
     answer === "accept"
-      ? { kind: "success", title: "Platz angenommen", message: "Der Platz ist jetzt für euch reserviert. Die Leitung prüft die Anmeldung; ihre Bestätigung kommt per E-Mail, mit allem zur Bezahlung, falls etwas zu zahlen ist." }
-      : { kind: "info", title: "Platz freigegeben", message: "Der Platz geht an das nächste Kind auf der Warteliste." },
+      ? { kind: "success", title: "Platz angenommen", message: "Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch und bestätigt sie dir." }
+      : { kind: "info", title: "Platz freigegeben", message: outcome.passedOn ? "Der Platz geht an das nächste Kind auf der Warteliste." : "Der Platz ist wieder frei." },
   );
 }
 
@@ -80,7 +80,7 @@ export default function OfferPage() {
             Der Platz ist für euch reserviert bis {formatDate(data.expiresAt)}, {formatTime(data.expiresAt)}.
             {accept
               ? " Mit dem Annehmen ist der Platz fest für dein Kind; die Leitung bestätigt die Anmeldung danach."
-              : " Wenn du ihn freigibst, geht er an das nächste Kind auf der Warteliste. Die Anmeldung ist damit storniert und dein Kind auch nicht mehr auf der Warteliste; das lässt sich nicht rückgängig machen."}
+              : " Wenn du ihn freigibst, geben wir ihn weiter. Die Anmeldung ist damit storniert und dein Kind auch nicht mehr auf der Warteliste; das lässt sich nicht rückgängig machen."}
           </p>
           <Form method="post">
             <button type="submit" className={accept ? undefined : "secondary"}>

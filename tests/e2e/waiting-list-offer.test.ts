@@ -43,7 +43,7 @@ describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
     await page.getByRole("status").getByText("Platz angenommen", { exact: false }).first().waitFor(); // with JavaScript the address changes first
     expect(await page.getByRole("status").first().textContent()).toContain("Platz angenommen");
     // Said for every way of paying (a SEPA payer has nothing to transfer).
-    expect(await page.getByRole("status").first().textContent()).toContain("Der Platz ist jetzt für euch reserviert. Die Leitung prüft die Anmeldung; ihre Bestätigung kommt per E-Mail, mit allem zur Bezahlung, falls etwas zu zahlen ist.");
+    expect(await page.getByRole("status").first().textContent()).toContain("Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.");
     expect(await page.getByRole("main").textContent()).toContain("Anmeldung eingegangen – Bestätigung ausstehend");
     expect(registration(waiting.id)).toMatchObject({ waitingListPosition: null, amountCents: 12000 });
     await waitForMail(mailDir, parent.email, /^Platz angenommen: Wiebke Muster/);

@@ -39,7 +39,8 @@ describe("a single decision", () => {
     // Accepting takes a note, not a reason (DECISIONS.md).
     expect(mails[0].text).toContain("Notiz der Leitung: Willkommen!");
     expect(mails[0].text).not.toContain("Begründung");
-    expect(mails[0].text).toContain("Bitte überweise 150,00");
+    // A registration from before enrolments has no confirmation page to point to: the mail says how to pay.
+    expect(mails[0].text).toContain("Bitte überweise für Mia 150,00");
     expect(db.select().from(auditLog).all()).toEqual([expect.objectContaining({ action: "registration.accepted", actorId: lead.id, entityId: r.id })]);
 
     expect(decide(eventId, r.id, "accept", lead)).toMatchObject({ ok: true, changed: false });

@@ -81,7 +81,7 @@ describe("a freed place", () => {
     expect(registration(waiting[0].id).applicationStatus).toBe("open");
     const last = outbox()[0];
     expect(last.subject).toMatch(/^Platz angenommen/);
-    expect(last.text).toContain("Bitte überweise 100,00");
+    expect(last.text).toContain("Bitte überweise für Warte1 100,00");
   });
 
   it("declining cancels it and offers the place to the next; nobody else can answer", async () => {
@@ -162,6 +162,52 @@ describe("a freed place", () => {
     db.update(events).set({ capacity: 5 }).where(eq(events.id, eventId)).run();
     expect(decide(eventId, waiting[1].id, "move-up", lead, "", new Date(), { addPlace: true })).toMatchObject({ ok: true });
     expect(db.select({ capacity: events.capacity }).from(events).where(eq(events.id, eventId)).get()).toEqual({ capacity: 5 });
+  });
+
+  // Mail review: the mails promised the place to "das nächste Kind auf der Warteliste" when nobody
+  // else waited. They say what happened: passed on to the next in line, or free again.
+  it("when nobody else waits, no mail and no answer promise the place to a next child", async () => {
+    const first = createRegistration(eventId, parents[0].id, { firstName: "Ada" });
+    createRegistration(eventId, parents[0].id, { firstName: "Ben" });
+    const [only, later] = [1, 2].map((position, i) => createRegistration(eventId, parents[i + 1].id, { waiting: position, firstName: `Warte${position}` }));
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    const offer = outbox().find((m) => m.to[0] === parents[1].email)!.text;
+    expect(offer).toContain("Wenn du bis dahin nicht antwortest, verfällt das Angebot, und wir geben den Platz weiter.");
+    // Someone waits behind: declining passes it on and says so.
+    expect(answerOffer(only.id, parents[1], "decline")).toMatchObject({ ok: true, passedOn: true });
+    expect(outbox().find((m) => m.subject.startsWith("Platz freigegeben"))!.text).toContain("du hast den Platz für Warte1 freigegeben. Er geht an das nächste Kind auf der Warteliste.");
+    // Nobody behind the second: its offer runs out, then a late answer.
+    expect(expireOffers(new Date(now.getTime() + 49 * HOUR))).toBe(1);
+    const expired = outbox()[0];
+    expect(expired.subject).toMatch(/^Platzangebot abgelaufen: Warte2/);
+    expect(expired.text).toContain("das Angebot für Warte2 ist abgelaufen; der Platz ist wieder frei.");
+    expect(expired.text).not.toContain("nächste Kind");
+    expect(registration(later.id).applicationStatus).toBe("cancelled");
+  });
+
+  it("a late answer when nobody else waits says the place is free again", async () => {
+    const first = createRegistration(eventId, parents[0].id, { firstName: "Ada" });
+    createRegistration(eventId, parents[0].id, { firstName: "Ben" });
+    const only = createRegistration(eventId, parents[1].id, { waiting: 1, firstName: "Warte1" });
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    expect(answerOffer(only.id, parents[1], "accept", new Date(now.getTime() + 49 * HOUR))).toEqual({
+      ok: false,
+      status: 410,
+      message: "Das Angebot ist abgelaufen. Der Platz ist wieder frei.",
+      eventId,
+    });
+    expect(outbox()[0].text).toContain("das Angebot für Warte1 ist leider abgelaufen; der Platz ist wieder frei.");
+  });
+
+  it("declining when nobody else waits frees the place", async () => {
+    const first = createRegistration(eventId, parents[0].id, { firstName: "Ada" });
+    createRegistration(eventId, parents[0].id, { firstName: "Ben" });
+    const only = createRegistration(eventId, parents[1].id, { waiting: 1, firstName: "Warte1" });
+    decide(eventId, first.id, "reject", lead, "x");
+    expect(answerOffer(only.id, parents[1], "decline")).toMatchObject({ ok: true, passedOn: false });
+    expect(outbox()[0].text).toContain("du hast den Platz für Warte1 freigegeben. Der Platz ist wieder frei.");
   });
 
   it("cancelling an accepted child and revoking a rejection when full puts the child on the waiting list", async () => {

@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { Confirmation } from "./confirmation";
 
 const bank = { accountHolder: "Jugendverband e.V.", iban: "DE02120300000000202051", bic: "BYLADEM1001", name: "DKB" };
-type Child = { applicationStatus: string; waitingListPosition: number | null; paid?: boolean; eventStarted?: boolean };
+type Child = { applicationStatus: string; waitingListPosition: number | null; paid?: boolean; eventStarted?: boolean; amountCents?: number | null };
 
-function page(children: Child[], { offerHours = 48 } = {}) {
+function page(children: Child[], { offerHours = 48, totalCents = 0, paidCents = 0 } = {}) {
   const enrolment = {
     id: 1,
     reference: "FZ-1-1",
@@ -20,8 +20,10 @@ function page(children: Child[], { offerHours = 48 } = {}) {
     priceCents: 0,
     siblingDiscountCents: 0,
     offerHours,
-    totalCents: 0,
-    paid: false,
+    totalCents,
+    paidCents,
+    openCents: totalCents - paidCents,
+    paid: totalCents > 0 && paidCents === totalCents,
     children: children.map((c, i) => ({ id: i + 1, firstName: `Kind${i}`, lastName: "Muster", amountCents: 0, paid: false, eventStarted: false, offerExpiresAt: null, ...c })),
   };
   const html = renderToString(<Confirmation enrolment={enrolment as never} bank={bank} qr={null} />);
@@ -52,5 +54,34 @@ describe("the confirmation's next step", () => {
   it("a decided enrolment promises no check", () => {
     const text = page([{ applicationStatus: "accepted", waitingListPosition: null }]);
     expect(text).not.toContain("Die Leitung prüft");
+  });
+});
+
+describe("the confirmation's payment", () => {
+  it("asks for the one total in one transfer while nothing is paid", () => {
+    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }], { totalCents: 38000 });
+    expect(text).toContain("Bitte überweise den Gesamtbetrag für alle Kinder in einer Überweisung:");
+    expect(text).toMatch(/Betrag380,00\s€/);
+    expect(text).not.toContain("Noch offen");
+  });
+
+  it("asks only for what is open once a child is paid for (a child that got its place later)", () => {
+    const text = page([{ applicationStatus: "accepted", waitingListPosition: null, amountCents: 20000, paid: true }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }], { totalCents: 38000, paidCents: 20000 });
+    expect(text).toMatch(/Gesamtbetrag: 380,00\s€/);
+    expect(text).toMatch(/Davon bezahlt: 200,00\s€\. Noch offen: 180,00\s€/);
+    expect(text).toContain("Bitte überweise den noch offenen Betrag:");
+    expect(text).toMatch(/Betrag180,00\s€/);
+    expect(text).not.toContain("Gesamtbetrag für alle Kinder");
+  });
+
+  it("says that a transfer shows as paid once the leaders have booked it, so no one pays twice", () => {
+    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }], { totalCents: 20000 });
+    expect(text).toContain("Schon überwiesen? Dann musst du nichts weiter tun. Sobald die Leitung deine Zahlung verbucht hat, steht sie hier als bezahlt, und du bekommst eine E-Mail.");
+  });
+
+  it("asks for nothing once everything is paid", () => {
+    const text = page([{ applicationStatus: "accepted", waitingListPosition: null, amountCents: 20000, paid: true }], { totalCents: 20000, paidCents: 20000 });
+    expect(text).toContain("Die Zahlung ist eingegangen. Vielen Dank!");
+    expect(text).not.toContain("überweise");
   });
 });

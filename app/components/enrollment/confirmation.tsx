@@ -14,7 +14,10 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
   const placed = enrolment.children.filter((c) => c.waitingListPosition === null && c.amountCents !== null);
   const waiting = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open" && !c.eventStarted);
   const checking = placed.some((c) => c.applicationStatus === "open");
-  const transfer = enrolment.paymentMethod === "transfer" && enrolment.totalCents > 0 && !enrolment.paid;
+  // Only what is open is asked for: a child that got its place after another was paid for is not
+  // asked for twice (DECISIONS.md, one enrolment, one payment).
+  const transfer = enrolment.paymentMethod === "transfer" && enrolment.openCents > 0;
+  const partlyPaid = enrolment.paidCents > 0 && enrolment.openCents > 0;
   return (
     <article className="confirmation" aria-labelledby="confirmation-title">
       <h1 id="confirmation-title">Anmeldebestätigung: {enrolment.title}</h1>
@@ -40,13 +43,18 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
             : ""}
         </p>
       ) : null}
+      {partlyPaid ? (
+        <p>
+          Davon bezahlt: {formatEuro(enrolment.paidCents)}. Noch offen: <strong>{formatEuro(enrolment.openCents)}</strong>
+        </p>
+      ) : null}
       {waiting.length > 0 ? <p>Für Kinder auf der Warteliste zahlst du erst, wenn sie einen Platz bekommen.</p> : null}
       {enrolment.paid ? <p>Die Zahlung ist eingegangen. Vielen Dank!</p> : null}
-      {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid ? <p>Der Gesamtbetrag wird einmal per SEPA-Lastschrift eingezogen.</p> : null}
+      {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid ? <p>{partlyPaid ? "Der noch offene Betrag" : "Der Gesamtbetrag"} wird einmal per SEPA-Lastschrift eingezogen.</p> : null}
       {transfer ? (
         <section className="panel transfer" aria-labelledby="transfer-title">
           <h2 id="transfer-title">Überweisung</h2>
-          <p>Bitte überweise den Gesamtbetrag {placed.length > 1 ? "für alle Kinder " : ""}in einer Überweisung:</p>
+          <p>{partlyPaid ? "Bitte überweise den noch offenen Betrag:" : `Bitte überweise den Gesamtbetrag ${placed.length > 1 ? "für alle Kinder " : ""}in einer Überweisung:`}</p>
           <dl className="facts">
             <dt>Kontoinhaber</dt>
             <dd>{bank.accountHolder}</dd>
@@ -57,7 +65,7 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
             <dt>Bank</dt>
             <dd>{bank.name}</dd>
             <dt>Betrag</dt>
-            <dd>{formatEuro(enrolment.totalCents)}</dd>
+            <dd>{formatEuro(enrolment.openCents)}</dd>
             <dt>Verwendungszweck</dt>
             <dd>{enrolment.reference}</dd>
           </dl>
@@ -70,6 +78,7 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
               <figcaption id="girocode-caption">GiroCode: Mit deiner Banking-App scannen, dann sind Konto, Betrag und Verwendungszweck schon ausgefüllt.</figcaption>
             </figure>
           ) : null}
+          <p>Schon überwiesen? Dann musst du nichts weiter tun. Sobald die Leitung deine Zahlung verbucht hat, steht sie hier als bezahlt, und du bekommst eine E-Mail.</p>
         </section>
       ) : null}
       <p>
