@@ -110,16 +110,21 @@ const sessionUserQuery = preparedQuery((database) =>
     .prepare(),
 );
 
+const FORM_NOT_SENT = "Ihr Formular wurde nicht gesendet: Bitte füllen Sie es nach dem Einloggen noch einmal aus.";
+
 /** The spec's messages on the way to /login: no session at all, or one that has run out. */
 async function loginRedirect(request: Request) {
   const url = new URL(request.url);
   const redirectTo = `${url.pathname}${url.search}`;
   const expired = (await currentSessionHash(request)) !== null;
+  // A form sent meanwhile (an enrolment begun before the session ended) did not arrive: said so,
+  // since the page after the login is the empty form.
+  const posted = request.method !== "GET" && request.method !== "HEAD";
   return redirectWithFlash(
     `/login?${new URLSearchParams({ redirectTo })}`,
     expired
-      ? { kind: "info", title: "Ihre Sitzung ist abgelaufen", message: "Bitte loggen Sie sich erneut ein." }
-      : { kind: "info", title: "Sie sind nicht angemeldet. Bitte loggen Sie sich ein." },
+      ? { kind: "info", title: "Ihre Sitzung ist abgelaufen", message: posted ? `Bitte loggen Sie sich erneut ein. ${FORM_NOT_SENT}` : "Bitte loggen Sie sich erneut ein." }
+      : { kind: "info", title: "Sie sind nicht angemeldet. Bitte loggen Sie sich ein.", ...(posted ? { message: FORM_NOT_SENT } : {}) },
     // A cookie that no longer opens a session is cleared with it.
     expired ? { setCookie: [await sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure: isHttps(request) })] } : {},
   );

@@ -6,6 +6,8 @@ import { takeFlash } from "~/services/flash.server";
 import { currentSessionHash, endOtherSessions, endSession, getUser, requireAdmin, requireUser } from "~/services/session.server";
 import { banUser, createUser, sessionCookieFor } from "../support/fixtures";
 
+const NOT_SENT = "Ihr Formular wurde nicht gesendet: Bitte füllen Sie es nach dem Einloggen noch einmal aus.";
+
 function requestWith(cookie: string | null, url = "http://localhost/account") {
   return new Request(url, { headers: cookie ? { Cookie: cookie } : {} });
 }
@@ -176,6 +178,21 @@ describe("sessions", () => {
     expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Ffreizeit%2Fedit%2F1");
     expect(await flashOf(response)).toEqual({ kind: "info", title: "Ihre Sitzung ist abgelaufen", message: "Bitte loggen Sie sich erneut ein." });
     expect(response.headers.getSetCookie().some((c) => c.startsWith("lf_session=;"))).toBe(true);
+  });
+
+  // A parent's review: a session that ended while the enrolment form was open sent the parent to
+  // /login with "Ihre Sitzung ist abgelaufen" alone; nothing said the enrolment was not sent.
+  it("says a form sent without a valid session did not arrive, so it is sent again after the login", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id)).run();
+    const posted = (cookieHeader: string | null) =>
+      new Request("http://localhost/enroll/7", { method: "POST", headers: { ...(cookieHeader ? { Cookie: cookieHeader } : {}), "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    const expired = await thrown(requireUser(posted(cookie)));
+    expect(expired.headers.get("Location")).toBe("/login?redirectTo=%2Fenroll%2F7");
+    expect(await flashOf(expired)).toEqual({ kind: "info", title: "Ihre Sitzung ist abgelaufen", message: `Bitte loggen Sie sich erneut ein. ${NOT_SENT}` });
+    const none = await thrown(requireUser(posted(null)));
+    expect(await flashOf(none)).toEqual({ kind: "info", title: "Sie sind nicht angemeldet. Bitte loggen Sie sich ein.", message: NOT_SENT });
   });
 
   it("lets only admins past the admin guard and sends others to /", async () => {
