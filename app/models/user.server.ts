@@ -1,13 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
-import { eventOwners, events, participants, registrations, users, type Role } from "../../db/schema";
-import { formatIsoDate } from "~/lib/dates";
-import { formatEuro } from "~/lib/event-rules";
+import { and, count, eq } from "drizzle-orm";
+import { users, type Role } from "../../db/schema";
 import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { offerFreePlaces } from "./waiting-list.server";
-import { queueMail, withdrawMailsTo } from "~/services/mail.server";
+import { queueMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password.server";
 import { endAllSessions, endOtherSessions } from "~/services/session.server";
 import { claimAddressCheck } from "./address-checks.server";
@@ -215,83 +212,3 @@ export function setUserBanned(userId: number, banned: boolean): { ok: true } | {
   });
 }
 
-/** What the lead persons need to know of a withdrawn registration: on the waiting list, or paid. */
-function withdrawnState(r: { waiting: boolean; paid: boolean; amountCents: number | null; paymentMethod: string }) {
-  if (r.waiting) return ", auf der Warteliste";
-  if (!r.paid) return "";
-  const amount = r.amountCents ? `${formatEuro(r.amountCents)} ` : "";
-  return `, schon bezahlt: ${amount}${r.paymentMethod === "sepa" ? "per SEPA-Lastschrift" : "per Überweisung"} – bitte zurückzahlen`;
-}
-
-/**
- * Deletes an account with its participants, guardians, SEPA mandates and registrations (the
- * foreign keys cascade) in one transaction. The leaders of upcoming events a child of the
- * account was registered for are told that the registration was withdrawn.
- */
-export function deleteAccount(userId: number, now = new Date()): { ok: true } | { ok: false; reason: "last_admin" } {
-  return writeTransaction((tx) => {
-    const account = tx.select({ role: users.role, email: users.email }).from(users).where(eq(users.id, userId)).get();
-    if (!account) return { ok: true as const };
-    if (account.role === "admin") {
-      const admins = tx.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), eq(users.banned, false))).get()!.n;
-      if (admins <= 1) return { ok: false as const, reason: "last_admin" as const };
-    }
-    const withdrawn = tx
-      .select({
-        ownerEmail: users.email,
-        ownerFirstName: users.firstName,
-        eventTitle: events.title,
-        eventDate: events.dateFrom,
-        childFirstName: participants.firstName,
-        childLastName: participants.lastName,
-        waiting: sql<boolean>`${registrations.waitingListPosition} is not null and ${registrations.offerExpiresAt} is null`.mapWith(Boolean),
-        paid: registrations.paid,
-        amountCents: registrations.amountCents,
-        paymentMethod: registrations.paymentMethod,
-      })
-      .from(registrations)
-      .innerJoin(events, eq(events.id, registrations.eventId))
-      .innerJoin(participants, eq(participants.id, registrations.participantId))
-      .innerJoin(eventOwners, eq(eventOwners.eventId, events.id))
-      .innerJoin(users, eq(users.id, eventOwners.userId))
-      .where(
-        and(
-          eq(registrations.userId, userId),
-          gt(events.startsAt, now),
-          inArray(registrations.applicationStatus, ["open", "accepted"]),
-          ne(users.id, userId),
-        ),
-      )
-      .orderBy(asc(users.email), asc(events.dateFrom), asc(participants.lastName))
-      .all();
-    const byOwner = new Map<string, typeof withdrawn>();
-    for (const row of withdrawn) byOwner.set(row.ownerEmail, [...(byOwner.get(row.ownerEmail) ?? []), row]);
-    for (const [ownerEmail, rows] of byOwner) {
-      queueMail(tx, {
-        to: ownerEmail,
-        subject: "Anmeldung zurückgezogen",
-        text: [
-          `Hallo ${rows[0].ownerFirstName},`,
-          "",
-          "ein Konto wurde gelöscht. Damit sind diese Anmeldungen zu deinen Veranstaltungen zurückgezogen:",
-          "",
-          ...rows.map((r) => `- ${r.childFirstName} ${r.childLastName}: ${r.eventTitle} (ab ${formatIsoDate(r.eventDate)})${withdrawnState(r)}`),
-          "",
-          "Frei gewordene Plätze gehen als Angebot an die Warteliste, sofern dort jemand wartet.",
-        ].join("\n"),
-      });
-    }
-    const heldPlacesAt = tx
-      .selectDistinct({ eventId: registrations.eventId })
-      .from(registrations)
-      .where(eq(registrations.userId, userId))
-      .all();
-    // Mails still waiting for this account (a "Zahlung eingegangen" held back ten minutes, an
-    // offer's reminder) would reach an account that is gone, about registrations that are gone.
-    withdrawMailsTo(tx, account.email);
-    tx.delete(users).where(eq(users.id, userId)).run();
-    // Places the deleted account's children held go to the waiting lists.
-    for (const { eventId } of heldPlacesAt) offerFreePlaces(tx, eventId, now);
-    return { ok: true as const };
-  });
-}

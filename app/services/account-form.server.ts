@@ -6,11 +6,11 @@ import {
   changeEmailByAdmin,
   changePassword,
   checkCurrentPassword,
-  deleteAccount,
   requestEmailChange,
   updateNames,
   type SessionUser,
 } from "~/models/user.server";
+import { deleteAccount } from "~/models/account-deletion.server";
 import { setOwnPhone } from "~/models/user-phone.server";
 import { saveGuardian, saveParticipant, type GuardianInput, type ParticipantInput } from "~/models/family.server";
 import { submissionKeyOf } from "~/models/form-submission.server";

@@ -240,7 +240,10 @@ describe("deleting the account", () => {
     expect(db.select().from(registrations).all()).toHaveLength(0);
     const [mail] = outbox();
     expect(mail.to).toEqual(["leitung@example.org"]);
-    expect(mail.subject).toBe("Anmeldung zurückgezogen");
+    // Mail review: the subject named no event, and the refund asked for named no one to pay back.
+    expect(mail.subject).toBe("Anmeldungen zurückgezogen: Zeltlager 2099");
+    expect(mail.text).toContain(`das Konto von ${user.firstName} ${user.lastName} (familie@example.org) wurde gelöscht.`);
+    expect(mail.text).toContain("Für die Rückzahlung frag bitte unter familie@example.org nach der Bankverbindung; die Daten des Kontos sind gelöscht.");
     expect(mail.text).toContain("- Mia Muster: Zeltlager 2099 (ab 01.07.99)\n");
     expect(mail.text).toContain("- Mathilda Muster: Zeltlager 2099 (ab 01.07.99), schon bezahlt: 349,00\u00a0€ per SEPA-Lastschrift – bitte zurückzahlen\n");
     expect(mail.text).toContain("- Noah Muster: Zeltlager 2099 (ab 01.07.99), auf der Warteliste\n");

@@ -6,7 +6,7 @@ import { auditLog, events, registrations } from "../../db/schema";
 import { getEventPage, placesTaken, updateEvent, type EventInput } from "~/models/event.server";
 import { getFamily } from "~/models/family.server";
 import { applicationStatusWord } from "~/lib/registration-status";
-import { deleteAccount } from "~/models/user.server";
+import { deleteAccount } from "~/models/account-deletion.server";
 import { decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
 import { answerOffer, expireOffers, OFFER_NOT_TAKEN } from "~/models/waiting-list.server";
