@@ -9,6 +9,7 @@ import { formatIsoDate } from "~/lib/dates";
 import type { Queryable } from "~/services/db.server";
 import { queueMail } from "~/services/mail.server";
 
+// 'Sie', as the delete dialog that causes it (DECISIONS.md: a mail uses the form of its screen).
 type Told = { firstName: string; children: string[]; helper: "accepted" | "pending" | null; lead: boolean };
 
 /** Queues the cancellation mails of an event that has not begun; returns how many. */
@@ -69,16 +70,16 @@ export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: 
         "",
         `die Veranstaltung „${event.title}“ (ab ${formatIsoDate(event.dateFrom)}) wurde abgesagt und findet nicht statt.`,
         ...(names.length ? ["", "Damit sind diese Anmeldungen hinfällig:", ...names.map((n) => `- ${n}`)] : []),
-        ...(helper === "accepted" ? ["", "Du warst als Helfer*in eingetragen."] : []),
-        ...(helper === "pending" ? ["", "Deine Bewerbung als Helfer*in ist damit hinfällig."] : []),
-        ...(lead ? ["", "Du warst als Leitung eingetragen."] : []),
+        ...(helper === "accepted" ? ["", "Sie waren als Helfer*in eingetragen."] : []),
+        ...(helper === "pending" ? ["", "Ihre Bewerbung als Helfer*in ist damit hinfällig."] : []),
+        ...(lead ? ["", "Sie waren als Leitung eingetragen."] : []),
         "",
         names.length
-          ? "Wenn du schon bezahlt hast oder Fragen hast, antworte einfach auf diese E-Mail."
-          : "Bei Fragen antworte einfach auf diese E-Mail.",
+          ? "Wenn Sie schon bezahlt haben oder Fragen haben, antworten Sie einfach auf diese E-Mail."
+          : "Bei Fragen antworten Sie einfach auf diese E-Mail.",
         "",
         "Viele Grüße",
-        "Dein Lagerfeuer-Team",
+        "Ihr Lagerfeuer-Team",
       ].join("\n"),
     });
   }

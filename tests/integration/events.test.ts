@@ -562,7 +562,7 @@ describe("deleting an upcoming event", () => {
     expect(response.status).toBe(302);
     const mails = outbox();
     expect(mails.map((m) => m.to[0]).sort()).toEqual(["beide@example.org", "colead@example.org", "helferin@example.org"]);
-    expect(mails.find((m) => m.to[0] === "colead@example.org")!.text).toContain("Du warst als Leitung eingetragen.");
+    expect(mails.find((m) => m.to[0] === "colead@example.org")!.text).toContain("Sie waren als Leitung eingetragen.");
     for (const mail of mails) {
       expect(mail.subject).toBe("Veranstaltung abgesagt: Sommerlager");
       expect(mail.replyTo).toBe(lead.email);
@@ -571,10 +571,13 @@ describe("deleting an upcoming event", () => {
     expect(family.text).toContain("Hallo Berta,");
     expect(family.text).toContain("„Sommerlager“");
     expect(family.text).toContain("- Mia Muster\n- Ben Muster (Warteliste)");
-    expect(family.text).toContain("Deine Bewerbung als Helfer*in ist damit hinfällig.");
+    expect(family.text).toContain("Ihre Bewerbung als Helfer*in ist damit hinfällig.");
+    // 'Sie', as the delete dialog that causes it (DECISIONS.md: a mail uses the form of its screen).
+    expect(family.text).toContain("Wenn Sie schon bezahlt haben oder Fragen haben, antworten Sie einfach auf diese E-Mail.");
+    expect(family.text).not.toMatch(/\b(du|dein|deine)\b/i);
     const team = mails.find((m) => m.to[0] === "helferin@example.org")!;
     expect(team.text).toContain("Hallo Hanna,");
-    expect(team.text).toContain("Du warst als Helfer*in eingetragen.");
+    expect(team.text).toContain("Sie waren als Helfer*in eingetragen.");
     expect(team.text).not.toContain("Anmeldungen");
     const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(response, "lf_flash")! } }));
     expect(flash?.flash.message).toBe("„Sommerlager“ wurde gelöscht. Familien, Helfer*innen und Leitung bekommen eine Absage (3 E-Mails).");
