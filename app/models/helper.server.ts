@@ -190,7 +190,8 @@ export function decideHelper(eventId: number, helperUserId: number, decision: He
 /**
  * The mails of the event form's helper choice: in 'Sie', as the create and edit screen that causes
  * them (DECISIONS.md 'Form of address'). Only someone who applied reads that an application was
- * accepted; an admin ticked without one reads that they were entered.
+ * accepted; an admin ticked without one reads that they were entered. Only admins are chosen
+ * there, and they see every list anyway: the mails say nothing of the lists.
  */
 function eventFormHelperMail(change: "applied" | "entered" | "removed", person: { firstName: string }, event: { id: number; title: string }) {
   const hello = `Hallo ${person.firstName},\n\n`;
@@ -199,11 +200,11 @@ function eventFormHelperMail(change: "applied" | "entered" | "removed", person: 
   if (change === "removed") {
     return {
       subject: `Sie sind nicht mehr als Helfer*in eingetragen: ${title}`,
-      text: `${hello}Sie sind bei ${title} nicht mehr als Helfer*in eingetragen; die Listen der Veranstaltung sehen Sie nicht mehr.${bye}`,
+      text: `${hello}Sie sind bei ${title} nicht mehr als Helfer*in eingetragen.${bye}`,
     };
   }
   const what = change === "applied" ? `Ihre Bewerbung als Helfer*in für ${title} wurde angenommen.` : `Sie wurden bei ${title} als Helfer*in eingetragen.`;
-  return { subject: `Sie sind Helfer*in bei ${title}`, text: `${hello}${what} Ab jetzt sehen Sie die Listen der Veranstaltung.${bye}` };
+  return { subject: `Sie sind Helfer*in bei ${title}`, text: `${hello}${what}${bye}` };
 }
 
 /**
