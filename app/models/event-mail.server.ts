@@ -76,8 +76,13 @@ export function recipientCounts(eventId: number) {
   return Object.fromEntries(audiences.map((a) => [a, mailAddresses(eventId, a).length])) as Record<EventMailAudience, number>;
 }
 
-function mailText(text: string, event: { id: number; title: string }) {
-  return `${text}\n\n-- \n${event.title}\n${settings().appUrl}/freizeit/${event.id}\n`;
+/**
+ * The text with its signature: who wrote it for which event (mail review: only the Reply-To said
+ * so), and where an answer goes while the writer's account exists.
+ */
+function mailText(text: string, event: { id: number; title: string }, senderName: string, answered: boolean) {
+  const answer = answered ? `Eine Antwort auf diese E-Mail geht an ${senderName}.\n` : "";
+  return `${text}\n\n-- \n${senderName} für „${event.title}“\n${answer}${settings().appUrl}/freizeit/${event.id}\n`;
 }
 
 /**
@@ -97,12 +102,13 @@ export function sendEventMail(
     const addresses = mailAddresses(event.id, input.audience, tx);
     if (addresses.length === 0) return null;
     const attachments = input.attachments.map(({ filename, path, contentType, size }) => ({ filename, path, contentType, size }));
+    const senderName = `${sender.firstName} ${sender.lastName}`;
     const mail = tx
       .insert(eventMails)
       .values({
         eventId: event.id,
         senderId: sender.id,
-        senderName: `${sender.firstName} ${sender.lastName}`,
+        senderName,
         subject: input.subject,
         text: input.text,
         audience: input.audience,
@@ -119,7 +125,7 @@ export function sendEventMail(
     const outboxIds = queueMails(
       tx,
       // An answer goes to the lead person who wrote it (the sender's address is MAIL_FROM's no-reply).
-      addresses.map((to) => ({ to, subject: input.subject, text: mailText(input.text, event), attachments: mailAttachments, replyTo: sender.email })),
+      addresses.map((to) => ({ to, subject: input.subject, text: mailText(input.text, event, senderName, true), attachments: mailAttachments, replyTo: sender.email })),
     );
     for (let start = 0; start < addresses.length; start += 500) {
       tx.insert(eventMailRecipients)
@@ -151,7 +157,7 @@ export function resendFailed(eventId: number, mailId: number) {
     const replyTo = mail.senderId === null ? undefined : tx.select({ email: users.email }).from(users).where(eq(users.id, mail.senderId)).get()?.email;
     const ids = queueMails(
       tx,
-      failed.map((r) => ({ to: r.email, subject: mail.subject, text: mailText(mail.text, event), attachments, replyTo })),
+      failed.map((r) => ({ to: r.email, subject: mail.subject, text: mailText(mail.text, event, mail.senderName, replyTo !== undefined), attachments, replyTo })),
     );
     failed.forEach((r, i) => tx.update(eventMailRecipients).set({ outboxId: ids[i] }).where(eq(eventMailRecipients.id, r.id)).run());
     return failed.length;

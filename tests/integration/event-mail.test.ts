@@ -111,6 +111,8 @@ describe("sending", () => {
     expect(new Set(mails.map((m) => m.attachments)).size).toBe(1);
     expect(db.select().from(files).where(eq(files.kind, "mail_attachment")).all()).toHaveLength(2);
     expect(mails[0].text).toContain("Bitte Schlafsack mitbringen.");
+    // Mail review: only the Reply-To said who wrote it; a parent reads it at the end of the text.
+    expect(mails[0].text).toContain(`\n\n-- \nLea Leitung für „Zeltlager“\nEine Antwort auf diese E-Mail geht an Lea Leitung.\n${settings().appUrl}/freizeit/${eventId}\n`);
     const [log] = eventMailLog(eventId);
     expect(log).toMatchObject({ subject: "Packliste", senderName: "Lea Leitung", attachments: ["Packliste.pdf", "karte.png"] });
     expect(log.recipients.map((r) => r.state)).toEqual(["queued", "queued", "queued", "queued"]);
@@ -282,6 +284,7 @@ describe("delivery", () => {
     const after = outbox();
     expect(after).toHaveLength(5);
     expect(after[0].to).toEqual(mails[0].to);
+    expect(after[0].text).toBe(mails[0].text);
     expect(eventMailLog(eventId)[0].recipients.find((r) => r.email === mails[0].to[0])!.state).toBe("queued");
     const denied = await run(action, post(`/freizeit/sendEmails/${eventId}`, { intent: "resend", mailId: String(log.id) }, { cookie: cookies.team, params: { id: String(eventId) } }));
     expect(denied.status).toBe(404);
