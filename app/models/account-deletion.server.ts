@@ -5,7 +5,7 @@ import { eventOwners, events, participants, registrations, users } from "../../d
 import { formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { writeTransaction } from "~/services/db.server";
-import { queueMail, withdrawMailsTo } from "~/services/mail.server";
+import { GREETING, queueMail, withdrawMailsTo } from "~/services/mail.server";
 import { offerFreePlaces } from "./waiting-list.server";
 
 /** What the lead persons need to know of a withdrawn registration: on the waiting list, or paid. */
@@ -76,8 +76,7 @@ export function deleteAccount(userId: number, now = new Date()): { ok: true } | 
           ...(rows.some((r) => r.paid && !r.waiting) ? [`Für die Rückzahlung frag bitte unter ${account.email} nach der Bankverbindung; die Daten des Kontos sind gelöscht.`, ""] : []),
           "Frei gewordene Plätze gehen als Angebot an die Warteliste, sofern dort jemand wartet.",
           "",
-          "Viele Grüße",
-          "Dein Lagerfeuer-Team",
+          GREETING.du,
         ].join("\n"),
       });
     }

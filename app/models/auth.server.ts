@@ -5,7 +5,7 @@ import { formSubmissions, users } from "../../db/schema";
 import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { queueMail } from "~/services/mail.server";
+import { GREETING, queueMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password.server";
 import { endAllSessions } from "~/services/session.server";
 import { claimAddressCheck } from "./address-checks.server";
@@ -32,6 +32,8 @@ function queueConfirmationMail(tx: Parameters<typeof queueMail>[0], user: { id: 
       link(`/konto-bestaetigen/${token}`),
       "",
       "Der Link ist 24 Stunden gültig. Wenn Sie sich nicht registriert haben, können Sie diese E-Mail ignorieren.",
+      "",
+      GREETING.sie,
     ].join("\n"),
   });
 }
@@ -162,6 +164,8 @@ export function requestPasswordReset(emailInput: string, clientKey: string): Lin
         link(`/resetPassword/${token}`),
         "",
         "Der Link ist eine Stunde gültig und funktioniert nur einmal. Wenn Sie kein neues Passwort angefordert haben, können Sie diese E-Mail ignorieren; Ihr Passwort bleibt dann unverändert.",
+        "",
+        GREETING.sie,
       ].join("\n"),
     });
   });

@@ -6,6 +6,7 @@ import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
 import { totalCents } from "~/lib/money";
 import { settings } from "~/services/env.server";
+import { GREETING } from "~/services/mail.server";
 
 type Created = { firstName: string; lastName: string; waitingListPosition: number | null; amountCents: number | null };
 
@@ -33,43 +34,45 @@ export function confirmationMail({
       ? `- ${c.firstName} ${c.lastName}: Anmeldung eingegangen – Bestätigung ausstehend, ${formatEuro(c.amountCents ?? 0)}`
       : `- ${c.firstName} ${c.lastName}: Warteliste (Platz ${c.waitingListPosition})`,
   );
+  // Paragraphs, joined by one blank line each (a paragraph may be left out).
   const payment: string[] = [];
   if (placed.length > 0) {
-    payment.push(`Gesamtbetrag: ${formatEuro(total)}${placed.some((c) => (c.amountCents ?? 0) < event.priceCents) ? " (mit Geschwisterrabatt)" : ""}`, "");
+    payment.push(`Gesamtbetrag: ${formatEuro(total)}${placed.some((c) => (c.amountCents ?? 0) < event.priceCents) ? " (mit Geschwisterrabatt)" : ""}`);
     if (paymentMethod === "sepa") {
       payment.push("Der Gesamtbetrag wird einmal per SEPA-Lastschrift von dem angegebenen Konto eingezogen.");
     } else if (total > 0) {
       payment.push(
-        `Bitte überweise den Gesamtbetrag in einer Überweisung${placed.length > 1 ? " für alle Kinder" : ""} auf dieses Konto:`,
-        `Kontoinhaber: ${bank.accountHolder}`,
-        `IBAN: ${formatIban(bank.iban)}`,
-        `BIC: ${bank.bic}`,
-        `Bank: ${bank.name}`,
-        `Betrag: ${formatEuro(total)}`,
-        `Verwendungszweck: ${reference}`,
+        [
+          `Bitte überweise den Gesamtbetrag in einer Überweisung${placed.length > 1 ? " für alle Kinder" : ""} auf dieses Konto:`,
+          `Kontoinhaber: ${bank.accountHolder}`,
+          `IBAN: ${formatIban(bank.iban)}`,
+          `BIC: ${bank.bic}`,
+          `Bank: ${bank.name}`,
+          `Betrag: ${formatEuro(total)}`,
+          `Verwendungszweck: ${reference}`,
+        ].join("\n"),
       );
     }
   }
   if (waiting > 0) {
-    payment.push("", `Für ${waiting === 1 ? "das Kind" : "die Kinder"} auf der Warteliste zahlst du erst, wenn ${waiting === 1 ? "es einen Platz bekommt" : "sie einen Platz bekommen"}; wir melden uns dann.`);
+    payment.push(`Für ${waiting === 1 ? "das Kind" : "die Kinder"} auf der Warteliste zahlst du erst, wenn ${waiting === 1 ? "es einen Platz bekommt" : "sie einen Platz bekommen"}; wir melden uns dann.`);
   }
   return {
     to: account.email,
     subject: `Anmeldung: ${event.title}`,
     text: [
       `Hallo ${account.firstName},`,
-      "",
       `vielen Dank für deine Anmeldung zu „${event.title}“ (ab ${formatIsoDate(event.dateFrom)}):`,
-      "",
-      ...lines,
-      "",
+      lines.join("\n"),
       ...payment,
-      "",
       // A child on the waiting list is not confirmed by the leaders until a place is free for it.
-      placed.length > 0
-        ? "Die Leitung prüft die Anmeldung und bestätigt sie dir. Deine Anmeldebestätigung mit dem Stand findest du jederzeit hier:"
-        : "Sobald ein Platz frei wird, bekommst du eine E-Mail und kannst ihn annehmen. Deine Anmeldebestätigung mit dem Stand findest du jederzeit hier:",
-      `${appUrl}/anmeldung/${enrolmentId}`,
-    ].join("\n"),
+      [
+        placed.length > 0
+          ? "Die Leitung prüft die Anmeldung und bestätigt sie dir. Deine Anmeldebestätigung mit dem Stand findest du jederzeit hier:"
+          : "Sobald ein Platz frei wird, bekommst du eine E-Mail und kannst ihn annehmen. Deine Anmeldebestätigung mit dem Stand findest du jederzeit hier:",
+        `${appUrl}/anmeldung/${enrolmentId}`,
+      ].join("\n"),
+      GREETING.du,
+    ].join("\n\n"),
   };
 }

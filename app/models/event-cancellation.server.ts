@@ -7,7 +7,7 @@ import { and, asc, eq, gt, inArray, ne } from "drizzle-orm";
 import { eventHelpers, eventMailRecipients, eventMails, eventOwners, events, mailOutbox, participants, registrations, users } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
 import type { Queryable } from "~/services/db.server";
-import { queueMail } from "~/services/mail.server";
+import { GREETING, queueMail } from "~/services/mail.server";
 
 // 'Sie', as the delete dialog that causes it (DECISIONS.md: a mail uses the form of its screen).
 type Told = { firstName: string; children: string[]; helper: "accepted" | "pending" | null; lead: boolean };
@@ -78,8 +78,7 @@ export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: 
           ? "Wenn Sie schon bezahlt haben oder Fragen haben, antworten Sie einfach auf diese E-Mail."
           : "Bei Fragen antworten Sie einfach auf diese E-Mail.",
         "",
-        "Viele Grüße",
-        "Ihr Lagerfeuer-Team",
+        GREETING.sie,
       ].join("\n"),
     });
   }

@@ -8,7 +8,7 @@ import { checkWarnings, eventLastDay } from "~/lib/helper-checks";
 import { recordAudit } from "~/models/audit.server";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { queueMail } from "~/services/mail.server";
+import { GREETING, queueMail } from "~/services/mail.server";
 
 export type HelperChecks = {
   policeCertificateCheckedOn: string | null;
@@ -175,8 +175,7 @@ function reminderMail(
       "Admins tragen die Einsicht ins erweiterte Führungszeugnis und die Juleica im Konto der Person ein.",
       `Zur Mitarbeiter*innen-Liste: ${settings().appUrl}/freizeit/helper/${event.id}`,
       "",
-      "Viele Grüße",
-      "Dein Lagerfeuer-Team",
+      GREETING.du,
     ].join("\n"),
   };
 }

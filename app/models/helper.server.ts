@@ -8,7 +8,7 @@ import { berlinToday } from "~/lib/dates";
 import { recordAudit, type AuditAction } from "~/models/audit.server";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { queueMail } from "~/services/mail.server";
+import { GREETING, queueMail } from "~/services/mail.server";
 
 export type HelperRow = HelperCheckRecord & {
   userId: number;
@@ -115,7 +115,7 @@ const FAILED_TITLE = "Da hat etwas nicht geklappt";
 function decisionMail(decision: HelperDecision, person: { firstName: string }, event: { id: number; title: string }) {
   const link = `${settings().appUrl}/freizeit/${event.id}`;
   const hello = `Hallo ${person.firstName},\n\n`;
-  const bye = `\n\nZur Veranstaltung: ${link}\n\nViele Grüße\nDein Lagerfeuer-Team`;
+  const bye = `\n\nZur Veranstaltung: ${link}\n\n${GREETING.du}`;
   switch (decision) {
     case "accept":
       return {
@@ -195,7 +195,7 @@ export function decideHelper(eventId: number, helperUserId: number, decision: He
  */
 function eventFormHelperMail(change: "applied" | "entered" | "removed", person: { firstName: string }, event: { id: number; title: string }) {
   const hello = `Hallo ${person.firstName},\n\n`;
-  const bye = `\n\nZur Veranstaltung: ${settings().appUrl}/freizeit/${event.id}\n\nViele Grüße\nIhr Lagerfeuer-Team`;
+  const bye = `\n\nZur Veranstaltung: ${settings().appUrl}/freizeit/${event.id}\n\n${GREETING.sie}`;
   const title = `„${event.title}“`;
   if (change === "removed") {
     return {

@@ -8,7 +8,7 @@ import { childAmounts } from "~/lib/money";
 import type { RegistrationFacts } from "~/lib/registration-machine";
 import { type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { queueMail, withdrawWaitingMail } from "~/services/mail.server";
+import { GREETING, queueMail, withdrawWaitingMail } from "~/services/mail.server";
 import { placesTakenOf } from "./enrollment-queries.server";
 
 /**
@@ -228,8 +228,7 @@ export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: strin
       `Veranstaltung: ${row.eventTitle} (ab ${formatIsoDate(row.eventDateFrom)})`,
       `Alle Anmeldungen findest du in deinem Konto: ${link("/account?tab=teilnehmer")}`,
       "",
-      "Viele Grüße",
-      "Dein Lagerfeuer-Team",
+      GREETING.du,
     ].join("\n"),
   }, when);
 }

@@ -4,7 +4,7 @@ import { users, type Role } from "../../db/schema";
 import { normalizeEmail } from "~/lib/email";
 import { db, writeTransaction } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { queueMail } from "~/services/mail.server";
+import { GREETING, queueMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password.server";
 import { endAllSessions, endOtherSessions } from "~/services/session.server";
 import { claimAddressCheck } from "./address-checks.server";
@@ -107,6 +107,8 @@ export function requestEmailChange(
         appLink(`/email-bestaetigen/${token}`),
         "",
         "Der Link ist 24 Stunden gültig. Bis dahin bleibt deine bisherige Adresse gültig. Wenn du die Änderung nicht veranlasst hast, ignoriere diese E-Mail und ändere am besten dein Passwort.",
+        "",
+        GREETING.du,
       ].join("\n"),
     });
     return { ok: true as const };
@@ -153,6 +155,8 @@ export function changeEmailByAdmin(userId: number, newEmailInput: string, adminE
           "",
           `ein Admin hat die E-Mail-Adresse deines Lagerfeuer-Kontos von ${user.email} in ${newEmail} geändert.`,
           "Ab jetzt meldest du dich mit der neuen Adresse an. Wenn das nicht richtig ist, antworte bitte auf diese E-Mail.",
+          "",
+          GREETING.du,
         ].join("\n"),
       });
     }

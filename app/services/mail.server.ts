@@ -59,6 +59,12 @@ function storedMail(message: MailMessage) {
 }
 
 /**
+ * The greeting every mail to a person ends with, in the form of address of the screen that
+ * caused it (DECISIONS.md 'Form of address').
+ */
+export const GREETING = { du: "Viele Grüße\nDein Lagerfeuer-Team", sie: "Viele Grüße\nIhr Lagerfeuer-Team" } as const;
+
+/**
  * Writes a mail to the outbox; call it inside the transaction of the change it reports (named by
  * `_tx`; the app's transactions are all on its one connection, where the kept insert runs).
  */

@@ -1,0 +1,21 @@
+// The enrolment mail reads as paragraphs (mail review: a waiting-only or a free enrolment had two
+// blank lines in a row) and ends with a greeting as the leaders' mails do.
+import { describe, expect, it } from "vitest";
+import { confirmationMail } from "./enrollment-mail.server";
+
+const base = { account: { email: "eva@example.org", firstName: "Eva" }, event: { title: "Zeltlager", dateFrom: "2027-07-01", priceCents: 20000 }, enrolmentId: 7, reference: "LF-7-A1" };
+const placed = { firstName: "Anna", lastName: "Muster", waitingListPosition: null, amountCents: 20000 };
+const waiting = { firstName: "Ben", lastName: "Muster", waitingListPosition: 1, amountCents: null };
+
+describe("the enrolment mail", () => {
+  it.each([
+    ["a transfer", [placed, waiting], "transfer", 20000],
+    ["a SEPA mandate", [placed], "sepa", 20000],
+    ["the waiting list only", [waiting], "transfer", 20000],
+    ["a free event", [{ ...placed, amountCents: 0 }], "transfer", 0],
+  ] as const)("has no two blank lines in a row and ends with a greeting: %s", (_, created, paymentMethod, priceCents) => {
+    const { text } = confirmationMail({ ...base, event: { ...base.event, priceCents }, created: [...created], paymentMethod });
+    expect(text).not.toContain("\n\n\n");
+    expect(text.trimEnd().endsWith("Viele Grüße\nDein Lagerfeuer-Team")).toBe(true);
+  });
+});
