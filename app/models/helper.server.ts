@@ -124,7 +124,7 @@ function decisionMail(decision: HelperDecision, person: { firstName: string }, e
       };
     case "decline":
       return {
-        subject: `Deine Bewerbung als Helfer*in für „${event.title}“`,
+        subject: `Deine Bewerbung als Helfer*in für „${event.title}“ wurde nicht angenommen`,
         text: `${hello}deine Bewerbung als Helfer*in für „${event.title}“ wurde leider nicht angenommen.${bye}`,
       };
     case "cancel":

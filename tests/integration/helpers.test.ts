@@ -93,7 +93,7 @@ describe("helper decisions", () => {
     await decide(admin, "decline", applicant.id);
     expect(statusOf(applicant.id)).toBe("declined");
     expect(getEventPage(eventId, { ...applicant })?.myHelperStatus).toBe("declined");
-    expect(outbox()[0].subject).toBe("Deine Bewerbung als Helfer*in für „Sommerlager“");
+    expect(outbox()[0].subject).toBe("Deine Bewerbung als Helfer*in für „Sommerlager“ wurde nicht angenommen"); // the outcome in the subject (mail review)
     const data = await body<ListData>(await list(lead));
     expect(data.declined.map((h) => h.userId)).toEqual([applicant.id]);
     await decide(lead, "revoke-decline", applicant.id);
