@@ -9,7 +9,7 @@ import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
 import { EMAIL_MAX } from "~/lib/email";
 import { signUp } from "~/models/auth.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
-import { SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
+import { EMAIL_HAS_ACCOUNT, SIGNUP_FAILED, SIGNUP_INVALID_EMAIL, SIGNUP_MISMATCH, SIGNUP_TAKEN, signupSchema } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
 import { signedUp } from "~/services/flash.server";
 import { clientKey } from "~/services/request.server";
@@ -69,9 +69,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     const outcome = await signUp(submission.value, clientKey(context), submissionKeyOf(formData));
     if (!outcome.ok) {
-      const [alert, status] = outcome.reason === "taken" ? [SIGNUP_TAKEN as Alert, 409] : [SIGNUP_THROTTLED, 429];
+      const taken = outcome.reason === "taken";
+      const [alert, status] = taken ? [SIGNUP_TAKEN as Alert, 409] : [SIGNUP_THROTTLED, 429];
+      // A taken address is said at its field too, and the page offers the way to the login.
+      const fieldErrors = taken ? { email: [EMAIL_HAS_ACCOUNT] } : undefined;
       return json(
-        { result: submission.reply({ hideFields: ["password", "passwordRepeat"] }), alert, check: null, values, attempt: Date.now() },
+        { result: submission.reply({ hideFields: ["password", "passwordRepeat"], ...(fieldErrors && { fieldErrors }) }), alert, check: null, values, attempt: Date.now(), taken },
         { status },
       );
     }
@@ -139,6 +142,11 @@ export default function Signup() {
             { id: fields.passwordRepeat.id, label: "Passwort wiederholen", errors: fields.passwordRepeat.errors },
           ]}
         />
+        {data && "taken" in data && data.taken ? (
+          <p>
+            Sie haben schon ein Konto? <a href="/login">Zur Anmeldung</a> oder <a href="/forgot">Passwort vergessen?</a>
+          </p>
+        ) : null}
         <Field label="Vorname*" meta={fields.firstName} inputProps={{ autoComplete: "given-name", maxLength: 50, defaultValue: values?.firstName }} />
         <Field label="Nachname*" meta={fields.lastName} inputProps={{ autoComplete: "family-name", maxLength: 50, defaultValue: values?.lastName }} />
         <Field label="E-Mail*" meta={fields.email} type="email" inputProps={{ autoComplete: "email", maxLength: EMAIL_MAX, defaultValue: values?.email }} />

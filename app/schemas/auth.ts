@@ -14,6 +14,8 @@ export const SIGNUP_TAKEN = {
   title: "Registrierung fehlgeschlagen",
   message: "Diese Email wird bereits verwendet. Bitte nutzen Sie eine andere Email-Adresse",
 };
+/** At the e-mail field, beside the spec's SIGNUP_TAKEN above the form. */
+export const EMAIL_HAS_ACCOUNT = "Diese E-Mail-Adresse hat schon ein Konto.";
 export const SIGNUP_FAILED = { title: "Registrierung fehlgeschlagen", message: "Bitte versuchen Sie es erneut." };
 export const LOGIN_FAILED = { title: "Da hat etwas nicht geklappt", message: "Nutzername oder Passwort falsch." };
 

@@ -129,6 +129,30 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 
+  it("a sign-up with an address that has an account: the message at the field, and the way to the login", async () => {
+    const email = unique("schon-da");
+    await createUser({ email });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/signup");
+    await page.getByLabel("Vorname*").fill("Paula");
+    await page.getByLabel("Nachname*").fill("Petersen");
+    await page.getByLabel("E-Mail*").fill(email);
+    await page.getByLabel("Passwort", { exact: true }).fill("Kanu-Tour-2026!");
+    await page.getByLabel("Passwort wiederholen").fill("Kanu-Tour-2026!");
+    await page.getByRole("button", { name: "Account erstellen" }).click();
+    await page.getByText("Diese Email wird bereits verwendet.", { exact: false }).first().waitFor();
+    const field = page.getByLabel("E-Mail*");
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    const described = (await field.getAttribute("aria-describedby"))!.split(" ");
+    const messages = await Promise.all(described.map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(messages.join(" ")).toContain("Diese E-Mail-Adresse hat schon ein Konto.");
+    await page.getByRole("link", { name: "Zur Anmeldung" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("a signed-out visit to /account goes to /login and back to /account", async () => {
     const user = await createUser({ password: "Zurueck-2026!" });
     const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });

@@ -74,10 +74,14 @@ describe("sign-up", () => {
     const mailsBefore = outbox().length;
     const response = await run(signupAction, post("/signup", { ...valid, email: "Familie.SCHULZ@example.ORG" }));
     expect(response.status).toBe(409);
-    expect((await body<SignupAnswer>(response)).alert).toEqual({
+    const answer = await body<SignupAnswer & { result: { error?: Record<string, string[]> }; taken?: boolean }>(response);
+    expect(answer.alert).toEqual({
       title: "Registrierung fehlgeschlagen",
       message: "Diese Email wird bereits verwendet. Bitte nutzen Sie eine andere Email-Adresse",
     });
+    // A parent's review: the message stood above the form only, and nothing led to the login.
+    expect(answer.result.error?.email).toEqual(["Diese E-Mail-Adresse hat schon ein Konto."]);
+    expect(answer.taken).toBe(true);
     expect(db.select().from(users).all()).toHaveLength(usersBefore);
     expect(outbox()).toHaveLength(mailsBefore);
   });
