@@ -16,6 +16,16 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Passwort", { exact: true }).press("Enter");
 }
 
+/** Fills the sign-up form for Paula Petersen and sends it. */
+async function signUp(page: Page, email: string) {
+  await page.getByLabel("Vorname*").fill("Paula");
+  await page.getByLabel("Nachname*").fill("Petersen");
+  await page.getByLabel("E-Mail*").fill(email);
+  await page.getByLabel("Passwort", { exact: true }).fill("Kanu-Tour-2026!");
+  await page.getByLabel("Passwort wiederholen").fill("Kanu-Tour-2026!");
+  await page.getByRole("button", { name: "Account erstellen" }).click();
+}
+
 /** The flash's text now; with JavaScript the address changes before the page: poll it. */
 async function flash(page: Page) {
   return (await page.getByRole("status").first().textContent())?.trim() ?? "";
@@ -29,12 +39,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Registrierung");
     // The header's account buttons are hidden here.
     expect(await page.getByRole("banner").getByRole("link", { name: "Login" }).count()).toBe(0);
-    await page.getByLabel("Vorname*").fill("Paula");
-    await page.getByLabel("Nachname*").fill("Petersen");
-    await page.getByLabel("E-Mail*").fill(email);
-    await page.getByLabel("Passwort", { exact: true }).fill("Kanu-Tour-2026!");
-    await page.getByLabel("Passwort wiederholen").fill("Kanu-Tour-2026!");
-    await page.getByRole("button", { name: "Account erstellen" }).click();
+    await signUp(page, email);
     await page.getByRole("heading", { name: "Vielen Dank für Ihre Registrierung!" }).waitFor();
     const thanks = await page.getByRole("main").textContent();
     expect(thanks).toContain(email.toLowerCase());
@@ -135,12 +140,7 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto("/signup");
-    await page.getByLabel("Vorname*").fill("Paula");
-    await page.getByLabel("Nachname*").fill("Petersen");
-    await page.getByLabel("E-Mail*").fill(email);
-    await page.getByLabel("Passwort", { exact: true }).fill("Kanu-Tour-2026!");
-    await page.getByLabel("Passwort wiederholen").fill("Kanu-Tour-2026!");
-    await page.getByRole("button", { name: "Account erstellen" }).click();
+    await signUp(page, email);
     await page.getByText("Diese Email wird bereits verwendet.", { exact: false }).first().waitFor();
     const field = page.getByLabel("E-Mail*");
     expect(await field.getAttribute("aria-invalid")).toBe("true");
