@@ -3,6 +3,8 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { enrolments, events, participants, registrationHistory, registrations, users } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
+import { formatEuro } from "~/lib/event-rules";
+import { formatIban } from "~/lib/iban";
 import type { RegistrationAction } from "~/lib/enums";
 import { childAmounts } from "~/lib/money";
 import type { RegistrationFacts } from "~/lib/registration-machine";
@@ -155,10 +157,6 @@ export function link(path: string) {
   return `${settings().appUrl}${path}`;
 }
 
-function euro(cents: number) {
-  return new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" }).format(cents / 100);
-}
-
 /**
  * How to pay for a child that has just got its place (from the waiting list): it was not part of
  * the enrolment's total (DECISIONS.md), so its amount is asked for on its own, with the
@@ -167,13 +165,13 @@ function euro(cents: number) {
 export function paymentLines(row: ChangeRow, amountCents: number | null) {
   if (row.paid || amountCents === null || amountCents === 0) return [];
   if (row.paymentMethod === "sepa") {
-    return [`Der Betrag von ${euro(amountCents)} für ${row.childFirstName} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`];
+    return [`Der Betrag von ${formatEuro(amountCents)} für ${row.childFirstName} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`];
   }
   const bank = settings().bank;
   return [
-    `Bitte überweise für ${row.childFirstName} ${euro(amountCents)} auf dieses Konto:`,
+    `Bitte überweise für ${row.childFirstName} ${formatEuro(amountCents)} auf dieses Konto:`,
     `Kontoinhaber: ${bank.accountHolder}`,
-    `IBAN: ${bank.iban.replace(/(.{4})/g, "$1 ").trim()}`,
+    `IBAN: ${formatIban(bank.iban)}`,
     `BIC: ${bank.bic} (${bank.name})`,
     `Verwendungszweck: ${row.reference ?? `Anmeldung ${row.id}`}`,
   ];
