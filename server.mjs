@@ -263,7 +263,11 @@ function serveRequests() {
   const servePublic = express.static("public", { maxAge: "1h" });
   app.use((req, res, next) => (publicFiles.has(req.path.slice(1)) ? servePublic(req, res, next) : next()));
 
-  const makeHandler = (currentBuild) => createRequestHandler(currentBuild, currentBuild.mode);
+  const makeHandler = (currentBuild) => {
+    // Which pages ship scripts, for the redirects of forms sent by Remix's browser code.
+    currentBuild.entry.module.knowRoutes(currentBuild.routes);
+    return createRequestHandler(currentBuild, currentBuild.mode);
+  };
   let remixHandler = makeHandler(build);
   let loadedVersion = development ? statSync(VERSION_PATH, { throwIfNoEntry: false })?.mtimeMs : undefined;
 

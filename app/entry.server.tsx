@@ -8,6 +8,7 @@ import type {
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
+import { loadDocumentUnlessScripts } from "~/services/document-loads.server";
 import { FinishedResponse } from "~/services/finished-response.server";
 import { logError, requestIdOf } from "~/services/log.server";
 import { installRouteMatchCache } from "~/services/route-matching.server";
@@ -16,6 +17,7 @@ import { hasSessionCookie, PERSONAL_CACHE_CONTROL } from "~/services/security.se
 export { boot, shutdown } from "~/services/boot.server";
 export { guardConnections, listenProblem, SERVER_LIMITS } from "~/services/connections.server";
 export { closeDatabase } from "~/services/db.server";
+export { knowRoutes } from "~/services/document-loads.server";
 export { answerFromCache, capturePage } from "~/services/page-cache.server";
 export { maxBodyBytes } from "~/services/form.server";
 export { kickMailWorker, MAIL_QUEUED } from "~/services/mail-delivery.server";
@@ -96,10 +98,14 @@ function isPersonal(request: Request, headers: Headers) {
   return hasSessionCookie(request.headers.get("Cookie")) || headers.has("Set-Cookie");
 }
 
-/** `?_data=` answers (client-side navigation) carry a page's data: never stored by a cache. */
+/**
+ * `?_data=` answers (client-side navigation) carry a page's data: never stored by a cache. A
+ * redirect to a page without scripts is followed by a document load (document-loads.server.ts).
+ */
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
   response.headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
   response.headers.append("Vary", "Cookie");
+  loadDocumentUnlessScripts(response.headers);
   return response;
 };
 

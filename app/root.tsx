@@ -206,7 +206,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const hydrate = useHydrate();
   // Once its scripts run, the app stays a running app on pages that would have none: keeping
-  // ScrollRestoration is what opens such a page at its top (the confirmation after the long form).
+  // ScrollRestoration is what opens such a page at its top. A form's redirect to such a page is
+  // a document load now (document-loads.server.ts); this stays for any other way there.
   const running = useHydrated();
   return (
     <html lang="de">

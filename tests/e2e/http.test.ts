@@ -202,6 +202,27 @@ describe("personal answers", () => {
   });
 });
 
+describe("redirects answered to Remix's browser code (?_data=)", () => {
+  it("load a page without scripts as a document, and draw a page with scripts in place (Back after a reload)", async () => {
+    const parent = await createUser();
+    const event = createEvent({ title: "Umleitungs-Freizeit" });
+    const signedIn = { headers: { Cookie: await sessionCookieFor(parent.id) } };
+    const answers = [
+      // The login of someone signed in goes on to the start page, which has no scripts.
+      ["/login?_data=routes%2Flogin", signedIn, "/", "true"],
+      // … or to the account page, which has.
+      ["/login?redirectTo=%2Faccount&_data=routes%2Flogin", signedIn, "/account", undefined],
+      // The enrolment form of someone signed out: the login, which has scripts.
+      [`/enroll/${event.id}?_data=routes%2Fenroll.%24eventId`, {}, `/login?redirectTo=%2Fenroll%2F${event.id}`, undefined],
+    ] as const;
+    for (const [path, options, target, reload] of answers) {
+      const response = await rawRequest(`${baseUrl}${path}`, options);
+      expect([path, response.status, response.headers["x-remix-redirect"]]).toEqual([path, 204, target]);
+      expect([path, response.headers["x-remix-reload-document"]]).toEqual([path, reload]);
+    }
+  });
+});
+
 describe("requests the app does not take", () => {
   it("a malformed address gets a German 400 page, not Express's English one", async () => {
     for (const path of ["/%E0%A4%A", "/freizeit/%", "/build/%zz.css"]) {
