@@ -2,6 +2,7 @@
 // spec's German terms in comments where the mapping is not obvious.
 import { relations, sql } from "drizzle-orm";
 import {
+  blob,
   check,
   foreignKey,
   index,
@@ -111,6 +112,28 @@ export const sessions = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * A form sent after its session had run out (the enrolment form), kept for the login that follows
+ * (decision 0020): sealed with a key only the sending browser holds (a cookie), for one hour, for
+ * the account whose session it was.
+ */
+export const parkedForms = sqliteTable(
+  "parked_forms",
+  {
+    /** SHA-256 of the random id kept in the browser's cookie with the key. */
+    idHash: text("id_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The address the form was sent to; only its page takes it back. */
+    path: text("path").notNull(),
+    /** AES-256-GCM: the nonce, the tag and the encrypted form fields. */
+    sealed: blob("sealed", { mode: "buffer" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("parked_forms_user_idx").on(t.userId), index("parked_forms_expires_idx").on(t.expiresAt)],
 );
 
 /** Single-use links: e-mail confirmation, password reset and e-mail change. */

@@ -19,6 +19,8 @@ import { answerEnrolmentForm, type FormState } from "~/services/enrollment-form.
 import { settings } from "~/services/env.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { readForm } from "~/services/form.server";
+import { parkIfSessionRanOut, takeParkedForm } from "~/services/parked-forms.server";
+import type { SessionUser } from "~/models/user.server";
 import { requireUser } from "~/services/session.server";
 import { randomToken } from "~/services/tokens.server";
 import { idFrom } from "~/lib/ids";
@@ -27,6 +29,8 @@ export const meta: MetaFunction = () => [{ title: "Anmeldeformular – Lagerfeue
 // With JavaScript, adding, removing and picking answer without a full page load.
 export const handle = { hydrate: true };
 
+
+type EnrolmentContext = NonNullable<ReturnType<typeof getEnrolmentContext>>;
 
 async function contextFor(request: Request, param: string | undefined) {
   const user = await requireUser(request);
@@ -43,8 +47,19 @@ async function contextFor(request: Request, param: string | undefined) {
   return { user, id, context };
 }
 
+/** The form this browser sent after its session ran out, filled in again (decision 0020). */
+async function parkedAnswer(request: Request, user: SessionUser, id: number, context: EnrolmentContext) {
+  const parked = await takeParkedForm(request, user.id, new URL(request.url).pathname);
+  if (!parked) return null;
+  // Neither sent nor checked yet: the form as typed, with the choices' fields ('Auswahl übernehmen').
+  parked.formData.set("intent", "restore");
+  const answer = await answerEnrolmentForm(parked.formData, id, user, context);
+  return { state: "state" in answer ? { ...answer.state, errors: {} } : null, clearCookie: parked.clearCookie };
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { context } = await contextFor(request, params.eventId);
+  const { user, id, context } = await contextFor(request, params.eventId);
+  const parked = await parkedAnswer(request, user, id, context);
   const { rules: _rules, ...shown } = context;
   const firstChild = context.children.find((c) => !context.registered.includes(c.id));
   const first = firstChild ? String(firstChild.id) : "neu";
@@ -70,10 +85,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ],
       paymentMethod: context.mandate ? "sepa" : undefined,
     } as Payload,
-  });
+    restored: parked?.state ?? null,
+  }, parked ? { headers: { "Set-Cookie": parked.clearCookie } } : {});
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  // A session that ran out while the form was filled in: the form is kept for the login.
+  const parked = await parkIfSessionRanOut(request, new URL(request.url).pathname);
+  if (parked) throw parked;
   const { id, context } = await contextFor(request, params.eventId);
   const formData = await readForm(request);
   // Asked again once the body is in (it may take minutes): an account deactivated or deleted
@@ -103,7 +122,8 @@ export function ErrorBoundary() {
 
 export default function Enroll() {
   const data = useLoaderData<typeof loader>();
-  const answer = useActionData<typeof action>() as FormState | undefined;
+  const answered = useActionData<typeof action>() as FormState | undefined;
+  const answer = answered ?? (data.restored as FormState | null) ?? undefined;
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const values = (answer?.payload ?? data.defaults) as Payload;
@@ -172,6 +192,12 @@ export default function Enroll() {
         Ab {formatIsoDate(event.dateFrom)} · {formatEuro(event.priceCents)} pro Teilnehmer*in
         {event.siblingDiscountCents > 0 ? ` · Geschwisterrabatt: ${formatEuro(event.siblingDiscountCents)} weniger für jedes weitere Kind` : ""}
       </p>
+      {data.restored && !answered ? (
+        <p className="flash flash-info" role="note">
+          Deine Angaben von vorhin sind wieder eingetragen. Die Anmeldung ist noch nicht gesendet: Bitte prüfe alles und klicke dann auf
+          „Verbindlich Anmelden“.
+        </p>
+      ) : null}
       {data.placesLeft !== null && data.placesLeft < boxes.length ? (
         <p className="flash flash-info" role="note">
           {placesNote(data.placesLeft, event.late)}

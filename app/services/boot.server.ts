@@ -11,6 +11,7 @@ import { closeDatabase, db } from "./db.server";
 import { settings } from "./env.server";
 import { checkMailDir, startMailWorker, stopMailWorker } from "./mail-delivery.server";
 import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
+import { deleteExpiredParkedForms } from "./parked-forms.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
 import { logNotice } from "./log.server";
@@ -128,6 +129,7 @@ export function startJobs() {
     everyMs: 3600_000,
     run: () => {
       deleteExpiredSessions();
+      deleteExpiredParkedForms();
       deleteOldLoginAttempts();
       deleteOldAddressChecks();
       deleteOldSubmissions();

@@ -67,8 +67,8 @@ export async function createUserSession(userId: number, request: Request, databa
   const ttlMs = settings().sessionTtlHours * 3600_000;
   const expiresAt = new Date(Date.now() + ttlMs);
   database.insert(sessions).values({ idHash: hashToken(id), userId, expiresAt }).run();
-  // Tidy up this user's expired sessions while we are here; the worker does the rest.
-  database.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, new Date()))).run();
+  // Tidy up this user's long expired sessions while we are here; the worker does the rest.
+  database.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, new Date(Date.now() - EXPIRED_SESSION_KEPT_MS)))).run();
   return sessionCookie().serialize(id, {
     expires: expiresAt,
     maxAge: Math.floor(ttlMs / 1000),
@@ -111,9 +111,14 @@ const sessionUserQuery = preparedQuery((database) =>
 );
 
 const FORM_NOT_SENT = "Ihr Formular wurde nicht gesendet: Bitte füllen Sie es nach dem Einloggen noch einmal aus.";
+const FORM_KEPT =
+  "Ihr Formular wurde noch nicht gesendet. Ihre Angaben sind eine Stunde lang aufbewahrt: Nach dem Einloggen stehen sie wieder darin.";
 
-/** The spec's messages on the way to /login: no session at all, or one that has run out. */
-async function loginRedirect(request: Request) {
+/**
+ * The spec's messages on the way to /login: no session at all, or one that has run out. `parked`:
+ * the cookie of a form kept for the login (parked-forms.server.ts), which the message then names.
+ */
+export async function loginRedirect(request: Request, parked?: string) {
   const url = new URL(request.url);
   const redirectTo = `${url.pathname}${url.search}`;
   const expired = (await currentSessionHash(request)) !== null;
@@ -123,10 +128,10 @@ async function loginRedirect(request: Request) {
   return redirectWithFlash(
     `/login?${new URLSearchParams({ redirectTo })}`,
     expired
-      ? { kind: "info", title: "Ihre Sitzung ist abgelaufen", message: posted ? `Bitte loggen Sie sich erneut ein. ${FORM_NOT_SENT}` : "Bitte loggen Sie sich erneut ein." }
+      ? { kind: "info", title: "Ihre Sitzung ist abgelaufen", message: posted ? `Bitte loggen Sie sich erneut ein. ${parked ? FORM_KEPT : FORM_NOT_SENT}` : "Bitte loggen Sie sich erneut ein." }
       : { kind: "info", title: "Sie sind nicht angemeldet. Bitte loggen Sie sich ein.", ...(posted ? { message: FORM_NOT_SENT } : {}) },
     // A cookie that no longer opens a session is cleared with it.
-    expired ? { setCookie: [await sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure: isHttps(request) })] } : {},
+    expired ? { setCookie: [await sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure: isHttps(request) }), ...(parked ? [parked] : [])] } : {},
   );
 }
 
@@ -174,6 +179,27 @@ export function endAllSessions(userId: number, database: Queryable = db) {
   endOtherSessions(userId, null, database);
 }
 
-export function deleteExpiredSessions(database: Queryable = db) {
-  return database.delete(sessions).where(lt(sessions.expiresAt, new Date())).run().changes;
+/**
+ * How long a session's row stays after it ran out: it opens nothing any more, but still says whose
+ * it was, so that a form sent with it can be kept for that account's login (parked-forms.server.ts;
+ * a phone's tab may stay open for weeks). Sessions ended on purpose (logout, deactivation, a new
+ * password) are deleted at once.
+ */
+export const EXPIRED_SESSION_KEPT_MS = 30 * 24 * 3600_000;
+
+export function deleteExpiredSessions(database: Queryable = db, now = Date.now()) {
+  return database.delete(sessions).where(lt(sessions.expiresAt, new Date(now - EXPIRED_SESSION_KEPT_MS))).run().changes;
+}
+
+/** The account whose session in this request's cookie has run out (not ended on purpose), or null. */
+export async function expiredSessionOwner(request: Request): Promise<number | null> {
+  const idHash = await currentSessionHash(request);
+  if (!idHash) return null;
+  const row = db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, idHash), lt(sessions.expiresAt, new Date()), eq(users.banned, false)))
+    .get();
+  return row?.userId ?? null;
 }

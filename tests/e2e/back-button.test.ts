@@ -4,28 +4,15 @@
 // address but not the screen: the confirmation stayed under the form's address. Pages without
 // scripts are now always reached by a document load, as without JavaScript.
 import { describe, expect, inject, it } from "vitest";
-import { participants } from "../../db/schema";
-import { db } from "~/services/db.server";
-import { fileBrowser, hydrated, JS_MODES, phoneTab } from "../support/browser";
-import { createEvent } from "../support/events";
-import { createUser } from "../support/fixtures";
+import { fileBrowser, JS_MODES } from "../support/browser";
+import { parentOnEnrolmentForm } from "../support/enrolment-form";
 
 const { baseUrl } = inject("e2e")!;
 const browser = fileBrowser();
 
 describe.each(JS_MODES)("Back after a reload $name", ({ javaScriptEnabled }) => {
   it("leads from the reloaded confirmation back to the enrolment form", async () => {
-    const parent = await createUser({ firstName: "Petra", lastName: "Paulsen" });
-    const child = db
-      .insert(participants)
-      .values({ userId: parent.id, firstName: "Lotta", lastName: "Paulsen", street: "Strandweg 3", city: "Eutin", birthDate: "2005-04-01" })
-      .returning()
-      .get();
-    const camp = createEvent({ title: `Kanufreizeit ${javaScriptEnabled ? "A" : "B"} ${Date.now()}`, priceCents: 9900, inDays: 40 });
-    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id });
-    await page.goto(`/enroll/${camp.id}`);
-    if (javaScriptEnabled) await hydrated(page);
-    await page.getByLabel("Kind*").selectOption(String(child.id));
+    const { page, problems, context, camp } = await parentOnEnrolmentForm(browser(), { javaScriptEnabled, baseURL: baseUrl, title: "Kanufreizeit" });
     await page.getByLabel("Überweisung", { exact: true }).check();
     await page.getByLabel(/Teilnahmebedingungen und die Datenschutzerklärung gelesen und akzeptiere/).check();
     await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();
