@@ -49,7 +49,7 @@ async function contextFor(request: Request, param: string | undefined) {
 
 /** The form this browser sent after its session ran out, filled in again (decision 0020). */
 async function parkedAnswer(request: Request, user: SessionUser, id: number, context: EnrolmentContext) {
-  const parked = await takeParkedForm(request, user.id, new URL(request.url).pathname);
+  const parked = await takeParkedForm(request, user.id, `/enroll/${id}`);
   if (!parked) return null;
   // Neither sent nor checked yet: the form as typed, with the choices' fields ('Auswahl übernehmen').
   parked.formData.set("intent", "restore");
@@ -91,7 +91,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   // A session that ran out while the form was filled in: the form is kept for the login.
-  const parked = await parkIfSessionRanOut(request, new URL(request.url).pathname);
+  const eventId = idFrom(params.eventId);
+  const parked = eventId ? await parkIfSessionRanOut(request, `/enroll/${eventId}`) : null;
   if (parked) throw parked;
   const { id, context } = await contextFor(request, params.eventId);
   const formData = await readForm(request);

@@ -44,6 +44,8 @@ describe("redirects of Remix's browser code", () => {
     knowRoutes(routes);
     expect(redirectTo("//example.org/anmeldung/5")).toBeNull();
     expect(redirectTo("https://example.org/")).toBeNull();
+    expect(redirectTo("/\\example.org/")).toBeNull();
+    expect(redirectTo("/\\[")).toBeNull();
     const headers = new Headers();
     loadDocumentUnlessScripts(headers);
     expect([...headers]).toEqual([]);

@@ -52,6 +52,13 @@ export function hasScripts(pathname: string): boolean {
  */
 export function loadDocumentUnlessScripts(headers: Headers) {
   const target = headers.get("X-Remix-Redirect");
-  if (target === null || !known || !target.startsWith("/") || target.startsWith("//")) return;
-  if (!hasScripts(new URL(target, "http://localhost").pathname)) headers.set("X-Remix-Reload-Document", "true");
+  // Only a path of this site; a browser reads `/\host` as `//host`, so a backslash is left alone.
+  if (target === null || !known || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) return;
+  let pathname: string;
+  try {
+    pathname = new URL(target, "http://localhost").pathname;
+  } catch {
+    return;
+  }
+  if (!hasScripts(pathname)) headers.set("X-Remix-Reload-Document", "true");
 }

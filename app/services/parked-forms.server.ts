@@ -13,10 +13,10 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { parkedForms } from "../../db/schema";
-import { db } from "./db.server";
+import { db, writeTransaction } from "./db.server";
 import { settings } from "./env.server";
 import { readForm } from "./form.server";
-import { expiredSessionOwner, getUser, isHttps, loginRedirect } from "./session.server";
+import { currentSessionHash, expiredSessionOwnerOf, getUser, isHttps, loginRedirect } from "./session.server";
 import { hashToken } from "./tokens.server";
 
 export const PARKED_FOR_MS = 3600_000;
@@ -50,25 +50,44 @@ function unseal(key: Buffer, sealed: Buffer): string | null {
   }
 }
 
+/** The most a kept form may take (its fields as JSON); a larger post is not kept. */
+const MAX_PARKED_CHARS = 128 * 1024;
+
 /**
- * For the action of a form worth keeping: when this post comes with a session that has run out,
- * its form is kept and the answer is the way to /login that says so (thrown by the caller).
- * Otherwise null, and the action goes on (its own `requireUser` sends anyone else to /login).
+ * For the action of a form worth keeping, at its address `path` (made by the caller from a checked
+ * id, so it is a plain path): when this post comes with a session that has run out, its form is
+ * kept and the answer is the way to /login that says so (thrown by the caller). Otherwise null,
+ * and the action goes on (its own `requireUser` sends anyone else to /login). A body the limits
+ * refuse, or one too large to keep, is not kept: the login says to fill the form in again.
  */
 export async function parkIfSessionRanOut(request: Request, path: string, now = Date.now()): Promise<Response | null> {
   if (request.method !== "POST" || (await getUser(request))) return null;
-  const userId = await expiredSessionOwner(request);
-  if (userId === null) return null;
-  const fields = [...(await readForm(request)).entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  const idHash = await currentSessionHash(request);
+  if (idHash === null || expiredSessionOwnerOf(idHash) === null) return null;
+  let formData: FormData;
+  try {
+    formData = await readForm(request);
+  } catch (refused) {
+    if (refused instanceof Response) return loginRedirect(request);
+    throw refused;
+  }
+  const fields = [...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string" && !/password/i.test(entry[0]));
+  const text = JSON.stringify(fields);
+  if (text.length > MAX_PARKED_CHARS) return loginRedirect(request);
   const id = randomBytes(24).toString("base64url");
   const key = randomBytes(32);
-  db.transaction((tx) => {
+  const sealed = seal(key, text);
+  const parked = writeTransaction((tx) => {
+    // Asked again once the body is in (it may take minutes): a session ended meanwhile (logout,
+    // deactivation, the account deleted) keeps nothing.
+    const userId = expiredSessionOwnerOf(idHash, tx);
+    if (userId === null) return false;
     // One kept form per account: the latest post counts (and an account cannot fill the table).
     tx.delete(parkedForms).where(eq(parkedForms.userId, userId)).run();
-    tx.insert(parkedForms)
-      .values({ idHash: hashToken(id), userId, path, sealed: seal(key, JSON.stringify(fields)), expiresAt: new Date(now + PARKED_FOR_MS) })
-      .run();
+    tx.insert(parkedForms).values({ idHash: hashToken(id), userId, path, sealed, expiresAt: new Date(now + PARKED_FOR_MS) }).run();
+    return true;
   });
+  if (!parked) return loginRedirect(request);
   const cookie = await parkedCookie(path).serialize(`${id}.${key.toString("base64url")}`, isHttps(request) ? { secure: true } : {});
   return loginRedirect(request, cookie);
 }

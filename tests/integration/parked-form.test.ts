@@ -134,6 +134,52 @@ describe("a form sent after its session ran out", () => {
     expect(db.select().from(parkedForms).all()).toEqual([]);
   });
 
+  // An attack probe: a ';' in the address (the cookie's path) threw after the form was stored.
+  it("is kept only at an event's own address; any other answers with the way to the login, never a 500", async () => {
+    const { parent, fields } = await setUp();
+    const cookie = await sessionCookieFor(parent.id);
+    expire(parent.id);
+    for (const eventId of ["1;x", "abc", "0"]) {
+      const sent = await run(action, post(`/enroll/${eventId}`, fields, { cookie, params: { eventId } }));
+      expect([eventId, sent.status, sent.headers.get("Location")]).toEqual([eventId, 302, `/login?redirectTo=${encodeURIComponent(`/enroll/${eventId}`)}`]);
+      expect(cookieFrom(sent, "lf_formular")).toBeUndefined();
+    }
+    expect(db.select().from(parkedForms).all()).toEqual([]);
+  });
+
+  it("keeps nothing when the session is ended while the body arrives, or the body is refused; keeps no password", async () => {
+    const { parent, fields, path, params } = await setUp();
+    const cookie = await sessionCookieFor(parent.id);
+    expire(parent.id);
+    // Signed out elsewhere while a slow body arrives.
+    const bytes = new TextEncoder().encode(new URLSearchParams(fields).toString());
+    const slow = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        db.delete(sessions).where(eq(sessions.userId, parent.id)).run();
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+    const init = { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: slow, duplex: "half" } as RequestInit;
+    const ended = await run(action, { request: new Request(`http://localhost${path}`, init), params, context: {} });
+    expect(ended.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    expect(cookieFrom(ended, "lf_formular")).toBeUndefined();
+    expect(db.select().from(parkedForms).all()).toEqual([]);
+
+    // A body the limits refuse: the way to the login all the same.
+    const again = await sessionCookieFor(parent.id);
+    expire(parent.id);
+    const refused = await run(action, post(path, { ...fields, "boxes[5000].participant": "1" }, { cookie: again, params }));
+    expect(refused.status).toBe(302);
+    expect((await flashOf(refused))?.message).toContain("Bitte füllen Sie es nach dem Einloggen noch einmal aus.");
+
+    // A field that looks like a password is never kept.
+    const kept = await run(action, post(path, { ...fields, password: "Geheim-2026!" }, { cookie: again, params }));
+    const page = await body<{ restored: { payload: Record<string, unknown> } }>(await run(loader, get(path, { cookie: await cookiesAfterLogin(kept, parent.id), params })));
+    expect(page.restored.payload.password).toBeUndefined();
+    expect(page.restored.payload.referral).toBe("Von Nachbarn");
+  });
+
   it("keeps one form per account, and a run-out session names its account for 30 days", async () => {
     const { parent, fields, path, params } = await setUp();
     const cookie = await sessionCookieFor(parent.id);

@@ -48,6 +48,21 @@ describe("sessions", () => {
     expect(secure).toMatch(/Secure/);
   });
 
+  // An attack probe of decision 0020: the cookie ran out with its session, so a form sent from a
+  // tab left open came without it, and nothing could be kept for the login.
+  it("lets the browser keep the cookie as long as the run-out session's row names its account; the row decides", async () => {
+    const { createUserSession, EXPIRED_SESSION_KEPT_MS } = await import("~/services/session.server");
+    const { settings } = await import("~/services/env.server");
+    const user = await createUser();
+    const before = Date.now();
+    const cookie = await createUserSession(user.id, new Request("http://localhost/login"));
+    const ttlMs = settings().sessionTtlHours * 3600_000;
+    expect(Number(/Max-Age=(\d+)/.exec(cookie)?.[1])).toBe(Math.floor((ttlMs + EXPIRED_SESSION_KEPT_MS) / 1000));
+    const [row] = db.select().from(sessions).where(eq(sessions.userId, user.id)).all();
+    expect(row.expiresAt.getTime()).toBeGreaterThanOrEqual(before + ttlMs);
+    expect(row.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + ttlMs);
+  });
+
   it("stores only a hash of the session id", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);
