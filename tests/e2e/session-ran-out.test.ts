@@ -33,6 +33,7 @@ describe.each(JS_MODES)("the enrolment form after the session ran out $name", ({
     await status.getByText("Ihre Sitzung ist abgelaufen").waitFor();
     expect(await status.textContent()).toContain("Ihre Angaben sind eine Stunde lang aufbewahrt: Nach dem Einloggen stehen sie wieder darin.");
     expect(db.select().from(parkedForms).where(eq(parkedForms.userId, parent.id)).all()).toHaveLength(1);
+    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/login-formular-aufbewahrt-${javaScriptEnabled}.png` });
 
     if (javaScriptEnabled) await hydrated(page);
     await page.getByLabel("E-Mail").fill(parent.email);
