@@ -54,7 +54,7 @@ async function parkedAnswer(request: Request, user: SessionUser, id: number, con
   // Neither sent nor checked yet: the form as typed, with the choices' fields ('Auswahl übernehmen').
   parked.formData.set("intent", "restore");
   const answer = await answerEnrolmentForm(parked.formData, id, user, context);
-  return { state: "state" in answer ? { ...answer.state, errors: {} } : null, clearCookie: parked.clearCookie };
+  return { state: "state" in answer ? answer.state : null, clearCookie: parked.clearCookie };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

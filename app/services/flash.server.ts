@@ -12,7 +12,7 @@ export type Flash = { kind: FlashKind; title: string; message?: string };
  * A public https:// APP_URL makes it always Secure; otherwise per request, and the server adds
  * Secure to every cookie of an answer over HTTPS.
  */
-function appCookie(name: string, path: string, maxAge?: number) {
+export function appCookie(name: string, path: string, maxAge?: number) {
   let cookie: ReturnType<typeof createCookie> | undefined;
   return () =>
     (cookie ??= createCookie(name, {

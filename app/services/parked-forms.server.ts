@@ -10,11 +10,10 @@
 // it filled in again, not sent: the parent checks it and enrols. Kept only when the session ran
 // out; a session ended on purpose (logout, deactivation, a new password) keeps nothing.
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { createCookie } from "@remix-run/node";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { parkedForms } from "../../db/schema";
 import { db, writeTransaction } from "./db.server";
-import { settings } from "./env.server";
+import { appCookie } from "./flash.server";
 import { readForm } from "./form.server";
 import { currentSessionHash, expiredSessionOwnerOf, getUser, isHttps, loginRedirect } from "./session.server";
 import { hashToken } from "./tokens.server";
@@ -22,16 +21,11 @@ import { hashToken } from "./tokens.server";
 export const PARKED_FOR_MS = 3600_000;
 const COOKIE = "lf_formular";
 
-const cookies = new Map<string, ReturnType<typeof createCookie>>();
-/** The cookie goes back only to the form's own address (signed, HttpOnly, one hour). */
-function parkedCookie(path: string) {
-  let cookie = cookies.get(path);
-  if (!cookie) {
-    cookie = createCookie(COOKIE, { httpOnly: true, sameSite: "lax", path, maxAge: PARKED_FOR_MS / 1000, secrets: [settings().sessionSecret] });
-    if (cookies.size < 1_000) cookies.set(path, cookie);
-  }
-  return cookie;
-}
+/**
+ * Signed and HttpOnly, for one hour; sent back only to the form's own address (its path is given
+ * when it is set).
+ */
+const parkedCookie = appCookie(COOKIE, "/enroll", PARKED_FOR_MS / 1000);
 
 function seal(key: Buffer, text: string) {
   const nonce = randomBytes(12);
@@ -88,7 +82,7 @@ export async function parkIfSessionRanOut(request: Request, path: string, now = 
     return true;
   });
   if (!parked) return loginRedirect(request);
-  const cookie = await parkedCookie(path).serialize(`${id}.${key.toString("base64url")}`, isHttps(request) ? { secure: true } : {});
+  const cookie = await parkedCookie().serialize(`${id}.${key.toString("base64url")}`, { path, ...(isHttps(request) ? { secure: true } : {}) });
   return loginRedirect(request, cookie);
 }
 
@@ -100,8 +94,8 @@ export async function parkIfSessionRanOut(request: Request, path: string, now = 
 export async function takeParkedForm(request: Request, userId: number, path: string, now = Date.now()) {
   const header = request.headers.get("Cookie");
   if (!header?.includes(COOKIE)) return null;
-  const value: unknown = await parkedCookie(path).parse(header);
-  const clear = await parkedCookie(path).serialize("", { expires: new Date(0), maxAge: 0, ...(isHttps(request) ? { secure: true } : {}) });
+  const value: unknown = await parkedCookie().parse(header);
+  const clear = await parkedCookie().serialize("", { path, expires: new Date(0), maxAge: 0, ...(isHttps(request) ? { secure: true } : {}) });
   const [id, key] = typeof value === "string" ? value.split(".") : [];
   if (!id || !key) return null;
   const where = and(eq(parkedForms.idHash, hashToken(id)), eq(parkedForms.userId, userId), eq(parkedForms.path, path), gt(parkedForms.expiresAt, new Date(now)));
