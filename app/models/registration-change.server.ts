@@ -10,7 +10,7 @@ import { childAmounts } from "~/lib/money";
 import type { RegistrationFacts } from "~/lib/registration-machine";
 import { type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { GREETING, queueMail, withdrawWaitingMail } from "~/services/mail.server";
+import { GREETING, queueMail, withdrawWaitingMails } from "~/services/mail.server";
 import { placesTakenOf } from "./enrollment-queries.server";
 
 /**
@@ -206,7 +206,7 @@ export function withdrawPaymentMails(tx: Queryable, eventId: number) {
     .innerJoin(events, eq(events.id, registrations.eventId))
     .where(and(eq(registrations.eventId, eventId), eq(registrations.paid, true)))
     .all();
-  for (const row of paid) withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED));
+  withdrawWaitingMails(tx, paid.map((row) => ({ to: row.parentEmail, subject: parentMailSubject(row, PAYMENT_RECEIVED) })));
 }
 
 export function parentMailSubject(row: Pick<ChangeRow, "childFirstName" | "childLastName" | "eventTitle">, subject: string) {

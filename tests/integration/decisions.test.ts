@@ -13,6 +13,7 @@ import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures
 import { createEvent } from "../support/events";
 import { createMandate, createRegistration, historyOf, registration } from "../support/registrations";
 import { outbox, post } from "../support/remix";
+import { countStatements } from "../support/review-fixtures";
 
 let lead: SessionUser;
 let parent: Awaited<ReturnType<typeof createUser>>;
@@ -163,6 +164,25 @@ describe("a single decision", () => {
 
     await deleteEvent(eventId, { id: lead.id, email: lead.email });
     expect(waiting()).toEqual([`${other.email}|Zahlung eingegangen: Karl Muster – Herbstlager`]);
+  });
+
+  // Review: withdrawing the waiting payment mails deleted once per paid registration.
+  it("payments: deleting an event takes back its waiting payment mails in as many statements, however many were paid", async () => {
+    const statementsToDelete = async (paid: number) => {
+      resetDatabase();
+      const owner = await createUser({ role: "user", firstName: "Lea" });
+      const event = createEvent({ ownerIds: [owner.id], capacity: 20, title: "Zeltlager" }).id;
+      for (let i = 0; i < paid; i++) {
+        const family = await createUser({ firstName: `Eltern${i}` });
+        const r = createRegistration(event, family.id, { status: "accepted", firstName: `Kind${i}` });
+        expect(decide(event, r.id, "confirm-payment", { ...lead, id: owner.id })).toMatchObject({ ok: true });
+      }
+      expect(outbox().filter((m) => m.subject.startsWith("Zahlung eingegangen"))).toHaveLength(paid);
+      const { statements } = await countStatements(() => deleteEvent(event, { id: owner.id, email: owner.email }));
+      expect(outbox().filter((m) => m.subject.startsWith("Zahlung eingegangen"))).toEqual([]);
+      return statements;
+    };
+    expect(await statementsToDelete(6)).toBe(await statementsToDelete(2));
   });
 
   it("payments: revoked for a registration without a place (cancelled, rejected) asks the parent to pay nothing (attack probe)", () => {
