@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { createJsonLog } from "./json-log.mjs";
 
 const SOURCES = ["app", "db", "remix.config.js", "package.json"];
 
@@ -43,4 +44,31 @@ export function buildApp(root = process.cwd()) {
     env: { ...process.env, NODE_ENV: "production" },
   });
   return result.status === 0;
+}
+
+/**
+ * `npm start`'s build step: builds when `staleBuild` says so, and tells it as JSON lines like the
+ * server's log that follows (why, then how long it took). The compiler's own output (English) is
+ * kept back unless the build fails; then it goes to stderr as it is, for whoever fixes the code,
+ * followed by the line saying the start ends. False when the build failed.
+ */
+export function buildForStart(root = process.cwd()) {
+  const stale = staleBuild(root);
+  if (!stale) return true;
+  const log = createJsonLog();
+  log.info(`${stale} Baue die App …`);
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status === 0) {
+    log.info(`App gebaut in ${((performance.now() - started) / 1000).toFixed(1).replace(".", ",")} s.`);
+    return true;
+  }
+  process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? `${result.error.message}\n` : ""}`);
+  log.fatal("Die App ließ sich nicht bauen (die Meldungen des Compilers stehen darüber). Der Server startet nicht.");
+  return false;
 }

@@ -5,29 +5,15 @@
 // segment that could be a token: the route pattern replaces ids and tokens with placeholders.
 // Errors go to stderr, everything else to stdout. LOG_LEVEL.
 import { randomUUID } from "node:crypto";
-import pino from "pino";
+import type pino from "pino";
+import { createJsonLog, LOG_LEVELS } from "../../scripts/json-log.mjs";
 
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-type Level = (typeof LOG_LEVELS)[number];
 
-/** LOG_LEVEL; the settings check (env.server.ts) stops a start with any other value. */
-function level(): Level {
-  const wanted = (process.env.LOG_LEVEL ?? "").trim().toLowerCase();
-  return (LOG_LEVELS as readonly string[]).includes(wanted) ? (wanted as Level) : "info";
-}
+export { LOG_LEVELS };
 
 let instance: pino.Logger | undefined;
 export function logger() {
-  instance ??= pino(
-    { level: level(), base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
-    pino.multistream(
-      [
-        { level: "trace", stream: process.stdout },
-        { level: "error", stream: process.stderr },
-      ],
-      { dedupe: true },
-    ),
-  );
+  instance ??= createJsonLog();
   return instance;
 }
 

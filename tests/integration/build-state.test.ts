@@ -2,9 +2,11 @@
 // sources as they are: a missing build, one older than the sources, or the development build
 // `npm run dev` leaves behind (React's development code, served as if it were the real one)
 // is made again first (a newcomer's review).
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildMode, staleBuild } from "../../scripts/build-state.mjs";
 
@@ -64,5 +66,47 @@ describe("the build npm start serves", () => {
     const dir = project({ mode: "production", sourcesAt: 1_000_000, builtAt: 2_000_000 });
     rmSync(path.join(dir, "public/build"), { recursive: true });
     expect(staleBuild(dir)).toMatch(/public\/build/);
+  });
+});
+
+// Carried review point: `npm start` printed its build as plain text (Remix's English lines) before
+// the server's JSON log, so a log collector met lines it could not read.
+describe("npm start's build step", () => {
+  /** Runs the build step of `npm start` in `dir`, whose remix compiler prints `lines` and exits with `code`. */
+  function buildStep(dir: string, lines: string[], code: number) {
+    const cli = path.join(dir, "node_modules/@remix-run/dev/dist/cli.js");
+    mkdirSync(path.dirname(cli), { recursive: true });
+    writeFileSync(cli, `${lines.map((line) => `console.log(${JSON.stringify(line)});`).join("\n")}\nconsole.error("warn: something");\nprocess.exit(${code});\n`);
+    const module = pathToFileURL(path.resolve("scripts/build-state.mjs")).href;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", `const { buildForStart } = await import(${JSON.stringify(module)}); process.exit(buildForStart() ? 0 : 3);`], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, LOG_LEVEL: "info" },
+    });
+    const json = (text: string) => text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string });
+    return { status: run.status, stdout: run.stdout, stderr: run.stderr, json };
+  }
+
+  it("says why it builds and that it built as JSON lines in German, the compiler's own output left out", () => {
+    const dir = project({ sourcesAt: 1_000_000, builtAt: 0 });
+    const run = buildStep(dir, ["Building Remix app in production mode...", "Built in 1.2s"], 0);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("");
+    const lines = run.json(run.stdout);
+    expect(lines.map((line) => line.msg)).toEqual(["Es gibt noch kein Build. Baue die App …", expect.stringMatching(/^App gebaut in \d+,\d s\.$/)]);
+  });
+
+  it("says nothing when the build may be served as it is", () => {
+    const run = buildStep(project({ mode: "production", sourcesAt: 1_000_000, builtAt: 2_000_000 }), ["Built"], 0);
+    expect(run).toMatchObject({ status: 0, stdout: "", stderr: "" });
+  });
+
+  it("shows the compiler's output when the build fails, then why the start ends as a JSON line", () => {
+    const run = buildStep(project({ sourcesAt: 1_000_000, builtAt: 0 }), ["✘ [ERROR] Expected \";\" but found \"}\""], 1);
+    expect(run.status).toBe(3);
+    expect(run.json(run.stdout).map((line) => line.msg)).toEqual(["Es gibt noch kein Build. Baue die App …"]);
+    const [compiler, ...rest] = run.stderr.split(/\n(?=\{)/);
+    expect(compiler).toContain("[ERROR] Expected");
+    expect(run.json(rest.join("\n"))).toEqual([expect.objectContaining({ level: 60, msg: "Die App ließ sich nicht bauen (die Meldungen des Compilers stehen darüber). Der Server startet nicht." })]);
   });
 });
