@@ -1,8 +1,9 @@
 // Every form body of the app is read here, with its limits checked before any schema sees it:
 // bytes, number of fields, length and depth of field names, and array indices. A hostile body
-// (one name repeated 64,000 times, `boxes[100000].x=…`, 25 MB of anything) is refused with a
-// small German answer in milliseconds; conform's parse, which is quadratic in repeated names and
-// linear in the highest index, only ever sees forms of a sane shape.
+// (one name repeated 64,000 times, `boxes[100000].x=…`, 25 MB of anything, conform's own intent
+// field) is refused with a small German answer in milliseconds; conform's parse, which is
+// quadratic in repeated names and linear in the highest index, only ever sees forms of a sane
+// shape.
 // Why not request.formData(): it has no limits at all (docs/decisions/0007-form-limits.md).
 import { Readable } from "node:stream";
 import busboy from "busboy";
@@ -54,10 +55,17 @@ export type FormOptions = {
   maxFiles?: number;
 };
 
-/** Throws the refusal when a field name is longer, deeper or indexed higher than any real form. */
+/**
+ * Names conform reserves for its own intents and state: it parses them as JSON and applies an
+ * intent's value at any path and index after every check here (an "update" at index 10^8 ran the
+ * server out of memory). No form of the app sends them; its buttons name their own `intent`.
+ */
+const CONFORM_RESERVED = new Set(["__intent__", "__state__"]);
+
+/** Throws the refusal when a field name is longer, deeper or indexed higher than any real form, or conform's own. */
 function checkName(name: string | undefined, maxIndex: number) {
   // A multipart part without a name (busboy gives none) names no field of any form.
-  if (!name || name.length > MAX_NAME_LENGTH) throw refusal(400, FORM_UNREADABLE);
+  if (!name || name.length > MAX_NAME_LENGTH || CONFORM_RESERVED.has(name)) throw refusal(400, FORM_UNREADABLE);
   let depth = 0;
   for (const match of name.matchAll(/\[(\d*)\]|\./g)) {
     depth++;

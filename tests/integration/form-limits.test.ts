@@ -49,6 +49,18 @@ const HOSTILE: Record<string, Body> = {
     contentType: `multipart/form-data; boundary=${BOUNDARY}`,
     body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data; name="boxes[99999].x"\n\nneu\n--${BOUNDARY}--\n`),
   },
+  // Attack probe: conform reads these two names as JSON and applies an "update" intent's value at
+  // any path and index after every check above, so 161 bytes ran the server out of memory.
+  "conform's intent field, with an update at a huge index": {
+    contentType: "application/x-www-form-urlencoded",
+    body: `__intent__=${encodeURIComponent(JSON.stringify({ type: "update", payload: { name: "zz", index: 100_000_000, value: "x" } }))}`,
+  },
+  "conform's intent field, not JSON": { contentType: "application/x-www-form-urlencoded", body: "email=a%40b.de&__intent__=x" },
+  "conform's state field": { contentType: "application/x-www-form-urlencoded", body: "__state__=x" },
+  "multipart with conform's state field": {
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data; name="__state__"\n\nx\n--${BOUNDARY}--\n`),
+  },
   "multipart part without a name": {
     contentType: `multipart/form-data; boundary=${BOUNDARY}`,
     body: multipart(`--${BOUNDARY}\nContent-Disposition: form-data\n\nabc\n--${BOUNDARY}--\n`),
