@@ -76,6 +76,8 @@ const handleRequest: HandleDocumentRequestFunction = (
   // A page with scripts carries this response's nonce; a cached copy of it would not match the
   // next response's CSP, so only script-free pages are revalidated by ETag.
   const hasScripts = nonce !== undefined && html.includes(nonce);
+  // Nor is any cache to keep such a page: it would be of no use, and its address may hold a token.
+  if (hasScripts && !responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
   // HEAD as GET: the same validator and caching (Remix drops the body afterwards).
   if (responseStatusCode === 200 && (request.method === "GET" || request.method === "HEAD") && !hasScripts) {
     const etag = `W/"${createHash("sha1").update(html).digest("base64url")}"`;

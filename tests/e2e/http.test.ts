@@ -119,6 +119,17 @@ describe("caching", () => {
     expect(again.body.length).toBe(0);
   });
 
+  // Attack probe: a page with scripts said nothing about caching to a visitor without a cookie,
+  // the password reset page included, whose address holds its secret token.
+  it("tells no one to keep a page with scripts, a visitor's password reset page included", async () => {
+    for (const address of ["/login", "/signup", "/resetPassword/kein-gueltiges-token-aber-eine-seite"]) {
+      const page = await rawRequest(`${baseUrl}${address}`);
+      expect(page.status, address).toBeLessThan(500);
+      expect(page.text(), address).toContain("<script");
+      expect(page.headers["cache-control"], address).toBe("private, no-store");
+    }
+  });
+
   it("answers HEAD with the headers GET has (an uptime monitor or link checker asks so): the ETag, its caching, and 304 when unchanged", async () => {
     // A page no other test changes: an event of its own (event pages ship no script, so they
     // carry an ETag).
