@@ -4,6 +4,7 @@
 // break after each group.
 import { formatIsoDate } from "~/lib/dates";
 import type { SheetChild, SheetGroup } from "~/models/camp-sheet.server";
+import { PhoneLink } from "./phone-link";
 
 type Child = SheetChild;
 export type CampSheetGroup = SheetGroup;
@@ -31,8 +32,8 @@ function ChildRow({ child }: { child: Child }) {
       </th>
       <td data-label="Erziehungsberechtigte*r">
         {child.guardianName ?? "–"}
-        {child.mobilePhone ? <div className="phone">Mobil: {child.mobilePhone}</div> : null}
-        {child.phone ? <div className="phone">Tel.: {child.phone}</div> : null}
+        {child.mobilePhone ? <div className="phone">Mobil: <PhoneLink number={child.mobilePhone} /></div> : null}
+        {child.phone ? <div className="phone">Tel.: <PhoneLink number={child.phone} /></div> : null}
         {child.noEmergencyContact ? <strong className="missing-contact">Notfallkontakt fehlt!</strong> : null}
       </td>
       <td className="pre-line" data-label="Besonderheiten">
@@ -75,7 +76,7 @@ export function CampSheet({ event, group, printedAt }: { event: SheetEvent; grou
         <ul className="sheet-helpers">
           {group.helpers.map((h) => (
             <li key={h.userId}>
-              {h.firstName} {h.lastName}: <span className="phone">{h.phone ?? "Telefon unbekannt"}</span>
+              {h.firstName} {h.lastName}: <span className="phone">{h.phone ? <PhoneLink number={h.phone} /> : "Telefon unbekannt"}</span>
             </li>
           ))}
         </ul>

@@ -27,9 +27,14 @@ function stamp(at: number) {
 
 function CommentText({ label, id, defaultValue, errors }: { label: string; id: string; defaultValue: string; errors: string[] }) {
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
+      {/* Parents see the comments on their children (DECISIONS.md); whoever writes should know. */}
+      <p id={hintId} className="hint">
+        Die Eltern sehen Kommentare mit deinem Namen in ihrem Konto.
+      </p>
       <textarea
         id={id}
         name="text"
@@ -37,7 +42,7 @@ function CommentText({ label, id, defaultValue, errors }: { label: string; id: s
         maxLength={COMMENT_MAX_LENGTH}
         defaultValue={defaultValue}
         aria-invalid={errors.length > 0 || undefined}
-        aria-describedby={errors.length ? errorId : undefined}
+        aria-describedby={errors.length ? `${hintId} ${errorId}` : hintId}
         autoFocus={errors.length > 0}
       />
       <ErrorList id={errorId} errors={errors} />

@@ -5,6 +5,7 @@ import { formatDate, formatIsoDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
 import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import type { RegistrationAction } from "~/lib/enums";
+import { PhoneLink } from "./phone-link";
 import { Mark, offerText } from "./review-table";
 
 function Facts({ items }: { items: [string, ReactNode][] }) {
@@ -40,8 +41,8 @@ export function GuardianBlock({ guardian, account }: { guardian: Guardian | null
             ["Name", `${guardian.firstName} ${guardian.lastName}`],
             ["Adresse", address(guardian)],
             ["E-Mail", guardian.email ? <a href={`mailto:${guardian.email}`}>{guardian.email}</a> : ""],
-            ["Mobil", guardian.mobilePhone ? <a href={`tel:${guardian.mobilePhone.replace(/[^\d+]/g, "")}`}>{guardian.mobilePhone}</a> : ""],
-            ["Telefon", guardian.phone ? <a href={`tel:${guardian.phone.replace(/[^\d+]/g, "")}`}>{guardian.phone}</a> : ""],
+            ["Mobil", guardian.mobilePhone ? <PhoneLink number={guardian.mobilePhone} /> : ""],
+            ["Telefon", guardian.phone ? <PhoneLink number={guardian.phone} /> : ""],
           ]}
         />
       ) : (
@@ -125,7 +126,7 @@ export function StatusBlock({ registration, reference, sepaHref }: { registratio
       <h2 id="status-title">Status und Bezahlung</h2>
       <Facts
         items={[
-          ["Anmeldung", <Mark key="a" word={applicationStatusWord(registration)} />],
+          ["Anmeldung", <Mark key="a" word={applicationStatusWord(registration, "leaders")} />],
           ...(registration.offerExpiresAt ? ([["Angebot", offerText(registration.offerExpiresAt)]] as [string, ReactNode][]) : []),
           ["Bezahlung", payment ? <Mark key="p" word={payment} /> : "Keine (ohne Platz)"],
           ["Zahlungsart", registration.paymentMethod === "sepa" ? "SEPA-Lastschriftmandat" : "Überweisung"],

@@ -121,7 +121,7 @@ export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared 
                   {row.paymentMethod === "sepa" ? <span className="muted"> (SEPA)</span> : null}
                 </td>
                 <td data-label="Anmeldung">
-                  <Mark word={applicationStatusWord(row)} />
+                  <Mark word={applicationStatusWord(row, "leaders")} />
                 </td>
                 {acts ? (
                   <td data-label="Aktionen" className="actions-cell">
@@ -162,7 +162,7 @@ export function RejectedList({ rows, ...shared }: Shared & { rows: Row[] }) {
       <ul className="rejected-list">
         {rows.map((row) => (
           <li key={row.id} id={rowAnchor(row.id)} className="row-grey">
-            <NameLink row={row} /> <Mark word={applicationStatusWord(row)} />{" "}
+            <NameLink row={row} /> <Mark word={applicationStatusWord(row, "leaders")} />{" "}
             <span className="muted">{row.groupName ?? "Keine Gruppe"}</span>
             <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
           </li>

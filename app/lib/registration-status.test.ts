@@ -36,4 +36,12 @@ describe("an offered place", () => {
     expect(statusMark(applicationStatusWord({ applicationStatus: "open", paid: false, waitingListPosition: 2, offerExpiresAt: until }))).toBe("○");
     expect(isOffered({ applicationStatus: "open", paid: false, waitingListPosition: 2, offerExpiresAt: null })).toBe(false);
   });
+
+  // Leaders' review: the detail page showed the leaders the parent's "bitte … annehmen", which read
+  // as a task of their own; the deadline stands in its own line there ("Angebot").
+  it("says to the leaders that the place is offered, not what the parent should do", () => {
+    const offered = { applicationStatus: "open", paid: false, waitingListPosition: 2, offerExpiresAt: new Date("2030-07-01T16:30:00Z") };
+    expect(applicationStatusWord(offered, "leaders")).toEqual({ text: "Warteliste – Platz angeboten", done: false, tone: "pending" });
+    expect(applicationStatusWord({ ...base, waitingListPosition: 3 }, "leaders").text).toBe("Warteliste (Platz 3)");
+  });
 });

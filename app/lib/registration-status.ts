@@ -30,7 +30,11 @@ export function isOffered(r: Registration) {
   return r.applicationStatus === "open" && r.waitingListPosition !== null && r.offerExpiresAt != null;
 }
 
-export function applicationStatusWord(r: Registration): StatusWord {
+/**
+ * The registration's state in words, for the parent (their account) or the leaders (lists,
+ * details): an offered place asks the parent to take it, and tells the leaders it is offered.
+ */
+export function applicationStatusWord(r: Registration, reader: "parent" | "leaders" = "parent"): StatusWord {
   switch (r.applicationStatus) {
     case "accepted":
       return { text: "Bestätigt", done: true, tone: "ok" };
@@ -39,6 +43,7 @@ export function applicationStatusWord(r: Registration): StatusWord {
     case "cancelled":
       return { text: "Storniert", done: false, tone: "bad" };
     default:
+      if (isOffered(r) && reader === "leaders") return { text: "Warteliste – Platz angeboten", done: false, tone: "pending" };
       if (isOffered(r)) {
         const until = new Date(r.offerExpiresAt!);
         return { text: `Platz frei – bitte bis ${formatDate(until)}, ${formatTime(until)} annehmen`, done: false, tone: "pending" };

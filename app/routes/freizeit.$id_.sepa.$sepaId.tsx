@@ -74,7 +74,7 @@ export default function SepaDetail() {
                   <a href={`/freizeit/participants/participant-details/${c.id}`}>
                     {c.firstName} {c.lastName}
                   </a>{" "}
-                  {c.amountCents !== null ? <span>{formatAmount(c.amountCents)}</span> : null} <Mark word={applicationStatusWord(c)} />{" "}
+                  {c.amountCents !== null ? <span>{formatAmount(c.amountCents)}</span> : null} <Mark word={applicationStatusWord(c, "leaders")} />{" "}
                   {payment ? <Mark word={payment} /> : null}
                 </li>
               );

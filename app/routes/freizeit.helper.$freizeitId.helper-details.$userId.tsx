@@ -11,6 +11,7 @@ import { getHelperDetail } from "~/models/helper.server";
 import { handleHelperChecksForm, type HelperChecksActionData } from "~/services/helper-check-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
 import { idFrom } from "~/lib/ids";
+import { PhoneLink } from "~/components/phone-link";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Mitarbeiter*innen-Details „${data.event.title}“ – Lagerfeuer` : "Mitarbeiter*innen-Details – Lagerfeuer" },
@@ -75,7 +76,7 @@ export default function HelperDetail() {
             <>
               <dt>Telefon</dt>
               <dd>
-                <a href={`tel:${helper.phone.replace(/[^+0-9]/g, "")}`}>{helper.phone}</a>
+                <PhoneLink number={helper.phone} />
               </dd>
             </>
           ) : null}
