@@ -15,11 +15,12 @@ describe("what a protocol entry is about", () => {
     expect(subjectOf(entry("legal", { document: "Teilnahmebedingungen", version: 3, fileName: "tb.pdf" }))).toBe("Teilnahmebedingungen (Version 3): tb.pdf");
     expect(subjectOf(entry("registration", { eventId: 4, reason: "voll" }, { person: "Mia Muster", event: "Zeltlager" }))).toBe("Mia Muster · Zeltlager");
     expect(subjectOf(entry("event", { title: "Herbstlager", dateFrom: "2026-10-01" }))).toBe("Herbstlager");
-    expect(subjectOf(entry("system", { healthData: 2, comments: 0, sepaMandates: 1, registrations: 0 }))).toBe(
-      "2 Anmeldungen bereinigt · 0 Kommentare gelöscht · 1 SEPA-Mandate gelöscht · 0 Anmeldungen gelöscht",
+    // Counts after their label, so that one is not "1 Kommentare gelöscht" (leaders' review).
+    expect(subjectOf(entry("system", { healthData: 2, comments: 1, sepaMandates: 1, registrations: 0 }))).toBe(
+      "Anmeldungen bereinigt: 2 · Kommentare gelöscht: 1 · SEPA-Mandate gelöscht: 1 · Anmeldungen gelöscht: 0",
     );
     expect(subjectOf(entry("system", { healthData: 0, comments: 0, sepaMandates: 0, registrations: 0, mails: 3 }))).toBe(
-      "0 Anmeldungen bereinigt · 0 Kommentare gelöscht · 0 SEPA-Mandate gelöscht · 0 Anmeldungen gelöscht · 3 E-Mails gelöscht",
+      "Anmeldungen bereinigt: 0 · Kommentare gelöscht: 0 · SEPA-Mandate gelöscht: 0 · Anmeldungen gelöscht: 0 · E-Mails gelöscht: 3",
     );
   });
 

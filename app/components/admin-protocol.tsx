@@ -72,7 +72,7 @@ export function subjectOf(entry: Pick<ProtocolEntry, "kind" | "entityId" | "deta
   if (person) parts.push(person);
   if (event) parts.push(event);
   if (entry.kind === "system") {
-    for (const [key, label] of COUNTS) if (typeof d[key] === "number") parts.push(`${d[key]} ${label}`);
+    for (const [key, label] of COUNTS) if (typeof d[key] === "number") parts.push(`${label}: ${d[key]}`);
   }
   if (parts.length === 0 && entry.entityId !== null) parts.push(`${ENTITY[entry.kind] ?? "Eintrag"} Nr. ${entry.entityId}`);
   return parts.join(" · ");

@@ -77,14 +77,9 @@ function AdminUserStep({ step, q, page }: { step: AdminStep; q: string; page: nu
   );
 }
 
-/** The spec's text for an empty list; after a search, also that the search found no one here. */
+/** The spec's text for an empty list; after a search, instead, that the search found no one here. */
 function EmptyList({ text, q }: { text: string; q: string }) {
-  return (
-    <>
-      <p>{text}</p>
-      {q ? <p className="hint">Die Suche nach „{q}“ findet hier niemanden.</p> : null}
-    </>
-  );
+  return q ? <p>Die Suche nach „{q}“ findet hier niemanden.</p> : <p>{text}</p>;
 }
 
 function UserBar({ row, me, q, page }: { row: AdminUserRow; me: number; q: string; page: number }) {

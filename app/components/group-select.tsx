@@ -44,8 +44,9 @@ function PlainGroupSelect({ action, groups, groupId, target, name }: Props) {
           </option>
         ))}
       </select>
+      {/* Each row saves on its own: the button says whose group, as the decision buttons do. */}
       <button type="submit" className="small secondary">
-        Speichern
+        Speichern<span className="visually-hidden"> (Gruppe von {name})</span>
       </button>
     </form>
   );

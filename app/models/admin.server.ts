@@ -222,7 +222,11 @@ export function listProtocol(options: { kind: ProtocolKind | null; page: number 
     .leftJoin(registrations, and(eq(auditLog.entityType, "registration"), eq(registrations.id, auditLog.entityId)))
     .leftJoin(participants, eq(participants.id, registrations.participantId))
     .leftJoin(helperUsers, and(eq(auditLog.entityType, "helper"), eq(helperUsers.id, auditLog.entityId)))
-    .leftJoin(entryEvents, eq(entryEvents.id, sql`coalesce(${registrations.eventId}, json_extract(${auditLog.details}, '$.eventId'))`))
+    // The event: the registration's, the entry's own (an event's entry), or the one its details name.
+    .leftJoin(
+      entryEvents,
+      eq(entryEvents.id, sql`coalesce(${registrations.eventId}, case when ${auditLog.entityType} = 'event' then ${auditLog.entityId} end, json_extract(${auditLog.details}, '$.eventId'))`),
+    )
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(PAGE_SIZE)

@@ -3,7 +3,7 @@
 // group, the registration and the helper belong to the same event. The state rules (no waiting,
 // rejected or cancelled registration, no pending or declined helper) are checked here.
 import { and, asc, eq, sql } from "drizzle-orm";
-import { eventGroups, eventHelpers, groupMembers, registrations } from "../../db/schema";
+import { eventGroups, eventHelpers, groupMembers, participants, registrations, users } from "../../db/schema";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { hasVisibleCharacter } from "~/lib/unseen";
 
@@ -26,8 +26,8 @@ export const GROUP_TEXTS = {
   duplicate: (name: string) => `Es gibt schon eine Gruppe "${name}" in dieser Freizeit.`,
   tooLong: "Der Gruppenname darf höchstens 50 Zeichen lang sein.",
   reserved: 'Der Name "Ohne Gruppe" steht in den Listen für alle, die keiner Gruppe zugeordnet sind. Bitte wähle einen anderen.',
-  assigned: (name: string) => `Die Zuordnung zur Gruppe "${name}" wurde gespeichert.`,
-  unassigned: "Die Person ist jetzt keiner Gruppe zugeordnet.",
+  assigned: (person: string, name: string) => `Die Zuordnung von ${person} zur Gruppe "${name}" wurde gespeichert.`,
+  unassigned: (person: string) => `${person} ist jetzt keiner Gruppe zugeordnet.`,
   registrationRefused:
     "Nur offene oder angenommene Anmeldungen (nicht auf der Warteliste) können einer Gruppe zugeordnet werden.",
   helperRefused: "Nur angenommene Mitarbeiter*innen können einer Gruppe zugeordnet werden.",
@@ -120,24 +120,29 @@ export function findGroup(q: Queryable, eventId: number, groupId: number): Group
     .get();
 }
 
-/** Whether the person exists on the event and may be in a group: null = not found. */
-function assignable(tx: Queryable, eventId: number, target: GroupTarget): boolean | null {
+/**
+ * Whether the person exists on the event and may be in a group, with their name for the answer
+ * (without JavaScript each row saves on its own, so the answer says whose): null = not found.
+ */
+function assignable(tx: Queryable, eventId: number, target: GroupTarget): { allowed: boolean; name: string } | null {
   if ("registrationId" in target) {
     const row = tx
-      .select({ status: registrations.applicationStatus, waiting: registrations.waitingListPosition })
+      .select({ status: registrations.applicationStatus, waiting: registrations.waitingListPosition, firstName: participants.firstName, lastName: participants.lastName })
       .from(registrations)
+      .innerJoin(participants, eq(participants.id, registrations.participantId))
       .where(and(eq(registrations.eventId, eventId), eq(registrations.id, target.registrationId)))
       .get();
     if (!row) return null;
-    return (row.status === "open" || row.status === "accepted") && row.waiting === null;
+    return { allowed: (row.status === "open" || row.status === "accepted") && row.waiting === null, name: `${row.firstName} ${row.lastName}` };
   }
   const row = tx
-    .select({ status: eventHelpers.status })
+    .select({ status: eventHelpers.status, firstName: users.firstName, lastName: users.lastName })
     .from(eventHelpers)
+    .innerJoin(users, eq(users.id, eventHelpers.userId))
     .where(and(eq(eventHelpers.eventId, eventId), eq(eventHelpers.userId, target.helperUserId)))
     .get();
   if (!row) return null;
-  return row.status === "accepted";
+  return { allowed: row.status === "accepted", name: `${row.firstName} ${row.lastName}` };
 }
 
 function memberWhere(eventId: number, target: GroupTarget) {
@@ -166,11 +171,11 @@ export function assignToGroup(
     if (state === null) return failed(404);
     if (groupId === null) {
       tx.delete(groupMembers).where(memberWhere(eventId, target)).run();
-      return { ok: true, groupId: null, groupName: null, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.unassigned };
+      return { ok: true, groupId: null, groupName: null, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.unassigned(state.name) };
     }
     const group = findGroup(tx, eventId, groupId);
     if (!group) return failed(404);
-    if (!state) {
+    if (!state.allowed) {
       return failed(409, "registrationId" in target ? GROUP_TEXTS.registrationRefused : GROUP_TEXTS.helperRefused);
     }
     tx.delete(groupMembers).where(memberWhere(eventId, target)).run();
@@ -184,7 +189,7 @@ export function assignToGroup(
       .run();
     const check = tx.select({ groupId: groupMembers.groupId }).from(groupMembers).where(memberWhere(eventId, target)).get();
     if (check?.groupId !== group.id) return failed(409, GROUP_TEXTS.notInGroup);
-    return { ok: true, groupId: group.id, groupName: group.name, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.assigned(group.name) };
+    return { ok: true, groupId: group.id, groupName: group.name, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.assigned(state.name, group.name) };
   });
 }
 

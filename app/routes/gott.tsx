@@ -185,7 +185,7 @@ export default function AdminPanel() {
         {data.protocol ? <AdminProtocol data={data.protocol} kind={query.kind} /> : null}
         {data.retention ? <AdminRetention {...data.retention} submissionKey={data.retentionKey} /> : null}
       </section>
-      <AdminLegal rows={data.documents} submissionKey={data.legalKey} failure={actionData?.legal ?? null} action={`${pathname}${search}`} />
+      <AdminLegal rows={data.documents} submissionKey={data.legalKey} failure={actionData?.legal ?? null} action={`${pathname}${search}#admin-legal`} />
     </>
   );
 }

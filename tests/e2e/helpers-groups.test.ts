@@ -122,9 +122,9 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
       await field.press("Enter");
     } else {
       await field.selectOption({ label: "Füchse" });
-      await row("Hanna").getByRole("button", { name: "Speichern" }).click();
+      await row("Hanna").getByRole("button", { name: `Speichern (Gruppe von Hanna Helfer${suffix})`, exact: true }).click();
     }
-    await flash(page, 'Die Zuordnung zur Gruppe "Füchse" wurde gespeichert.');
+    await flash(page, `Die Zuordnung von Hanna Helfer${suffix} zur Gruppe "Füchse" wurde gespeichert.`);
     if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true); // no reload
     expect(await row("Hanna").getByLabel(`Gruppe von Hanna Helfer${suffix}`).inputValue()).not.toBe("");
     // Jonas (not accepted) has no select.
@@ -145,7 +145,7 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
         await select.selectOption({ label: group });
         await child.getByRole("button", { name: "Speichern" }).click();
       }
-      await flash(page, `Die Zuordnung zur Gruppe "${group}" wurde gespeichert.`);
+      await flash(page, `Die Zuordnung von ${name} zur Gruppe "${group}" wurde gespeichert.`);
     }
     expect(listEventGroups(event.id).map((g) => g.name).sort()).toEqual(["Eulen", "Füchse"]);
 

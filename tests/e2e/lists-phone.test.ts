@@ -116,7 +116,7 @@ describe.each(JS_MODES)("lists on a phone $name", ({ javaScriptEnabled }) => {
         await field.selectOption({ label: group });
         await row(name).getByRole("button", { name: "Speichern" }).click();
       }
-      await flash(page, `Die Zuordnung zur Gruppe "${group}" wurde gespeichert.`);
+      await flash(page, `Die Zuordnung von ${label} zur Gruppe "${group}" wurde gespeichert.`);
       await reachable(row(name).getByLabel(`Gruppe von ${label}`));
     }
     await page.reload();

@@ -277,15 +277,18 @@ describe("Protokoll", () => {
     recordAudit(db, { actorId: admin.id, action: "registration.rejected", entityType: "registration", entityId: registration.id, details: { eventId: camp.id, reason: "Zu jung" } });
     recordAudit(db, { actorId: admin.id, action: "helper.accepted", entityType: "helper", entityId: helper.id, details: { eventId: camp.id, event: "Pfingstlager" } });
     recordAudit(db, { actorId: null, action: "retention.run", entityType: "system", details: { healthData: 2, comments: 0, sepaMandates: 1, registrations: 0 } });
+    // An entry about the event itself (leaders' review: "Veranstaltung Nr. 1" where others named it).
+    recordAudit(db, { actorId: admin.id, action: "event.place_added", entityType: "event", entityId: camp.id, details: { from: 1, to: 2, registrationId: registration.id } });
     const page = async () =>
       (await body<{ protocol: { entries: { action: string; person: string | null; event: string | null; actor: string | null }[] } }>(await run(loader, get("/gott?tab=protokoll", { cookie })))).protocol.entries;
     expect((await page()).map((e) => [e.action, e.person, e.event])).toEqual([
+      ["event.place_added", null, "Pfingstlager"],
       ["retention.run", null, null],
       ["helper.accepted", "Hanna Helfer", "Pfingstlager"],
       ["registration.rejected", `${child.firstName} ${child.lastName}`, "Pfingstlager"],
     ]);
     db.delete(registrations).run();
-    expect((await page())[2]).toMatchObject({ person: null, event: "Pfingstlager" });
+    expect((await page())[3]).toMatchObject({ person: null, event: "Pfingstlager" });
   });
 });
 

@@ -131,9 +131,9 @@ describe("groups", () => {
       status: 409,
       message: "Nur angenommene Mitarbeiter*innen können einer Gruppe zugeordnet werden.",
     });
-    const accepted = await createUser();
+    const accepted = await createUser({ firstName: "Hanna", lastName: `Helfer-${status}` });
     addHelper(eventId, accepted.id, "accepted");
-    expect(assignToGroup(eventId, { helperUserId: accepted.id }, group, lead)).toMatchObject({ ok: true });
+    expect(assignToGroup(eventId, { helperUserId: accepted.id }, group, lead)).toMatchObject({ ok: true, message: `Die Zuordnung von Hanna Helfer-${status} zur Gruppe "H-${status}" wurde gespeichert.` });
     expect(groupAssignments(eventId).byHelper.get(accepted.id)).toBe(group);
   });
 

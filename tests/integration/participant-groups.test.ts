@@ -49,11 +49,16 @@ describe("sorting children into groups on the participant list", () => {
     const open = await send("lead", { intent: "assign-group", registrationId: String(ids.open), groupId: String(ids.foxes) }, "?filter=offen");
     expect(open.status).toBe(302);
     expect(open.headers.get("Location")).toBe(`/freizeit/participants/${camp.event.id}?filter=offen`);
-    expect((await readFlash(open))?.message).toBe('Die Zuordnung zur Gruppe "Füchse" wurde gespeichert.');
+    // Named (leaders' review): without JavaScript each row saves on its own, so the answer says whose.
+    expect((await readFlash(open))?.message).toBe('Die Zuordnung von Olga Offen zur Gruppe "Füchse" wurde gespeichert.');
     expect(groupOf(ids.open)).toBe(ids.foxes);
     const accepted = await send("lead", { intent: "assign-group", registrationId: String(ids.accepted), groupId: String(ids.owls) });
     expect(accepted.status).toBe(302);
     expect(groupOf(ids.accepted)).toBe(ids.owls);
+    const none = await send("lead", { intent: "assign-group", registrationId: String(ids.accepted), groupId: "" });
+    expect((await readFlash(none))?.message).toBe("Bea Bestätigt ist jetzt keiner Gruppe zugeordnet.");
+    expect(groupOf(ids.accepted)).toBe(null);
+    await send("lead", { intent: "assign-group", registrationId: String(ids.accepted), groupId: String(ids.owls) });
   });
 
   it("the camp team may sort in too (assignGroups), but not create groups (manageGroups: 404)", async () => {
