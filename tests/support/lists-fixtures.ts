@@ -1,5 +1,6 @@
 // A camp with families and registrations, written straight into the database (fast enough for a
 // thousand registrations: no password hashing).
+import { randomUUID } from "node:crypto";
 import { eventGroups, eventHelpers, groupMembers, guardians, participants, registrations, users, type ApplicationStatus } from "../../db/schema";
 import { db } from "~/services/db.server";
 
@@ -11,7 +12,9 @@ export function quickUser(values: { email?: string; firstName?: string; lastName
   return db
     .insert(users)
     .values({
-      email: (values.email ?? `familie${counter}-${process.pid}@example.org`).toLowerCase(),
+      // Unique across test files too: the browser tests share one database, and a file's module
+      // starts counting again in the same process.
+      email: (values.email ?? `familie${counter}-${process.pid}-${randomUUID().slice(0, 8)}@example.org`).toLowerCase(),
       firstName: values.firstName ?? "Eva",
       lastName: values.lastName ?? `Familie${counter}`,
       passwordHash: "x",
