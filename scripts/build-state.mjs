@@ -36,14 +36,18 @@ export function staleBuild(root = process.cwd()) {
   return null;
 }
 
+/** `remix build` for production in `root`, with node's spawnSync `options` (its output's way). */
+function remixBuild(root, options) {
+  return spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production" },
+    ...options,
+  });
+}
+
 /** `remix build` for production in `root`; false when it failed (its output went to the console). */
 export function buildApp(root = process.cwd()) {
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  return result.status === 0;
+  return remixBuild(root, { stdio: "inherit" }).status === 0;
 }
 
 /**
@@ -58,12 +62,7 @@ export function buildForStart(root = process.cwd()) {
   const log = createJsonLog();
   log.info(`${stale} Baue die App …`);
   const started = performance.now();
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
-    cwd: root,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NODE_ENV: "production" },
-  });
+  const result = remixBuild(root, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (result.status === 0) {
     log.info(`App gebaut in ${((performance.now() - started) / 1000).toFixed(1).replace(".", ",")} s.`);
     return true;
