@@ -1,11 +1,15 @@
 // The group choice of one person on the participant or helper list (spec part 2 §2.5, §2.6, §4):
-// without JavaScript a plain select and a 'Speichern' button (PRG); with JavaScript a searchable
-// field (type to filter the event's groups, placeholder 'Keine Gruppe') whose choice is sent at
-// once through a fetcher, without leaving the page. The server (handleGroupForm) decides.
+// without JavaScript a plain select and a 'Speichern' button per row, all of the list's selects in
+// one form (GroupRowsForm), so any row's button saves every row that was changed (PRG); each
+// select's name carries the group the page showed, so the server leaves alone a row someone else
+// changed meanwhile (group-rows.server.ts). With JavaScript a searchable field (type to filter the
+// event's groups, placeholder 'Keine Gruppe') whose choice is sent at once through a fetcher,
+// without leaving the page. The server (handleGroupForm) decides.
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "~/components/forms";
 import { helperAnchor, rowAnchor } from "~/lib/row-anchors";
+import { groupRowField } from "~/lib/group-row-field";
 
 export type GroupOption = { id: number; name: string };
 
@@ -20,6 +24,21 @@ type Props = {
   name: string;
 };
 
+/** The id of the list's one form of group selects (GroupRowsForm); one list per page. */
+export const GROUP_ROWS_FORM = "gruppen-zuordnen";
+
+/**
+ * The form the list's selects belong to without JavaScript (their `form` attribute): it stands
+ * before the table, as a form cannot hold the rows' own decision forms.
+ */
+export function GroupRowsForm({ action }: { action: string }) {
+  return (
+    <form id={GROUP_ROWS_FORM} method="post" action={action} hidden>
+      <input type="hidden" name="intent" value="assign-groups" />
+    </form>
+  );
+}
+
 export function GroupSelect(props: Props) {
   return useHydrated() ? <SearchableGroup {...props} /> : <PlainGroupSelect {...props} />;
 }
@@ -30,13 +49,11 @@ function targetField(target: Props["target"]) {
 
 function PlainGroupSelect({ action, groups, groupId, target, name }: Props) {
   const [field, value] = targetField(target);
-  // The answer opens at this row, not at the top of the list (row-anchors.ts).
+  // The answer opens at the row whose button was pressed, not at the top of the list (row-anchors.ts).
   const anchor = field === "registrationId" ? rowAnchor(value) : helperAnchor(value);
   return (
-    <form method="post" action={`${action}#${anchor}`} className="group-select">
-      <input type="hidden" name="intent" value="assign-group" />
-      <input type="hidden" name={field} value={value} />
-      <select name="groupId" aria-label={`Gruppe von ${name}`} defaultValue={groupId === null ? "" : String(groupId)}>
+    <div className="group-select">
+      <select form={GROUP_ROWS_FORM} name={groupRowField(target, groupId)} aria-label={`Gruppe von ${name}`} defaultValue={groupId === null ? "" : String(groupId)}>
         <option value="">Keine Gruppe</option>
         {groups.map((group) => (
           <option key={group.id} value={group.id}>
@@ -44,11 +61,10 @@ function PlainGroupSelect({ action, groups, groupId, target, name }: Props) {
           </option>
         ))}
       </select>
-      {/* Each row saves on its own: the button says whose group, as the decision buttons do. */}
-      <button type="submit" className="small secondary">
-        Speichern<span className="visually-hidden"> (Gruppe von {name})</span>
+      <button type="submit" form={GROUP_ROWS_FORM} formAction={`${action}#${anchor}`} className="small secondary">
+        Speichern<span className="visually-hidden"> (alle geänderten Gruppen)</span>
       </button>
-    </form>
+    </div>
   );
 }
 

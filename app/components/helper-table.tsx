@@ -2,7 +2,7 @@
 // state in words, check warnings and the decisions; the declined ones apart.
 import { Form, Link } from "@remix-run/react";
 import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
-import { GroupSelect, type GroupOption } from "~/components/group-select";
+import { GroupRowsForm, GroupSelect, type GroupOption } from "~/components/group-select";
 import { helperAnchor } from "~/lib/row-anchors";
 
 export type HelperEntry = {
@@ -79,64 +79,67 @@ function fullName(h: HelperEntry) {
 
 export function HelperTable({ helpers, eventId, action, groups, may }: Shared & { helpers: HelperEntry[] }) {
   return (
-    <div className="table-scroll">
-      <table className="review-table helper-table card-table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Gruppe</th>
-            <th scope="col">Anmeldung</th>
-            <th scope="col">Aktionen</th>
-          </tr>
-        </thead>
-        <tbody>
-          {helpers.map((h) => {
-            const accepted = h.status === "accepted";
-            return (
-              <tr key={h.userId} id={helperAnchor(h.userId)} className={accepted ? "row-green" : "row-red"} data-helper={h.userId}>
-                <th scope="row">
-                  <a href={`/freizeit/helper/${eventId}/helper-details/${h.userId}`}>{fullName(h)}</a>
-                  {h.warnings.length ? (
-                    <ul className="check-warnings" aria-label={`Fehlende Nachweise von ${fullName(h)}`}>
-                      {h.warnings.map((w) => (
-                        <li key={w.kind}>⚠ {w.text}</li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </th>
-                <td data-label="Gruppe">
-                  {accepted && may.assignGroups ? (
-                    <GroupSelect action={action} groups={groups} groupId={h.groupId} target={{ helperUserId: h.userId }} name={fullName(h)} />
-                  ) : (
-                    <span className={h.groupName ? undefined : "muted"}>{h.groupName ?? "Keine Gruppe"}</span>
-                  )}
-                </td>
-                <td data-label="Anmeldung">
-                  <span className={`mark ${accepted ? "ok" : "missing"}`} aria-hidden="true">
-                    {accepted ? "✓" : "○"}
-                  </span>{" "}
-                  <span className={`status ${accepted ? "status-ok" : "status-pending"}`}>{accepted ? "Angenommen" : "Offen"}</span>
-                </td>
-                <td data-label="Aktionen">
-                  {may.decideHelpers ? (
-                    <div className="decisions">
-                      {accepted ? (
-                        <StepLink intent="cancel" userId={h.userId} name={fullName(h)} />
-                      ) : (
-                        <>
-                          <DecisionButton action={action} intent="accept" userId={h.userId} name={fullName(h)} label="Annehmen" kind="" />
-                          <StepLink intent="decline" userId={h.userId} name={fullName(h)} />
-                        </>
-                      )}
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <>
+      {may.assignGroups ? <GroupRowsForm action={action} /> : null}
+      <div className="table-scroll">
+        <table className="review-table helper-table card-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Gruppe</th>
+              <th scope="col">Anmeldung</th>
+              <th scope="col">Aktionen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {helpers.map((h) => {
+              const accepted = h.status === "accepted";
+              return (
+                <tr key={h.userId} id={helperAnchor(h.userId)} className={accepted ? "row-green" : "row-red"} data-helper={h.userId}>
+                  <th scope="row">
+                    <a href={`/freizeit/helper/${eventId}/helper-details/${h.userId}`}>{fullName(h)}</a>
+                    {h.warnings.length ? (
+                      <ul className="check-warnings" aria-label={`Fehlende Nachweise von ${fullName(h)}`}>
+                        {h.warnings.map((w) => (
+                          <li key={w.kind}>⚠ {w.text}</li>
+                        ))}
+                      </ul>
+                    ) : null}
+                  </th>
+                  <td data-label="Gruppe">
+                    {accepted && may.assignGroups ? (
+                      <GroupSelect action={action} groups={groups} groupId={h.groupId} target={{ helperUserId: h.userId }} name={fullName(h)} />
+                    ) : (
+                      <span className={h.groupName ? undefined : "muted"}>{h.groupName ?? "Keine Gruppe"}</span>
+                    )}
+                  </td>
+                  <td data-label="Anmeldung">
+                    <span className={`mark ${accepted ? "ok" : "missing"}`} aria-hidden="true">
+                      {accepted ? "✓" : "○"}
+                    </span>{" "}
+                    <span className={`status ${accepted ? "status-ok" : "status-pending"}`}>{accepted ? "Angenommen" : "Offen"}</span>
+                  </td>
+                  <td data-label="Aktionen">
+                    {may.decideHelpers ? (
+                      <div className="decisions">
+                        {accepted ? (
+                          <StepLink intent="cancel" userId={h.userId} name={fullName(h)} />
+                        ) : (
+                          <>
+                            <DecisionButton action={action} intent="accept" userId={h.userId} name={fullName(h)} label="Annehmen" kind="" />
+                            <StepLink intent="decline" userId={h.userId} name={fullName(h)} />
+                          </>
+                        )}
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 

@@ -4,7 +4,7 @@
 import { formatDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
 import { applicationStatusWord, paymentStatusWord, statusMark, type StatusWord } from "~/lib/registration-status";
-import { GroupSelect, type GroupOption } from "./group-select";
+import { GroupRowsForm, GroupSelect, type GroupOption } from "./group-select";
 import { rowAnchor } from "~/lib/row-anchors";
 import { DecisionButtons, type DecisionRights } from "./review-decisions";
 
@@ -70,70 +70,73 @@ type GroupRights = { groups: GroupOption[]; assignGroups: boolean };
 export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared }: Shared & GroupRights & { rows: Row[]; bulk: boolean }) {
   const acts = shared.may.decideRegistrations || shared.may.confirmPayments;
   return (
-    <div className="table-scroll">
-      <table className="review-table card-table">
-        <caption className="visually-hidden">Offene und bestätigte Anmeldungen</caption>
-        <thead>
-          <tr>
-            {bulk ? (
-              <th scope="col">
-                <span className="visually-hidden">Auswahl</span>
-              </th>
-            ) : null}
-            <th scope="col">Name</th>
-            <th scope="col">Gruppe</th>
-            <th scope="col">Bezahlung</th>
-            <th scope="col">Anmeldung</th>
-            {/* The camp team decides nothing: no column that stays empty for it. */}
-            {acts ? <th scope="col">Aktionen</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => {
-            const payment = paymentStatusWord(row);
-            const name = `${row.firstName} ${row.lastName}`;
-            return (
-              <tr key={row.id} id={rowAnchor(row.id)} className={rowColour(row)} data-registration={row.id}>
-                {bulk ? (
-                  <td className="pick-cell">
-                    {row.applicationStatus === "open" ? (
-                      <label className="pick">
-                        <input type="checkbox" name="registrationIds" value={row.id} form={BULK_FORM_ID} aria-label={`${name} auswählen`} />
-                        <span className="pick-text" aria-hidden="true">
-                          Auswählen
-                        </span>
-                      </label>
-                    ) : null}
-                  </td>
-                ) : null}
-                <th scope="row">
-                  <NameLink row={row} />
+    <>
+      {assignGroups ? <GroupRowsForm action={shared.actionUrl} /> : null}
+      <div className="table-scroll">
+        <table className="review-table card-table">
+          <caption className="visually-hidden">Offene und bestätigte Anmeldungen</caption>
+          <thead>
+            <tr>
+              {bulk ? (
+                <th scope="col">
+                  <span className="visually-hidden">Auswahl</span>
                 </th>
-                <td data-label="Gruppe">
-                  {assignGroups ? (
-                    <GroupSelect action={shared.actionUrl} groups={groups} groupId={row.groupId} target={{ registrationId: row.id }} name={name} />
-                  ) : (
-                    (row.groupName ?? <span className="muted">Keine Gruppe</span>)
-                  )}
-                </td>
-                <td data-label="Bezahlung">
-                  {payment ? <Mark word={payment} /> : null}
-                  {row.paymentMethod === "sepa" ? <span className="muted"> (SEPA)</span> : null}
-                </td>
-                <td data-label="Anmeldung">
-                  <Mark word={applicationStatusWord(row, "leaders")} />
-                </td>
-                {acts ? (
-                  <td data-label="Aktionen" className="actions-cell">
-                    <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
+              ) : null}
+              <th scope="col">Name</th>
+              <th scope="col">Gruppe</th>
+              <th scope="col">Bezahlung</th>
+              <th scope="col">Anmeldung</th>
+              {/* The camp team decides nothing: no column that stays empty for it. */}
+              {acts ? <th scope="col">Aktionen</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => {
+              const payment = paymentStatusWord(row);
+              const name = `${row.firstName} ${row.lastName}`;
+              return (
+                <tr key={row.id} id={rowAnchor(row.id)} className={rowColour(row)} data-registration={row.id}>
+                  {bulk ? (
+                    <td className="pick-cell">
+                      {row.applicationStatus === "open" ? (
+                        <label className="pick">
+                          <input type="checkbox" name="registrationIds" value={row.id} form={BULK_FORM_ID} aria-label={`${name} auswählen`} />
+                          <span className="pick-text" aria-hidden="true">
+                            Auswählen
+                          </span>
+                        </label>
+                      ) : null}
+                    </td>
+                  ) : null}
+                  <th scope="row">
+                    <NameLink row={row} />
+                  </th>
+                  <td data-label="Gruppe">
+                    {assignGroups ? (
+                      <GroupSelect action={shared.actionUrl} groups={groups} groupId={row.groupId} target={{ registrationId: row.id }} name={name} />
+                    ) : (
+                      (row.groupName ?? <span className="muted">Keine Gruppe</span>)
+                    )}
                   </td>
-                ) : null}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                  <td data-label="Bezahlung">
+                    {payment ? <Mark word={payment} /> : null}
+                    {row.paymentMethod === "sepa" ? <span className="muted"> (SEPA)</span> : null}
+                  </td>
+                  <td data-label="Anmeldung">
+                    <Mark word={applicationStatusWord(row, "leaders")} />
+                  </td>
+                  {acts ? (
+                    <td data-label="Aktionen" className="actions-cell">
+                      <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
+                    </td>
+                  ) : null}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 

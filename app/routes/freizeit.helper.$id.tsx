@@ -12,7 +12,7 @@ import { RouteError } from "~/components/route-error";
 import { listGroupsWithCounts } from "~/models/group.server";
 import { decideHelper, isHelperDecision, listHelpers } from "~/models/helper.server";
 import { redirectWithFlash } from "~/services/flash.server";
-import { readForm } from "~/services/form.server";
+import { readForm, LIST_MAX_FIELDS } from "~/services/form.server";
 import { CONFIRM_DELETE_PARAM, handleGroupForm, INVALID_INPUT, isGroupIntent } from "~/services/group-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
 
@@ -52,7 +52,7 @@ function helperStep(search: URLSearchParams, active: { userId: number; firstName
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { event, user } = await requireEventCapability(request, params.id, "viewLists", "home");
-  const form = await readForm(request);
+  const form = await readForm(request, { maxFields: LIST_MAX_FIELDS });
   const intent = form.get("intent");
   const backTo = `/freizeit/helper/${event.id}`;
   if (isGroupIntent(intent)) return handleGroupForm(request, event.id, backTo, form);

@@ -15,7 +15,7 @@ import { listSearch, parseListQuery } from "~/lib/review-filter";
 import { listEventGroups } from "~/models/group.server";
 import { decisionSubject, getParticipantList, noPlaceFor } from "~/models/review.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
-import { readForm } from "~/services/form.server";
+import { readForm, LIST_MAX_FIELDS } from "~/services/form.server";
 import { handleGroupForm, isGroupIntent } from "~/services/group-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
 import { idFrom } from "~/lib/ids";
@@ -68,7 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   url.searchParams.delete("anmeldung");
   const backTo = `/freizeit/participants/${event.id}${url.search}`;
   // Read once; the intent says whose form it is (both handlers ask the permissions module).
-  const form = await readForm(request);
+  const form = await readForm(request, { maxFields: LIST_MAX_FIELDS });
   if (isGroupIntent(form.get("intent"))) return handleGroupForm(request, event.id, backTo, form);
   // Done, the list opens at the decided row; refused, the answer opens where the form was (a
   // step's form posts to its own anchor, so its message is in view).

@@ -12,6 +12,11 @@ import { withoutUnseen } from "~/lib/unseen";
 
 /** Fields of the largest real form (the enrolment with ten boxes) stay far below this. */
 export const MAX_FIELDS = 1000;
+/**
+ * The participant and helper lists' forms have a field per row (the group selects without
+ * JavaScript, the bulk acceptance): an event without a capacity can list more than 1,000 people.
+ */
+export const LIST_MAX_FIELDS = 5000;
 /** `boxes[9]` is the highest index of a real form; conform makes an array slot up to any index. */
 export const MAX_INDEX = 50;
 const MAX_NAME_LENGTH = 200;

@@ -1,5 +1,7 @@
 // The group forms of the participant and helper lists (spec part 2 §2.5, §2.6, §4, §5): one
-// handler for 'assign-group', 'create-group', 'rename-group' and 'delete-group'. It asks the
+// handler for 'assign-group' (one row, the searchable field with JavaScript), 'assign-groups'
+// (every row of the list, the form without JavaScript), 'create-group', 'rename-group' and
+// 'delete-group'. It asks the
 // permissions module itself, so a caller cannot forget it: 'assignGroups' to sort people in (the
 // camp team too), 'manageGroups' to create, rename or delete groups (lead persons and admins,
 // DECISIONS.md); a refusal is a 404 (the list page itself sends strangers home). It answers with a
@@ -8,12 +10,14 @@
 import { redirect } from "@remix-run/node";
 import { json } from "./json.server";
 import { assignToGroup, createGroup, deleteGroup, renameGroup, type GroupOutcome } from "~/models/group.server";
+import { assignRowsToGroups, type RowChange } from "~/models/group-rows.server";
 import { redirectWithFlash } from "./flash.server";
 import { readForm } from "./form.server";
 import { requireEventCapability } from "./permissions.server";
 import { idFrom } from "~/lib/ids";
+import { GROUP_ROW_FIELD } from "~/lib/group-row-field";
 
-export const GROUP_INTENTS = ["assign-group", "create-group", "rename-group", "delete-group"] as const;
+export const GROUP_INTENTS = ["assign-group", "assign-groups", "create-group", "rename-group", "delete-group"] as const;
 export type GroupIntent = (typeof GROUP_INTENTS)[number];
 export const INVALID_INPUT = "Ungültige Angaben";
 /** Query parameter of the confirmation step before a group is deleted (works without JS). */
@@ -37,6 +41,25 @@ function optionalGroupId(form: FormData): number | null {
   const value = form.get("groupId");
   if (value === null || value === "" || value === "none") return null;
   return idField(form, "groupId");
+}
+
+/** Every row of the list's form; any other field, a malformed value or a row twice is a 400. */
+function groupRows(data: FormData): RowChange[] {
+  const rows: RowChange[] = [];
+  const seen = new Set<string>();
+  for (const [name, value] of data) {
+    if (name === "intent") continue;
+    const match = GROUP_ROW_FIELD.exec(name);
+    if (!match || typeof value !== "string") badRequest();
+    const id = idFrom(match[2]) ?? badRequest();
+    const shown = match[3] === "0" ? null : (idFrom(match[3]) ?? badRequest());
+    const chosen = value === "" ? null : (idFrom(value) ?? badRequest());
+    if (seen.has(match[1] + id)) badRequest();
+    seen.add(match[1] + id);
+    rows.push({ target: match[1] === "r" ? { registrationId: id } : { helperUserId: id }, shown, chosen });
+  }
+  if (rows.length === 0) badRequest();
+  return rows;
 }
 
 function withoutConfirm(backTo: string) {
@@ -83,7 +106,8 @@ export async function handleGroupForm(request: Request, eventId: number, backTo:
   const data = form ?? (await readForm(request));
   const intent = data.get("intent");
   if (!isGroupIntent(intent) || !backTo.startsWith("/") || backTo.startsWith("//")) badRequest();
-  if (intent !== "assign-group") await requireEventCapability(request, eventId, "manageGroups", "not-found");
+  const sorting = intent === "assign-group" || intent === "assign-groups";
+  if (!sorting) await requireEventCapability(request, eventId, "manageGroups", "not-found");
   switch (intent) {
     case "assign-group": {
       const hasRegistration = data.has("registrationId");
@@ -94,6 +118,8 @@ export async function handleGroupForm(request: Request, eventId: number, backTo:
         : { helperUserId: idField(data, "helperUserId") };
       return answer(assignToGroup(eventId, target, optionalGroupId(data), user), backTo, request);
     }
+    case "assign-groups":
+      return redirectWithFlash(withoutConfirm(backTo), assignRowsToGroups(eventId, groupRows(data)), { request });
     case "create-group":
       return named(createGroup(eventId, data.get("name")), { intent, groupId: null, data }, backTo, request);
     case "rename-group": {

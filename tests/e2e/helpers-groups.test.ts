@@ -122,7 +122,8 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
       await field.press("Enter");
     } else {
       await field.selectOption({ label: "Füchse" });
-      await row("Hanna").getByRole("button", { name: `Speichern (Gruppe von Hanna Helfer${suffix})`, exact: true }).click();
+      // Without JavaScript the list's selects are one form: any row's button saves every change.
+      await row("Hanna").getByRole("button", { name: "Speichern (alle geänderten Gruppen)", exact: true }).click();
     }
     await flash(page, `Die Zuordnung von Hanna Helfer${suffix} zur Gruppe "Füchse" wurde gespeichert.`);
     if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true); // no reload
@@ -135,17 +136,23 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     await page.reload();
     if (javaScriptEnabled) await expect.poll(() => row("Hanna").getByLabel(`Gruppe von Hanna Helfer${suffix}`).inputValue()).toBe("Füchse");
     await page.goto(`/freizeit/participants/${event.id}`);
-    for (const [name, group] of [["Mia Acker", "Füchse"], ["Noah Berg", "Eulen"]] as const) {
-      const child = page.getByRole("table").getByRole("row").filter({ hasText: name.split(" ").reverse().join(", ") });
-      const select = child.getByLabel(`Gruppe von ${name}`);
-      if (javaScriptEnabled) {
+    const childRow = (name: string) => page.getByRole("table").getByRole("row").filter({ hasText: name.split(" ").reverse().join(", ") });
+    const sorting = [["Mia Acker", "Füchse"], ["Noah Berg", "Eulen"]] as const;
+    if (javaScriptEnabled) {
+      for (const [name, group] of sorting) {
+        const select = childRow(name).getByLabel(`Gruppe von ${name}`);
         await select.fill(group);
         await select.press("Enter");
-      } else {
-        await select.selectOption({ label: group });
-        await child.getByRole("button", { name: "Speichern" }).click();
+        await flash(page, `Die Zuordnung von ${name} zur Gruppe "${group}" wurde gespeichert.`);
       }
-      await flash(page, `Die Zuordnung von ${name} zur Gruppe "${group}" wurde gespeichert.`);
+    } else {
+      // Both chosen, then the first row's button: both are saved (each row saved on its own
+      // before, and the second choice was lost).
+      for (const [name, group] of sorting) await childRow(name).getByLabel(`Gruppe von ${name}`).selectOption({ label: group });
+      await childRow("Mia Acker").getByRole("button", { name: "Speichern (alle geänderten Gruppen)" }).click();
+      await flash(page, 'Gespeichert: Mia Acker in "Füchse", Noah Berg in "Eulen".');
+      expect(new URL(page.url()).hash).toBe(`#${await childRow("Mia Acker").getAttribute("id")}`);
+      expect(await childRow("Noah Berg").getByLabel("Gruppe von Noah Berg").inputValue()).not.toBe("");
     }
     expect(listEventGroups(event.id).map((g) => g.name).sort()).toEqual(["Eulen", "Füchse"]);
 

@@ -106,6 +106,15 @@ describe("sorting children into groups on the participant list", () => {
     expect(groupOf(ids.open)).toBe(ids.foxes);
   });
 
+  it("the list's one form of group selects is read with a row per field beyond 1,000 (an event without a capacity)", async () => {
+    const rows = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`group-r${900000 + i}-from-0`, String(ids.foxes)]));
+    const answer = await send("lead", { intent: "assign-groups", ...rows });
+    expect(answer.status).toBe(302);
+    expect((await readFlash(answer))?.message).toBe("Nicht gespeichert: 1500 Einträge stehen nicht mehr auf der Liste.");
+    const tooMany = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`group-r${900000 + i}-from-0`, ""]));
+    expect((await send("lead", { intent: "assign-groups", ...tooMany })).status).toBe(413);
+  });
+
   it("the loader gives the select the event's groups and each row its group", async () => {
     const response = await run(loader, get(`/freizeit/participants/${camp.event.id}`, { cookie: camp.people.lead.cookie, params: { id: String(camp.event.id) } }));
     const data = await body<{ groups: { id: number; name: string }[]; table: { id: number; groupId: number | null }[] }>(response);
