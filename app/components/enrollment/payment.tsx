@@ -51,6 +51,18 @@ function Consent({ name, label, values, errors }: { name: string; label: React.R
 /** The mandate's fields in the order of the form (the error summary lists them so too). */
 export const SEPA_FIELDS = ["firstName", "lastName", "street", "postalCode", "city", "iban", "consentMandate", "consentPrivacy"];
 
+/** How the error summary names a mandate's field to check (its own message, in 'Sie', stands beside it). */
+export const SEPA_FIELD_NAMES: Record<string, string> = {
+  firstName: "Vorname",
+  lastName: "Nachname",
+  street: "Straße und Hausnummer",
+  postalCode: "Postleitzahl",
+  city: "Ort",
+  iban: "IBAN",
+  consentMandate: "Zustimmung zum Mandat",
+  consentPrivacy: "Zustimmung zur Datenschutzerklärung",
+};
+
 export function SepaSection({ values, errors, mandate, accountHolder, privacyUrl }: { values: Values; errors: Errors; mandate: Mandate; accountHolder: string; privacyUrl: string }) {
   const p = { values, errors };
   const fields = (
