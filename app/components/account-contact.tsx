@@ -5,7 +5,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "./forms";
 
-export type AccountActionData = { intent: string | null; result: unknown; alert: Alert } | undefined;
+export type AccountActionData = { intent: string | null; result: unknown; alert: Alert; attempt?: number } | undefined;
 
 type Props = {
   account: { id: number; firstName: string; lastName: string; email: string };
@@ -53,7 +53,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
       <section className="panel" aria-labelledby="names-title">
         <h2 id="names-title">Name</h2>
         <Form method="post" {...getFormProps(namesForm)} noValidate>
-          <FormAlert alert={alertFor("names")} />
+          <FormAlert alert={alertFor("names")} attempt={actionData?.attempt} />
           <input type="hidden" name="intent" value="names" />
           <Field label="Vorname" meta={names.firstName} inputProps={{ autoComplete: self ? "given-name" : "off", maxLength: 50 }} />
           <Field label="Nachname" meta={names.lastName} inputProps={{ autoComplete: self ? "family-name" : "off", maxLength: 50 }} />
@@ -66,7 +66,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
       <section className="panel" aria-labelledby="email-title">
         <h2 id="email-title">E-Mail</h2>
         <Form method="post" {...getFormProps(emailForm)} noValidate>
-          <FormAlert alert={alertFor("email")} />
+          <FormAlert alert={alertFor("email")} attempt={actionData?.attempt} />
           <input type="hidden" name="intent" value="email" />
           <Field
             label="E-Mail"
@@ -85,7 +85,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
         <section className="panel" aria-labelledby="phone-title">
           <h2 id="phone-title">Telefon</h2>
           <Form method="post" {...getFormProps(phoneForm)} noValidate>
-            <FormAlert alert={alertFor("phone")} />
+            <FormAlert alert={alertFor("phone")} attempt={actionData?.attempt} />
             <input type="hidden" name="intent" value="phone" />
             <Field
               label="Telefon (für das Lagerblatt)"
@@ -105,7 +105,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
         <section className="panel" aria-labelledby="password-title">
           <h2 id="password-title">Passwort ändern</h2>
           <Form method="post" {...getFormProps(passwordForm)} noValidate>
-            <FormAlert alert={alertFor("password")} />
+            <FormAlert alert={alertFor("password")} attempt={actionData?.attempt} />
             <input type="hidden" name="intent" value="password" />
             <PasswordField label="Aktuelles Passwort" meta={password.currentPassword} autoComplete="current-password" />
             <PasswordField
@@ -128,7 +128,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
       {self ? (
         <section className="panel danger-zone" aria-labelledby="delete-title">
           <h2 id="delete-title">Konto löschen</h2>
-          <FormAlert alert={alertFor("delete")} />
+          <FormAlert alert={alertFor("delete")} attempt={actionData?.attempt} />
           {confirmDelete ? (
             <Form method="post" action="/account">
               <input type="hidden" name="intent" value="delete" />

@@ -48,7 +48,7 @@ async function passwordClient(request: Request, userId: number, clientKey: strin
 }
 
 function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400) {
-  return json({ intent, result, alert: { title, message } }, { status });
+  return json({ intent, result, alert: { title, message }, attempt: Date.now() }, { status });
 }
 
 /**
