@@ -14,7 +14,7 @@ import { displayFileName } from "~/lib/file-names";
 import { earlierSubmission, submissionKeyOf } from "~/models/form-submission.server";
 import { db } from "~/services/db.server";
 import { randomToken } from "~/services/tokens.server";
-import { discardUploads, readUploadForm, removeStoredFile, serverRefusal, storeUploads, UploadError } from "~/services/uploads.server";
+import { ATTACHMENT_MAX_BYTES, discardUploads, readUploadForm, removeStoredFile, serverRefusal, storeUploads, UploadError } from "~/services/uploads.server";
 import { idFrom } from "~/lib/ids";
 import { logError, requestIdOf } from "~/services/log.server";
 
@@ -54,8 +54,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireEventCapability(request, params.id, "sendEventMail", "not-found");
   let read: Awaited<ReturnType<typeof readUploadForm>>;
   try {
-    // 20 MB of attachments and the text fields.
-    read = await readUploadForm(request, FILE_FIELDS, { maxBytes: ATTACHMENTS_MAX_BYTES + 256 * 1024 });
+    // Every row's file at its own limit and the text fields are read, so that more than 20 MB
+    // together is answered below with what was typed and chosen (refused while reading, the form
+    // came back empty and its recipients reset).
+    read = await readUploadForm(request, FILE_FIELDS, { maxBytes: ATTACHMENT_ROWS * ATTACHMENT_MAX_BYTES + 256 * 1024 });
   } catch (error) {
     if (error instanceof UploadError) {
       const message = error.together ? TOO_LARGE_TOGETHER : error.message;
@@ -101,8 +103,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const total = uploads.reduce((sum, u) => sum + u.size, 0);
   if (!parsed.ok || problems.length || total > ATTACHMENTS_MAX_BYTES) {
     await discardUploads(uploads);
-    const tooLarge = total > ATTACHMENTS_MAX_BYTES || problems.some((p) => p.status === 413);
-    const message = tooLarge ? TOO_LARGE_TOGETHER : problems.length ? "Bitte wählen Sie die Anhänge erneut aus." : undefined;
+    // A file over its own limit is said beside it; the alert speaks of all files only when they are.
+    const together = total > ATTACHMENTS_MAX_BYTES;
+    const tooLarge = together || problems.some((p) => p.status === 413);
+    const message = together ? TOO_LARGE_TOGETHER : problems.length ? "Bitte wählen Sie die Anhänge erneut aus." : undefined;
     const status = problems.find((p) => p.status >= 500)?.status ?? (tooLarge ? 413 : 400);
     const alert = (parsed.ok && !tooLarge && serverRefusal(problems)) || { title: INVALID, message };
     // A choice that reaches nobody is said now too, not after the next send.
