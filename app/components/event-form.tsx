@@ -1,6 +1,8 @@
 // The form of creating and editing an event (spec part 1, §2 Create event / Edit event).
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
+import { useState, type ChangeEvent, type FormEvent } from "react";
+import { FILES_TOGETHER_MAX_BYTES, MULTIPART_MAX_BYTES } from "~/lib/upload-limits";
 import { INVALID_FORM } from "~/schemas/event";
 import { ErrorList, Field, FormErrors, type Alert } from "./forms";
 
@@ -54,6 +56,15 @@ const LISTED = [
   ["memberRules", "Mögliche Teilnehmer*innen"],
 ] as const;
 
+/** The message when the form's files together are over the body's limit, else null. */
+function filesTooLarge(form: HTMLFormElement | null) {
+  const inputs = Array.from(form?.querySelectorAll<HTMLInputElement>('input[type="file"]') ?? []);
+  const total = inputs.flatMap((input) => Array.from(input.files ?? [])).reduce((sum, file) => sum + file.size, 0);
+  if (total <= FILES_TOGETHER_MAX_BYTES) return null;
+  const mb = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
+  return `Die Dateien sind zusammen ${mb(total)} MB groß. Erlaubt sind höchstens ${mb(MULTIPART_MAX_BYTES)} MB auf einmal. Bitte wählen Sie weniger oder kleinere Dateien; weitere Anhänge können Sie danach beim Bearbeiten hinzufügen.`;
+}
+
 export function EventForm(props: Props) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -70,10 +81,23 @@ export function EventForm(props: Props) {
     const value: unknown = fields[name]?.initialValue;
     return value === "on" || value === "true" || value === true;
   };
-  const fileError = (field: string) => (props.fileErrors?.[field] ? [props.fileErrors[field]] : undefined);
+  // With JavaScript files over the body's limit together are said at once, and the form is not
+  // sent: the server would refuse the body before reading it, and everything typed with it.
+  const [tooMuch, setTooMuch] = useState<string | null>(null);
+  const fileError = (field: string) =>
+    props.fileErrors?.[field] ? [props.fileErrors[field]] : field === "attachments" && tooMuch ? [tooMuch] : undefined;
+  const formProps = getFormProps(form);
+  const weighFiles = (event: ChangeEvent<HTMLInputElement>) => setTooMuch(filesTooLarge(event.currentTarget.form));
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    const problem = filesTooLarge(event.currentTarget);
+    setTooMuch(problem);
+    if (!problem) return formProps.onSubmit(event);
+    event.preventDefault();
+    event.currentTarget.querySelector<HTMLInputElement>('input[name="attachments"]')?.focus();
+  };
 
   return (
-    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="event-form">
+    <Form method="post" encType="multipart/form-data" {...formProps} onSubmit={send} noValidate className="event-form">
       <FormErrors
         alert={props.alert}
         attempt={props.attempt}
@@ -106,6 +130,7 @@ export function EventForm(props: Props) {
           type="file"
           name="picture"
           accept="image/jpeg,image/png,image/webp,image/gif"
+          onChange={weighFiles}
           aria-describedby={`${props.id}-picture-hint${fileError("picture") ? ` ${props.id}-picture-error` : ""}`}
           aria-invalid={fileError("picture") ? true : undefined}
         />
@@ -209,13 +234,14 @@ export function EventForm(props: Props) {
         ) : null}
         <label htmlFor={`${props.id}-attachments`}>Neue Anhänge</label>
         <p className="hint" id={`${props.id}-attachments-hint`}>
-          Bilder, Textdateien oder PDF, je höchstens 10 MB. Mehrere Dateien auf einmal sind möglich.
+          Bilder, Textdateien oder PDF, je höchstens 10 MB, mit dem Foto zusammen höchstens 60 MB. Mehrere Dateien auf einmal sind möglich.
         </p>
         <input
           id={`${props.id}-attachments`}
           type="file"
           name="attachments"
           multiple
+          onChange={weighFiles}
           accept="image/*,text/plain,application/pdf"
           aria-describedby={`${props.id}-attachments-hint${fileError("attachments") ? ` ${props.id}-attachments-error` : ""}`}
           aria-invalid={fileError("attachments") ? true : undefined}

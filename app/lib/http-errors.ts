@@ -27,7 +27,8 @@ const TEXTS: Record<number, ErrorText> = {
   },
   413: {
     title: "Zu viele Daten",
-    message: "Die gesendeten Daten sind zu groß. Bitte senden Sie weniger oder kleinere Dateien.",
+    message:
+      "Die gesendeten Daten sind zu groß. Gehen Sie im Browser einen Schritt zurück: Dort ist das Formular meist noch ausgefüllt. Senden Sie es dann mit weniger oder kleineren Dateien.",
   },
   // An Expect header other than 100-continue (no browser sends one).
   417: {

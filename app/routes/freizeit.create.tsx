@@ -13,6 +13,10 @@ import { removeStoredFile } from "~/services/uploads.server";
 import { requireAdmin } from "~/services/session.server";
 import { logError, requestIdOf } from "~/services/log.server";
 
+// JavaScript here says files that are too large together before they are sent (the server
+// refuses such a body unread, and with it everything typed; decision 0003).
+export const handle = { hydrate: true };
+
 export const meta: MetaFunction = () => [{ title: "Neue Veranstaltung anlegen – Lagerfeuer" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -15,6 +15,10 @@ import { requireEventCapability } from "~/services/permissions.server";
 import { randomToken } from "~/services/tokens.server";
 import { logError, requestIdOf } from "~/services/log.server";
 
+// JavaScript here says files that are too large together before they are sent (the server
+// refuses such a body unread, and with it everything typed; decision 0003).
+export const handle = { hydrate: true };
+
 export const meta: MetaFunction = () => [{ title: "Veranstaltung bearbeiten – Lagerfeuer" }];
 
 const LOAD_FAILED = "Es gab ein Problem bei der Abfrage der Freizeit. Versuchen Sie es später erneut.";

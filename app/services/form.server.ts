@@ -22,7 +22,8 @@ export const MAX_INDEX = 50;
 const MAX_NAME_LENGTH = 200;
 const MAX_NAME_DEPTH = 6;
 /** The largest form of the app: the event form with a picture and attachments. */
-export const MULTIPART_MAX_BYTES = 60 * 1024 * 1024;
+export { MULTIPART_MAX_BYTES } from "~/lib/upload-limits";
+import { MULTIPART_MAX_BYTES } from "~/lib/upload-limits";
 /** A text field of a multipart form; the longest real text field has 1,500 characters. */
 const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
 

@@ -121,6 +121,35 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 
+  it("files over 60 MB together: said at the field before sending with JavaScript; without it the refusal says how to get the form back", async () => {
+    // Admins' review: seven PDFs of 9.4 MB each (each under its 10 MB) replaced the whole form
+    // with a bare "Zu viele Daten" page; the hint named only the 10 MB per file.
+    const admin = await createUser({ role: "admin" });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/freizeit/create");
+    await page.getByLabel("Titel*").fill("Großes Lager");
+    const hint = (await page.locator("#event-form-attachments-hint, [id$='-attachments-hint']").first().textContent()) ?? "";
+    expect(hint).toContain("zusammen höchstens 60 MB");
+    const big = Buffer.concat([pdfBytes(), Buffer.alloc(Math.round(9.4 * 1024 * 1024))]);
+    const letters = Array.from({ length: 7 }, (_, i) => path.join(dir, `Brief${i + 1}.pdf`));
+    for (const letter of letters) writeFileSync(letter, big);
+    await page.getByLabel("Neue Anhänge").setInputFiles(letters);
+    await page.getByRole("button", { name: "Veranstalltung veröffentlichen" }).click();
+    if (javaScriptEnabled) {
+      await page.getByText("Die Dateien sind zusammen 66 MB groß. Erlaubt sind höchstens 60 MB auf einmal.", { exact: false }).first().waitFor();
+      expect(await page.getByLabel("Titel*").inputValue()).toBe("Großes Lager");
+      expect(new URL(page.url()).pathname).toBe("/freizeit/create");
+      expect(await page.getByLabel("Neue Anhänge").getAttribute("aria-invalid")).toBe("true");
+    } else {
+      await page.getByRole("heading", { name: "Zu viele Daten" }).waitFor();
+      expect(await page.locator("main").textContent()).toContain("Gehen Sie im Browser einen Schritt zurück");
+    }
+    expect(problems.filter((p) => !/413/.test(p))).toEqual([]);
+    await context.close();
+  });
+
   it("shows a visitor the event without any action buttons", async () => {
     const camp = createEvent({ title: `Offenes Lager ${Date.now()}`, inDays: 20 });
     const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
