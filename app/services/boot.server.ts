@@ -8,7 +8,7 @@ import { runRetention } from "~/models/retention.server";
 import { expireOffers } from "~/models/waiting-list.server";
 import { purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
 import { closeDatabase, db } from "./db.server";
-import { settings } from "./env.server";
+import { exampleSettingsInUse, settings } from "./env.server";
 import { checkMailDir, startMailWorker, stopMailWorker } from "./mail-delivery.server";
 import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
 import { deleteExpiredParkedForms } from "./parked-forms.server";
@@ -111,6 +111,13 @@ async function startUp(config: ReturnType<typeof settings>) {
   // Names this process in the messages of a second start and of `npm run restore`.
   pidFile = appFiles(config.databasePath).pid;
   writeFileSync(pidFile, String(process.pid));
+  const examples = exampleSettingsInUse(process.env);
+  if (examples.length > 0) {
+    logNotice(
+      "warn",
+      `Noch Beispielwerte, nicht gesetzt: ${examples.join(", ")}. Eltern sehen sie bei der Überweisung, in Mails und in der Fußzeile; vor dem echten Betrieb setzen (README, „Vor dem echten Betrieb“).`,
+    );
+  }
   const admin = await ensureInitialAdmin({ email: config.adminEmail, password: config.adminPassword });
   if (admin) {
     // Shown whatever LOG_LEVEL says: no one can show them again.

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSettings, resolveSessionSecret, SettingsError } from "./env.server";
+import { exampleSettingsInUse, parseSettings, resolveSessionSecret, SettingsError } from "./env.server";
 
 describe("settings", () => {
   it("has a default for everything, so a fresh install needs no configuration", () => {
@@ -147,5 +147,14 @@ describe("settings", () => {
       expect(() => resolveSessionSecret(undefined, path.join(dir, "lagerfeuer.db"))).toThrow(SettingsError);
       expect(() => resolveSessionSecret(undefined, path.join(dir, "lagerfeuer.db"))).toThrow(/session-secret.*mindestens 32 Zeichen/);
     }
+  });
+
+  // Admins' review: a quick start went live with the sample bank account shown for transfers.
+  it("names the settings parents see that are still the examples (unset or blank)", () => {
+    expect(exampleSettingsInUse({})).toEqual(expect.arrayContaining(["BANK_IBAN", "BANK_ACCOUNT_HOLDER", "MAIL_FROM", "LINK_IMPRINT", "LINK_PRIVACY"]));
+    const set = exampleSettingsInUse({ BANK_IBAN: "DE89 3704 0044 0532 0130 00", BANK_NAME: " ", MAIL_FROM: "Jugendverband <anmeldung@example.org>" });
+    expect(set).not.toContain("BANK_IBAN");
+    expect(set).not.toContain("MAIL_FROM");
+    expect(set).toContain("BANK_NAME");
   });
 });

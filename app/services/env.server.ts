@@ -252,6 +252,29 @@ function keptSecret(file: string) {
 let cached: Settings | undefined;
 
 /** The settings of this process, checked on first use (the server touches them at start). */
+/**
+ * Settings that parents or the mail's receivers see and whose defaults are only examples (an
+ * admins' review: the quick start went live with a sample bank account shown for transfers):
+ * those left unset are named in a warning at every start.
+ */
+const SEEN_EXAMPLES = [
+  "BANK_ACCOUNT_HOLDER",
+  "BANK_IBAN",
+  "BANK_BIC",
+  "BANK_NAME",
+  "MAIL_FROM",
+  "LINK_IMPRINT",
+  "LINK_PRIVACY",
+  "LINK_CONTACT",
+  "LINK_DIRECTIONS",
+  "LINK_FAQ",
+  "LINK_DOWNLOADS",
+] as const;
+
+export function exampleSettingsInUse(env: Record<string, string | undefined>) {
+  return SEEN_EXAMPLES.filter((name) => !env[name]?.trim());
+}
+
 export function settings(): Settings {
   if (!cached) {
     const parsed = parseSettings(process.env);

@@ -40,6 +40,11 @@ describe("the first start", () => {
     expect((await rawRequest(`${app.baseUrl}/`)).text()).not.toContain("So beginnen Sie");
   });
 
+  it("warns that the bank account and the footer's links parents see are still examples", () => {
+    const warning = logLines(app.stdout()).find((line) => line.level === 40);
+    expect(warning?.msg).toMatch(/^Noch Beispielwerte, nicht gesetzt: .*BANK_IBAN.*LINK_IMPRINT.*vor dem echten Betrieb setzen/);
+  });
+
   it("sends mail links to the port the server runs on when APP_URL is unset", async () => {
     const response = await rawRequest(`${app.baseUrl}/forgot`, {
       method: "POST",
