@@ -3,6 +3,7 @@
 // never an IBAN.
 import { and, asc, eq } from "drizzle-orm";
 import {
+  germanNameOrder,
   eventGroups,
   eventHelpers,
   events,
@@ -94,7 +95,7 @@ function acceptedRegistrations(eventId: number) {
     .leftJoin(groupMembers, and(eq(groupMembers.eventId, registrations.eventId), eq(groupMembers.registrationId, registrations.id)))
     .leftJoin(eventGroups, eq(eventGroups.id, groupMembers.groupId))
     .where(and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "accepted")))
-    .orderBy(asc(participants.lastName), asc(participants.firstName), asc(registrations.id))
+    .orderBy(germanNameOrder(participants.lastName), germanNameOrder(participants.firstName), asc(registrations.id))
     .all();
 }
 
@@ -106,7 +107,7 @@ function acceptedHelpers(eventId: number) {
     .leftJoin(groupMembers, and(eq(groupMembers.eventId, eventHelpers.eventId), eq(groupMembers.helperUserId, eventHelpers.userId)))
     .leftJoin(eventGroups, eq(eventGroups.id, groupMembers.groupId))
     .where(and(eq(eventHelpers.eventId, eventId), eq(eventHelpers.status, "accepted")))
-    .orderBy(asc(users.lastName), asc(users.firstName))
+    .orderBy(germanNameOrder(users.lastName), germanNameOrder(users.firstName), asc(users.id))
     .all();
 }
 

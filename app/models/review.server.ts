@@ -3,13 +3,13 @@
 // of queries, whatever the number of registrations (joins and SQL aggregation, never a query per
 // row). Writing is the decision model's job.
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { eventGroups, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
+import { eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
 import { placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
 import { placesTaken, registrationStateColumns } from "./registration-change.server";
 
-const byName = [sql`${participants.lastName} collate nocase`, sql`${participants.firstName} collate nocase`, asc(registrations.id)];
+const byName = [germanNameOrder(participants.lastName), germanNameOrder(participants.firstName), asc(registrations.id)];
 
 /** Holds one of the event's places and waits for nothing but the leaders (not on the waiting list). */
 const placed = sql`${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null`;
@@ -108,7 +108,7 @@ export function openSepaMandates(eventId: number): OpenSepa[] {
     .innerJoin(registrations, eq(registrations.sepaMandateId, sepaMandates.id))
     .where(and(eq(sepaMandates.eventId, eventId), eq(registrations.eventId, eventId), placed, eq(registrations.paid, false)))
     .groupBy(sepaMandates.id)
-    .orderBy(sql`${sepaMandates.lastName} collate nocase`, sql`${sepaMandates.firstName} collate nocase`, asc(sepaMandates.id))
+    .orderBy(germanNameOrder(sepaMandates.lastName), germanNameOrder(sepaMandates.firstName), asc(sepaMandates.id))
     .all();
 }
 
