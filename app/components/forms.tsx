@@ -17,26 +17,17 @@ type AnyField = FieldMetadata<any, any, string[]>;
 
 export type Alert = { title: string; message?: string };
 
-/** The spec's toast as a message at the top of the form (announced to screen readers). */
 /**
- * A form's answer. With `attempt` (a refused answer's stamp) the page opens at it, as at
+ * The spec's toast as a message at the top of the form (announced to screen readers). With `attempt` (a refused answer's stamp) the page opens at it, as at
  * FormErrors: autofocus without JavaScript, the focus moved here with it; a page of several forms
  * (the account) would otherwise answer at its top, the message a screen or more further down.
  */
 export function FormAlert({ alert, kind = "danger", attempt }: { alert: Alert | null | undefined; kind?: "danger" | "info" | "success"; attempt?: number }) {
   const ref = useFocusOnAnswer<HTMLDivElement>(alert ? attempt : null);
   if (!alert) return null;
-  if (attempt !== undefined) {
-    return (
-      // eslint-disable-next-line jsx-a11y/no-autofocus -- the answer to a refused submit is this message
-      <div role="alert" ref={ref} tabIndex={-1} autoFocus className={`flash flash-${kind} form-alert`}>
-        <strong>{alert.title}</strong>
-        {alert.message ? <p>{alert.message}</p> : null}
-      </div>
-    );
-  }
+  const opensHere = attempt !== undefined ? { ref, tabIndex: -1, autoFocus: true } : {};
   return (
-    <div role="alert" className={`flash flash-${kind} form-alert`}>
+    <div role="alert" {...opensHere} className={`flash flash-${kind} form-alert`}>
       <strong>{alert.title}</strong>
       {alert.message ? <p>{alert.message}</p> : null}
     </div>

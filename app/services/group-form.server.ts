@@ -1,8 +1,7 @@
 // The group forms of the participant and helper lists (spec part 2 §2.5, §2.6, §4, §5): one
 // handler for 'assign-group' (one row, the searchable field with JavaScript), 'assign-groups'
 // (every row of the list, the form without JavaScript), 'create-group', 'rename-group' and
-// 'delete-group'. It asks the
-// permissions module itself, so a caller cannot forget it: 'assignGroups' to sort people in (the
+// 'delete-group'. It asks the permissions module itself, so a caller cannot forget it: 'assignGroups' to sort people in (the
 // camp team too), 'manageGroups' to create, rename or delete groups (lead persons and admins,
 // DECISIONS.md); a refusal is a 404 (the list page itself sends strangers home). It answers with a
 // redirect to `backTo` carrying the spec's toast as a flash message (PRG, works without JS); a
