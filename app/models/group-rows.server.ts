@@ -21,11 +21,18 @@ function key(target: GroupTarget) {
   return "registrationId" in target ? `r${target.registrationId}` : `h${target.helperUserId}`;
 }
 
+/** The rows' registrations and helpers, apart. */
+function idsByKind(rows: RowChange[]) {
+  return {
+    registrationIds: rows.flatMap((c) => ("registrationId" in c.target ? [c.target.registrationId] : [])),
+    helperIds: rows.flatMap((c) => ("helperUserId" in c.target ? [c.target.helperUserId] : [])),
+  };
+}
+
 /** The people of the changed rows with their state and stored group: two statements at most. */
 function peopleOf(tx: Queryable, eventId: number, changes: RowChange[]) {
   const people = new Map<string, Person>();
-  const registrationIds = changes.flatMap((c) => ("registrationId" in c.target ? [c.target.registrationId] : []));
-  const helperIds = changes.flatMap((c) => ("helperUserId" in c.target ? [c.target.helperUserId] : []));
+  const { registrationIds, helperIds } = idsByKind(changes);
   if (registrationIds.length > 0) {
     const rows = tx
       .select({ id: registrations.id, status: registrations.applicationStatus, waiting: registrations.waitingListPosition, first: participants.firstName, last: participants.lastName, current: groupMembers.groupId })
@@ -115,8 +122,7 @@ export function assignRowsToGroups(eventId: number, rows: RowChange[]): Flash {
 
 /** Takes the written rows out of their groups and puts those with a group in: three statements at most. */
 function writeRows(tx: Queryable, eventId: number, written: RowChange[]) {
-  const registrationIds = written.flatMap((c) => ("registrationId" in c.target ? [c.target.registrationId] : []));
-  const helperIds = written.flatMap((c) => ("helperUserId" in c.target ? [c.target.helperUserId] : []));
+  const { registrationIds, helperIds } = idsByKind(written);
   if (registrationIds.length > 0) tx.delete(groupMembers).where(and(eq(groupMembers.eventId, eventId), inArray(groupMembers.registrationId, registrationIds))).run();
   if (helperIds.length > 0) tx.delete(groupMembers).where(and(eq(groupMembers.eventId, eventId), inArray(groupMembers.helperUserId, helperIds))).run();
   const members = written.flatMap((c) =>

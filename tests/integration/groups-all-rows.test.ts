@@ -6,13 +6,14 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupMembers, registrations } from "../../db/schema";
-import { createGroup, deleteGroup } from "~/models/group.server";
+import { deleteGroup } from "~/models/group.server";
 import { db } from "~/services/db.server";
 import { takeFlash } from "~/services/flash.server";
 import { handleGroupForm } from "~/services/group-form.server";
 import { createEvent } from "../support/events";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { addHelperEntry, createRegistration } from "../support/helper-camp";
+import { newGroup as makeGroup } from "../support/groups";
 import { post } from "../support/remix";
 import { countStatements } from "../support/review-fixtures";
 
@@ -25,9 +26,7 @@ let owls: number;
 let cookie: string;
 
 function newGroup(name: string, event = eventId) {
-  const outcome = createGroup(event, name);
-  if (!outcome.ok || outcome.groupId === null) throw new Error(outcome.message);
-  return outcome.groupId;
+  return makeGroup(event, name);
 }
 
 function child(firstName: string, lastName: string, options: Parameters<typeof createRegistration>[2] = {}) {

@@ -10,6 +10,7 @@ import { handleGroupForm } from "~/services/group-form.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
 import { addHelperEntry as addHelper, createRegistration } from "../support/helper-camp";
+import { newGroup as makeGroup } from "../support/groups";
 import { post } from "../support/remix";
 
 /** Who is in which group of the event, as the database holds it: registration id → group id, helper id → group id. */
@@ -42,9 +43,7 @@ beforeAll(async () => {
 });
 
 function newGroup(name: string, event = eventId) {
-  const outcome = createGroup(event, name);
-  if (!outcome.ok || outcome.groupId === null) throw new Error(outcome.message);
-  return outcome.groupId;
+  return makeGroup(event, name);
 }
 
 describe("groups", () => {
