@@ -1,6 +1,6 @@
 // The confirmation page of one enrolment, and the ways back to it (event page, account).
-import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { enrolments, events, participants, registrations } from "../../db/schema";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { enrolments, events, participants, registrationHistory, registrations } from "../../db/schema";
 import { totalCents } from "~/lib/money";
 import { paysNow } from "~/lib/registration-machine";
 import { db, preparedQuery } from "~/services/db.server";
@@ -41,6 +41,35 @@ const childrenOfEnrolment = preparedQuery((database) =>
     .prepare(),
 );
 
+/** The enrolment's children that got their place after it: moved up by the leaders, or an offer taken. */
+const placedLater = preparedQuery((database) =>
+  database
+    .selectDistinct({ id: registrationHistory.registrationId })
+    .from(registrationHistory)
+    .innerJoin(registrations, eq(registrations.id, registrationHistory.registrationId))
+    .where(and(eq(registrations.enrolmentId, sql.placeholder("enrolmentId")), inArray(registrationHistory.action, ["moved_from_waiting_list", "offer_accepted"])))
+    .prepare(),
+);
+
+/** One transfer of what is open: its children's names and its amount. */
+export type TransferPart = { names: string[]; cents: number; later: boolean };
+
+/**
+ * What is open, in the transfers the mails asked for (DECISIONS.md, one enrolment, one payment):
+ * the children placed with the enrolment in one (its confirmation mail's total), each child that
+ * got its place later on its own (its mail asked for its amount alone). Read only when more than
+ * one child is open, which an enrolment's burst never meets.
+ */
+function transferParts(enrolmentId: number, open: { id: number; firstName: string; lastName: string; amountCents: number | null }[]): TransferPart[] {
+  const name = (c: (typeof open)[number]) => `${c.firstName} ${c.lastName}`;
+  const later = open.length > 1 ? new Set(placedLater().all({ enrolmentId }).map((r) => r.id)) : new Set<number>();
+  const together = open.filter((c) => !later.has(c.id));
+  return [
+    ...(together.length > 0 ? [{ names: together.map(name), cents: totalCents(together.map((c) => c.amountCents)), later: false }] : []),
+    ...open.filter((c) => later.has(c.id)).map((c) => ({ names: [name(c)], cents: c.amountCents ?? 0, later: true })),
+  ].filter((part) => part.cents > 0);
+}
+
 /**
  * One enrolment with its children and the total: for the account that enrolled, and for admins
  * (they open it from a parent's account page); null for anyone else (404).
@@ -60,7 +89,16 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
   const due = children.filter(paysNow);
   const total = totalCents(due.map((c) => c.amountCents));
   const paidCents = totalCents(due.filter((c) => c.paid).map((c) => c.amountCents));
-  return { ...enrolment, children, totalCents: total, paidCents, openCents: total - paidCents, paid: due.length > 0 && due.every((c) => c.paid) };
+  const open = due.filter((c) => !c.paid && (c.amountCents ?? 0) > 0);
+  return {
+    ...enrolment,
+    children,
+    totalCents: total,
+    paidCents,
+    openCents: total - paidCents,
+    paid: due.length > 0 && due.every((c) => c.paid),
+    transferParts: enrolment.paymentMethod === "transfer" ? transferParts(enrolmentId, open) : [],
+  };
 }
 
 export type EnrolmentConfirmation = NonNullable<ReturnType<typeof getEnrolmentConfirmation>>;

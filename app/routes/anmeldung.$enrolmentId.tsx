@@ -19,11 +19,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const enrolment = id ? getEnrolmentConfirmation(id, user) : null;
   if (!enrolment) throw new Response("Diese Anmeldung wurde nicht gefunden.", { status: 404 });
   const bank = settings().bank;
-  const transfer = enrolment.paymentMethod === "transfer" && enrolment.openCents > 0;
-  const qr = transfer
-    ? qrPath(epcPayload({ bic: bank.bic, name: bank.accountHolder, iban: bank.iban, amountCents: enrolment.openCents, text: enrolment.reference }))
-    : null;
-  return json({ enrolment, bank, qr }, { headers: { "Cache-Control": "private, no-store" } });
+  // One GiroCode per transfer asked for (usually one: the whole open amount).
+  const codes = enrolment.transferParts.map((part) =>
+    qrPath(epcPayload({ bic: bank.bic, name: bank.accountHolder, iban: bank.iban, amountCents: part.cents, text: enrolment.reference })),
+  );
+  return json({ enrolment, bank, codes }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export function ErrorBoundary() {
@@ -31,6 +31,6 @@ export function ErrorBoundary() {
 }
 
 export default function EnrolmentConfirmationPage() {
-  const { enrolment, bank, qr } = useLoaderData<typeof loader>();
-  return <Confirmation enrolment={enrolment} bank={bank} qr={qr} />;
+  const { enrolment, bank, codes } = useLoaderData<typeof loader>();
+  return <Confirmation enrolment={enrolment} bank={bank} codes={codes} />;
 }

@@ -8,7 +8,9 @@ import { Confirmation } from "./confirmation";
 const bank = { accountHolder: "Jugendverband e.V.", iban: "DE02120300000000202051", bic: "BYLADEM1001", name: "DKB" };
 type Child = { applicationStatus: string; waitingListPosition: number | null; paid?: boolean; eventStarted?: boolean; amountCents?: number | null };
 
-function page(children: Child[], { offerHours = 48, totalCents = 0, paidCents = 0 } = {}) {
+type Part = { names: string[]; cents: number; later: boolean };
+
+function page(children: Child[], { offerHours = 48, totalCents = 0, paidCents = 0, transferParts = undefined as Part[] | undefined } = {}) {
   const enrolment = {
     id: 1,
     reference: "FZ-1-1",
@@ -25,8 +27,9 @@ function page(children: Child[], { offerHours = 48, totalCents = 0, paidCents = 
     openCents: totalCents - paidCents,
     paid: totalCents > 0 && paidCents === totalCents,
     children: children.map((c, i) => ({ id: i + 1, firstName: `Kind${i}`, lastName: "Muster", amountCents: 0, paid: false, eventStarted: false, offerExpiresAt: null, ...c })),
+    transferParts: transferParts ?? (totalCents > paidCents ? [{ names: ["Kind0 Muster"], cents: totalCents - paidCents, later: false }] : []),
   };
-  const html = renderToString(<Confirmation enrolment={enrolment as never} bank={bank} qr={null} />);
+  const html = renderToString(<Confirmation enrolment={enrolment as never} bank={bank} codes={[]} />);
   return html.replace(/<[^>]+>/g, "").replace(/&quot;/g, '"');
 }
 
@@ -77,6 +80,22 @@ describe("the confirmation's payment", () => {
   it("says that a transfer shows as paid once the leaders have booked it, so no one pays twice", () => {
     const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }], { totalCents: 20000 });
     expect(text).toContain("Schon überwiesen? Dann musst du nichts weiter tun. Sobald die Leitung deine Zahlung verbucht hat, steht sie hier als bezahlt, und du bekommst eine E-Mail.");
+  });
+
+  it("asks for a child that got its place later in a transfer of its own, as its mail did", () => {
+    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }], {
+      totalCents: 38000,
+      transferParts: [
+        { names: ["Anna Muster"], cents: 20000, later: false },
+        { names: ["Ben Muster"], cents: 18000, later: true },
+      ],
+    });
+    expect(text).toContain("Bitte überweise den noch offenen Betrag in 2 Überweisungen, wie wir sie dir per E-Mail genannt haben, jede mit diesem Konto und Verwendungszweck:");
+    expect(text).toMatch(/1\. Überweisung: 200,00\s€Für Anna Muster \(Platz bei der Anmeldung\)/);
+    expect(text).toMatch(/2\. Überweisung: 180,00\s€Für Ben Muster \(Platz später bekommen\)/);
+    expect(text).not.toContain("in einer Überweisung");
+    expect(text).not.toMatch(/Betrag380/);
+    expect(text).toContain("Eine davon schon überwiesen?");
   });
 
   it("asks for nothing once everything is paid", () => {

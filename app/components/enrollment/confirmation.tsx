@@ -8,9 +8,10 @@ import { formatIban } from "~/lib/iban";
 import type { EnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 
 type Bank = { accountHolder: string; iban: string; bic: string; name: string };
-type Props = { enrolment: SerializeFrom<EnrolmentConfirmation>; bank: Bank; qr: { size: number; d: string } | null };
+type Code = { size: number; d: string };
+type Props = { enrolment: SerializeFrom<EnrolmentConfirmation>; bank: Bank; codes: Code[] };
 
-export function Confirmation({ enrolment, bank, qr }: Props) {
+export function Confirmation({ enrolment, bank, codes }: Props) {
   const placed = enrolment.children.filter((c) => c.waitingListPosition === null && c.amountCents !== null);
   const waiting = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open" && !c.eventStarted);
   const checking = placed.some((c) => c.applicationStatus === "open");
@@ -18,6 +19,8 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
   // asked for twice (DECISIONS.md, one enrolment, one payment).
   const transfer = enrolment.paymentMethod === "transfer" && enrolment.openCents > 0;
   const partlyPaid = enrolment.paidCents > 0 && enrolment.openCents > 0;
+  // What is open, in the transfers the mails asked for: usually one.
+  const parts = enrolment.transferParts;
   return (
     <article className="confirmation" aria-labelledby="confirmation-title">
       <h1 id="confirmation-title">Anmeldebestätigung: {enrolment.title}</h1>
@@ -54,7 +57,14 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
       {transfer ? (
         <section className="panel transfer" aria-labelledby="transfer-title">
           <h2 id="transfer-title">Überweisung</h2>
-          <p>{partlyPaid ? "Bitte überweise den noch offenen Betrag:" : `Bitte überweise den Gesamtbetrag ${placed.length > 1 ? "für alle Kinder " : ""}in einer Überweisung:`}</p>
+          {parts.length > 1 ? (
+            <p>
+              Bitte überweise den noch offenen Betrag in {parts.length} Überweisungen, wie wir sie dir per E-Mail genannt haben, jede mit diesem Konto und
+              Verwendungszweck:
+            </p>
+          ) : (
+            <p>{partlyPaid ? "Bitte überweise den noch offenen Betrag:" : `Bitte überweise den Gesamtbetrag ${placed.length > 1 ? "für alle Kinder " : ""}in einer Überweisung:`}</p>
+          )}
           <dl className="facts">
             <dt>Kontoinhaber</dt>
             <dd>{bank.accountHolder}</dd>
@@ -64,21 +74,35 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
             <dd>{bank.bic}</dd>
             <dt>Bank</dt>
             <dd>{bank.name}</dd>
-            <dt>Betrag</dt>
-            <dd>{formatEuro(enrolment.openCents)}</dd>
+            {parts.length > 1 ? null : (
+              <>
+                <dt>Betrag</dt>
+                <dd>{formatEuro(enrolment.openCents)}</dd>
+              </>
+            )}
             <dt>Verwendungszweck</dt>
             <dd>{enrolment.reference}</dd>
           </dl>
-          {qr ? (
-            <figure className="girocode">
-              <svg viewBox={`0 0 ${qr.size} ${qr.size}`} role="img" aria-labelledby="girocode-caption" shapeRendering="crispEdges">
-                <rect width={qr.size} height={qr.size} fill="#fff" />
-                <path d={qr.d} fill="#000" />
-              </svg>
-              <figcaption id="girocode-caption">GiroCode: Mit deiner Banking-App scannen, dann sind Konto, Betrag und Verwendungszweck schon ausgefüllt.</figcaption>
-            </figure>
+          {parts.length > 1 ? (
+            parts.map((part, i) => (
+              <section key={part.names.join()} className="transfer-part" aria-labelledby={`transfer-part-${i}`}>
+                <h3 id={`transfer-part-${i}`}>
+                  {i + 1}. Überweisung: {formatEuro(part.cents)}
+                </h3>
+                <p>
+                  Für {joinNames(part.names)} ({part.later ? "Platz später bekommen" : "Platz bei der Anmeldung"})
+                </p>
+                {codes[i] ? <GiroCode code={codes[i]} id={`girocode-caption-${i}`} caption={`GiroCode der ${i + 1}. Überweisung: Mit deiner Banking-App scannen, dann sind Konto, Betrag und Verwendungszweck schon ausgefüllt.`} /> : null}
+              </section>
+            ))
+          ) : codes[0] ? (
+            <GiroCode code={codes[0]} id="girocode-caption" caption="GiroCode: Mit deiner Banking-App scannen, dann sind Konto, Betrag und Verwendungszweck schon ausgefüllt." />
           ) : null}
-          <p>Schon überwiesen? Dann musst du nichts weiter tun. Sobald die Leitung deine Zahlung verbucht hat, steht sie hier als bezahlt, und du bekommst eine E-Mail.</p>
+          <p>
+            {parts.length > 1
+              ? "Eine davon schon überwiesen? Dann musst du dafür nichts weiter tun. Sobald die Leitung eine Zahlung verbucht hat, steht sie hier als bezahlt, und du bekommst eine E-Mail."
+              : "Schon überwiesen? Dann musst du nichts weiter tun. Sobald die Leitung deine Zahlung verbucht hat, steht sie hier als bezahlt, und du bekommst eine E-Mail."}
+          </p>
         </section>
       ) : null}
       <p>
@@ -96,4 +120,21 @@ export function Confirmation({ enrolment, bank, qr }: Props) {
       </p>
     </article>
   );
+}
+
+function GiroCode({ code, id, caption }: { code: Code; id: string; caption: string }) {
+  return (
+    <figure className="girocode">
+      <svg viewBox={`0 0 ${code.size} ${code.size}`} role="img" aria-labelledby={id} shapeRendering="crispEdges">
+        <rect width={code.size} height={code.size} fill="#fff" />
+        <path d={code.d} fill="#000" />
+      </svg>
+      <figcaption id={id}>{caption}</figcaption>
+    </figure>
+  );
+}
+
+/** "Anna", "Anna und Ben", "Anna, Ben und Clara". */
+function joinNames(names: string[]) {
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} und ${names[names.length - 1]}` : names[0];
 }
