@@ -22,13 +22,17 @@ export function epcPayload({ bic, name, iban, amountCents, text }: Transfer) {
   ].join("\n");
 }
 
+/** The QR code of a text, at level M as the EPC guideline asks; the mask is chosen as ISO 18004 says (the lowest penalty). */
+export function epcCode(text: string) {
+  return generate(mode.bytes(new TextEncoder().encode(text)), { minCorrectionLevel: correction.M, maxCorrectionLevel: correction.M });
+}
+
 /**
  * The dark modules of a QR code as one SVG path on a grid of `size` × `size` (4 modules margin),
  * each row's neighbouring dark modules drawn as one run: half the bytes of a square each.
  */
 export function qrPath(text: string) {
-  // Level M as the EPC guideline asks; the mask is chosen as ISO 18004 says (the lowest penalty).
-  const code = generate(mode.bytes(new TextEncoder().encode(text)), { minCorrectionLevel: correction.M, maxCorrectionLevel: correction.M });
+  const code = epcCode(text);
   const margin = 4;
   let d = "";
   for (let y = 0; y < code.size; y++) {

@@ -6,7 +6,8 @@ import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
 import { totalCents } from "~/lib/money";
 import { settings } from "~/services/env.server";
-import { GREETING } from "~/services/mail.server";
+import { GIROCODE_LINE, girocodeAttachment } from "~/services/girocode.server";
+import { GREETING, type MailAttachment } from "~/services/mail.server";
 
 type Created = { firstName: string; lastName: string; waitingListPosition: number | null; amountCents: number | null };
 
@@ -36,6 +37,7 @@ export function confirmationMail({
   );
   // Paragraphs, joined by one blank line each (a paragraph may be left out).
   const payment: string[] = [];
+  const attachments: MailAttachment[] = [];
   if (placed.length > 0) {
     payment.push(`Gesamtbetrag: ${formatEuro(total)}${placed.some((c) => (c.amountCents ?? 0) < event.priceCents) ? " (mit Geschwisterrabatt)" : ""}`);
     if (paymentMethod === "sepa") {
@@ -50,8 +52,10 @@ export function confirmationMail({
           `Bank: ${bank.name}`,
           `Betrag: ${formatEuro(total)}`,
           `Verwendungszweck: ${reference}`,
+          GIROCODE_LINE,
         ].join("\n"),
       );
+      attachments.push(girocodeAttachment(total, reference));
     }
   }
   if (waiting > 0) {
@@ -74,5 +78,6 @@ export function confirmationMail({
       ].join("\n"),
       GREETING.du,
     ].join("\n\n"),
+    attachments,
   };
 }

@@ -17,11 +17,11 @@ import {
 import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { queueMails, type MailAttachment } from "~/services/mail.server";
+import { queueMails, type FileAttachment } from "~/services/mail.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { SessionUser } from "./user.server";
 
-export type StoredAttachment = MailAttachment & { size: number; key: string };
+export type StoredAttachment = FileAttachment & { size: number; key: string };
 
 /** The families of registrations matching `where` plus the accepted helpers, as requested. */
 function familyAddresses(database: Queryable, eventId: number, audience: EventMailAudience) {

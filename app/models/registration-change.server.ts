@@ -10,7 +10,8 @@ import { childAmounts } from "~/lib/money";
 import type { RegistrationFacts } from "~/lib/registration-machine";
 import { type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { GREETING, queueMail, withdrawWaitingMails } from "~/services/mail.server";
+import { GIROCODE_LINE, girocodeAttachment } from "~/services/girocode.server";
+import { GREETING, queueMail, withdrawWaitingMails, type MailAttachment } from "~/services/mail.server";
 import { placesTakenOf } from "./enrollment-queries.server";
 
 /**
@@ -157,24 +158,32 @@ export function link(path: string) {
   return `${settings().appUrl}${path}`;
 }
 
+/** What a mail to a parent says about paying, and the GiroCode it carries for a transfer. */
+export type PaymentRequest = { lines: string[]; attachments: MailAttachment[] };
+
 /**
  * How to pay for a child that has just got its place (from the waiting list): it was not part of
  * the enrolment's total (DECISIONS.md), so its amount is asked for on its own, with the
  * enrolment's reference. Nothing for a paid or free registration.
  */
-export function paymentLines(row: ChangeRow, amountCents: number | null) {
-  if (row.paid || amountCents === null || amountCents === 0) return [];
+export function paymentRequest(row: ChangeRow, amountCents: number | null): PaymentRequest {
+  if (row.paid || amountCents === null || amountCents === 0) return { lines: [], attachments: [] };
   if (row.paymentMethod === "sepa") {
-    return [`Der Betrag von ${formatEuro(amountCents)} für ${row.childFirstName} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`];
+    return { lines: [`Der Betrag von ${formatEuro(amountCents)} für ${row.childFirstName} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`], attachments: [] };
   }
   const bank = settings().bank;
-  return [
-    `Bitte überweise für ${row.childFirstName} ${formatEuro(amountCents)} auf dieses Konto:`,
-    `Kontoinhaber: ${bank.accountHolder}`,
-    `IBAN: ${formatIban(bank.iban)}`,
-    `BIC: ${bank.bic} (${bank.name})`,
-    `Verwendungszweck: ${row.reference ?? `Anmeldung ${row.id}`}`,
-  ];
+  const reference = row.reference ?? `Anmeldung ${row.id}`;
+  return {
+    lines: [
+      `Bitte überweise für ${row.childFirstName} ${formatEuro(amountCents)} auf dieses Konto:`,
+      `Kontoinhaber: ${bank.accountHolder}`,
+      `IBAN: ${formatIban(bank.iban)}`,
+      `BIC: ${bank.bic} (${bank.name})`,
+      `Verwendungszweck: ${reference}`,
+      GIROCODE_LINE,
+    ],
+    attachments: [girocodeAttachment(amountCents, reference)],
+  };
 }
 
 /**
@@ -182,11 +191,14 @@ export function paymentLines(row: ChangeRow, amountCents: number | null) {
  * total or when it got its place): the mail points to the confirmation page, which asks only for
  * what is still open, instead of asking for the amount a second time.
  */
-export function paymentPointer(row: ChangeRow) {
-  if (row.paid || !row.amountCents || row.paymentMethod !== "transfer") return [];
+export function paymentPointer(row: ChangeRow): PaymentRequest {
+  if (row.paid || !row.amountCents || row.paymentMethod !== "transfer") return { lines: [], attachments: [] };
   // A registration from before enrolments had no confirmation page: its mail says it all.
-  if (!row.enrolmentId) return paymentLines(row, row.amountCents);
-  return [`Falls du für ${row.childFirstName} noch nicht bezahlt hast: Konto, Betrag und Verwendungszweck stehen auf deiner Anmeldebestätigung:`, link(`/anmeldung/${row.enrolmentId}`)];
+  if (!row.enrolmentId) return paymentRequest(row, row.amountCents);
+  return {
+    lines: [`Falls du für ${row.childFirstName} noch nicht bezahlt hast: Konto, Betrag und Verwendungszweck stehen auf deiner Anmeldebestätigung:`, link(`/anmeldung/${row.enrolmentId}`)],
+    attachments: [],
+  };
 }
 
 /** The subject of a mail to the parent about one child's registration. */
@@ -214,7 +226,8 @@ export function parentMailSubject(row: Pick<ChangeRow, "childFirstName" | "child
 }
 
 /** A mail to the account that enrolled the child, in the form of the enrolment boxes ('du'). */
-export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: string[], when: { notBefore?: Date } = {}) {
+export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: string[], options: { notBefore?: Date; attachments?: MailAttachment[] } = {}) {
+  const { notBefore, attachments } = options;
   queueMail(tx, {
     to: row.parentEmail,
     subject: parentMailSubject(row, subject),
@@ -228,5 +241,6 @@ export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: strin
       "",
       GREETING.du,
     ].join("\n"),
-  }, when);
+    attachments,
+  }, { notBefore });
 }

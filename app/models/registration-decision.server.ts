@@ -29,7 +29,7 @@ import {
   loadManyForChange,
   parentMailSubject,
   PAYMENT_RECEIVED,
-  paymentLines,
+  paymentRequest,
   paymentPointer,
   tellParent,
   writeHistory,
@@ -119,16 +119,18 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
   let note = "";
   const because = reason ? ["", `Begründung: ${reason}`] : [];
   switch (decision) {
-    case "accept":
+    case "accept": {
       set({ applicationStatus: "accepted" });
+      // The enrolment's total or the mail about its place asked for the amount already.
+      const pointer = paymentPointer(row);
       tellParent(tx, row, "Anmeldung bestätigt", [
         `die Anmeldung von ${row.childFirstName} ist bestätigt. Wir freuen uns auf euch!`,
         // Accepting takes a note, not a reason (DECISIONS.md).
         ...(reason ? ["", `Notiz der Leitung: ${reason}`] : []),
-        // The enrolment's total or the mail about its place asked for the amount already.
-        ...withBlankLine(paymentPointer(row)),
-      ]);
+        ...withBlankLine(pointer.lines),
+      ], { attachments: pointer.attachments });
       break;
+    }
     case "reject":
     case "cancel":
       set({ applicationStatus: decision === "reject" ? "rejected" : "cancelled", waitingListPosition: null, offerExpiresAt: null });
@@ -165,11 +167,12 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       }
       const amountCents = amountOnGettingPlace(tx, row);
       set({ waitingListPosition: null, offerExpiresAt: null, amountCents });
+      const payment = paymentRequest(row, amountCents);
       tellParent(tx, row, "Nachgerückt", [
         `${row.childFirstName} ist von der Warteliste nachgerückt und hat jetzt einen Platz. Die Leitung bestätigt die Anmeldung noch.`,
         ...because,
-        ...withBlankLine(paymentLines(row, amountCents)),
-      ]);
+        ...withBlankLine(payment.lines),
+      ], { attachments: payment.attachments });
       break;
     }
     case "confirm-payment":
@@ -185,11 +188,12 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       // The parent was told it arrived: they are told it has not (after all), and how to pay, as
       // long as the child holds a place; a cancelled or rejected registration pays nothing.
       if (withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED)) === 0 && paysNow(row)) {
+        const payment = paymentRequest({ ...row, paid: false }, row.amountCents);
         tellParent(tx, row, "Zahlung noch offen", [
           `die Zahlung für ${row.childFirstName} ist bei uns doch noch nicht verbucht; die Bestätigung ist zurückgenommen. Bitte entschuldige das Hin und Her.`,
           ...because,
-          ...withBlankLine(paymentLines({ ...row, paid: false }, row.amountCents)),
-        ]);
+          ...withBlankLine(payment.lines),
+        ], { attachments: payment.attachments });
       }
       break;
   }

@@ -13,7 +13,7 @@ import {
   placesTaken,
   link,
   loadForChange,
-  paymentLines,
+  paymentRequest,
   tellParent,
   waitingInLine,
   writeHistory,
@@ -121,10 +121,11 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
       const amountCents = takePlace(tx, row, now);
       writeHistory(tx, row.id, user.id, "offer_accepted");
       recordAudit(tx, { actorId: user.id, action: "registration.offer_accepted", entityType: "registration", entityId: row.id, details: { eventId: row.eventId } });
+      const payment = paymentRequest(row, amountCents);
       tellParent(tx, row, "Platz angenommen", [
         `${row.childFirstName} hat jetzt einen Platz. Die Leitung prüft die Anmeldung noch und bestätigt sie dann.`,
-        ...(paymentLines(row, amountCents).length ? ["", ...paymentLines(row, amountCents)] : []),
-      ]);
+        ...(payment.lines.length ? ["", ...payment.lines] : []),
+      ], { attachments: payment.attachments });
     } else {
       passedOn = releasePlace(tx, row, now, "offer_declined");
       const next = passedOn ? "Er geht an das nächste Kind auf der Warteliste." : sentence(passedOnText(false));

@@ -11,6 +11,7 @@ import { mailOutbox } from "../../db/schema";
 import { bookkeepingTransaction } from "./db.server";
 import { settings } from "./env.server";
 import { errorCode, probeFolder } from "./folders.server";
+import { girocodePng } from "./girocode.server";
 import { logError, logNotice } from "./log.server";
 import type { MailAttachment } from "./mail.server";
 
@@ -31,7 +32,7 @@ export type Deliver = (mail: {
   subject: string;
   text: string;
   html?: string;
-  attachments?: { filename: string; path: string; contentType?: string }[];
+  attachments?: { filename: string; path?: string; content?: Buffer; contentType?: string }[];
   replyTo?: string;
 }) => Promise<void>;
 
@@ -134,10 +135,9 @@ export async function deliverDueMails(deliver: Deliver, now = new Date(), option
       const attempts = mail.attempts + 1;
       try {
         const attachments = mail.attachments
-          ? (JSON.parse(mail.attachments) as MailAttachment[]).map((a) => ({
-              ...a,
-              path: path.join(uploadsDir, a.path),
-            }))
+          ? (JSON.parse(mail.attachments) as MailAttachment[]).map((a) =>
+              "girocode" in a ? { filename: a.filename, content: girocodePng(a.girocode), contentType: "image/png" } : { ...a, path: path.join(uploadsDir, a.path) },
+            )
           : undefined;
         await deliver({
           id: mail.id,

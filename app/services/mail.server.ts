@@ -4,14 +4,19 @@
 import { and, eq, sql } from "drizzle-orm";
 import { mailOutbox } from "../../db/schema";
 import { bound, preparedQuery, rawSqlite, type Queryable } from "./db.server";
+import type { GirocodeAttachment } from "./girocode.server";
 import { kickMailWorker } from "./mail-delivery.server";
 
-export type MailAttachment = {
+/** A stored file sent along (an event e-mail's attachments). */
+export type FileAttachment = {
   filename: string;
   /** Path relative to UPLOADS_DIR. */
   path: string;
   contentType?: string;
 };
+
+/** A file, or a GiroCode the mail worker draws when it delivers (girocode.server.ts). */
+export type MailAttachment = FileAttachment | GirocodeAttachment;
 
 export type MailMessage = {
   to: string | string[];
