@@ -147,8 +147,9 @@ export function WaitingList({ rows, ...shared }: Shared & { rows: Row[] }) {
       <ol className="waiting-list">
         {rows.map((row) => (
           <li key={row.id} id={rowAnchor(row.id)} className={row.offerExpiresAt ? "offered" : undefined}>
-            {/* The position once, first; the section's heading already says 'Warteliste'. */}
-            <span className="position">Platz {row.waitingListPosition}</span> <NameLink row={row} />{" "}
+            {/* The position once, first; the section's heading already says 'Warteliste'. An offered
+                place is no longer in line: its offer says what it is. */}
+            {row.offerExpiresAt ? null : <span className="position">Platz {row.waitingListPosition}</span>} <NameLink row={row} />{" "}
             {row.offerExpiresAt ? <span className="status status-pending">{offerText(row.offerExpiresAt)}</span> : null}
             <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
           </li>

@@ -27,9 +27,14 @@ export function placesTaken(eventId: number) {
  * A waiting registration's place in line (1, 2, …); null for any other. The stored positions keep
  * the order of arrival and are not renumbered when someone ahead leaves the list (a place taken,
  * given back, 'Nachrücken'), so the place shown to parents and leaders is counted from them: the
- * waiting registrations of the event at or before this one, read from the index of the positions.
+ * waiting registrations of the event at or before this one, read from the index of the positions,
+ * less the open offers before it, which hold a place and are no longer in line (DECISIONS.md; read
+ * from the index of open offers, a few rows). An offered registration keeps a place of its own.
+ * The outer row's columns are named with their table: drizzle leaves a column of a query on one
+ * table unqualified, and inside the subquery that named the subquery's own row (every waiting
+ * registration of every event counted).
  */
-export const waitingPlace = sql<number | null>`(case when ${registrations.waitingListPosition} is null then null else (select count(*) from "registrations" as "ahead" where "ahead"."event_id" = ${registrations.eventId} and "ahead"."waiting_list_position" <= ${registrations.waitingListPosition}) end)`;
+export const waitingPlace = sql<number | null>`(case when "registrations"."waiting_list_position" is null then null else (select count(*) from "registrations" as "ahead" where "ahead"."event_id" = "registrations"."event_id" and "ahead"."waiting_list_position" <= "registrations"."waiting_list_position") - (select count(*) from "registrations" as "offered" indexed by "registrations_event_offer_idx" where "offered"."event_id" = "registrations"."event_id" and "offered"."offer_expires_at" is not null and "offered"."waiting_list_position" < "registrations"."waiting_list_position") end)`;
 
 /** A registration's state with its child's name: what every list of registrations shows. Its
  * `waitingListPosition` is the place in line (waitingPlace). */

@@ -83,12 +83,12 @@ function listRows(eventId: number): ListRow[] {
     .where(eq(registrations.eventId, eventId))
     .orderBy(...byName)
     .all();
-  const place = new Map(
-    rows
-      .filter((row) => row.waitingListPosition !== null)
-      .sort((a, b) => a.waitingListPosition! - b.waitingListPosition!)
-      .map((row, index) => [row.id, index + 1]),
-  );
+  // As waitingPlace: an open offer holds a place and is no longer in line for those behind it.
+  const place = new Map<number, number>();
+  let inLine = 0;
+  for (const row of rows.filter((r) => r.waitingListPosition !== null).sort((a, b) => a.waitingListPosition! - b.waitingListPosition!)) {
+    place.set(row.id, row.offerExpiresAt ? inLine + 1 : ++inLine);
+  }
   return rows.map((row) => ({ ...row, waitingListPosition: place.get(row.id) ?? null, offerExpiresAt: row.offerExpiresAt ? row.offerExpiresAt.getTime() : null }));
 }
 
@@ -128,9 +128,10 @@ export type ParticipantList = {
  */
 export function getParticipantList(eventId: number, capacity: number | null, query: ListQuery, withSepa: boolean): ParticipantList {
   const shown = listRows(eventId).filter((r) => matchesFilter(r, query.filter) && matchesSearch(r, query.search));
+  // In line; an open offer before the child that shares its count (it is ahead of it).
   const waiting = shown
     .filter((r) => sectionOf(r) === "waiting")
-    .sort((a, b) => (a.waitingListPosition ?? 0) - (b.waitingListPosition ?? 0));
+    .sort((a, b) => (a.waitingListPosition ?? 0) - (b.waitingListPosition ?? 0) || Number(b.offerExpiresAt !== null) - Number(a.offerExpiresAt !== null));
   const ordered = [...shown.filter((r) => sectionOf(r) === "table"), ...waiting, ...shown.filter((r) => sectionOf(r) === "rejected")];
   const { rows, page, pageCount } = pageOf(ordered, query.page);
   return {

@@ -4,6 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { listAdminUsers } from "~/models/admin.server";
 import { eventPlacesBefore, placesTakenOf } from "~/models/enrollment-queries.server";
+import { waitingPlace } from "~/models/registration-change.server";
+import { eq } from "drizzle-orm";
+import { db } from "~/services/db.server";
+import { registrations } from "../../db/schema";
 import { rawSqlite } from "~/services/db.server";
 import { createUser } from "../support/fixtures";
 import { recordStatements } from "../support/review-fixtures";
@@ -43,5 +47,15 @@ describe("the enrolment's counts of places", () => {
     expect(detail).toContain("registrations_event_waiting_unique");
     expect(detail).toContain("registrations_user_idx");
     expect(detail).not.toContain("registrations_event_status_idx");
+  });
+});
+
+describe("a waiting child's place in line", () => {
+  it("counts the waiting list before it from the positions' index and the offers before it from the offers' index", () => {
+    // A query on registrations alone: drizzle names its columns without their table.
+    const { sql, params } = db.select({ place: waitingPlace }).from(registrations).where(eq(registrations.enrolmentId, 1)).toSQL();
+    const detail = (rawSqlite().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join(" | ");
+    expect(detail).toContain("CORRELATED SCALAR SUBQUERY 1 | SEARCH ahead USING COVERING INDEX registrations_event_waiting_unique (event_id=? AND waiting_list_position<?)");
+    expect(detail).toContain("CORRELATED SCALAR SUBQUERY 2 | SEARCH offered USING INDEX registrations_event_offer_idx (event_id=?)");
   });
 });

@@ -109,9 +109,11 @@ describe("what the list shows", () => {
     expect(data.table.map((r) => r.lastName)).toEqual(["Bezahlt", "Lastschrift", "Offen", "Unbezahlt"]);
     expect(data.table.find((r) => r.id === ids.acceptedPaid)!.groupName).toBe("Füchse");
     expect(data.table.find((r) => r.id === ids.open)!.groupName).toBeNull();
+    // The offer first; it holds a place, so the child behind it is first in line (the list shows
+    // the offer's deadline in place of a number).
     expect(data.waiting.map((r) => [r.id, r.waitingListPosition])).toEqual([
       [ids.offered, 1],
-      [ids.waiting, 2],
+      [ids.waiting, 1],
     ]);
     expect(data.waiting[0].offerExpiresAt).toBeGreaterThan(Date.now());
     expect(data.rejected.map((r) => [r.id, r.applicationStatus])).toEqual([

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { auditLog, events, registrations } from "../../db/schema";
 import { getEventPage, placesTaken, updateEvent, type EventInput } from "~/models/event.server";
 import { getFamily } from "~/models/family.server";
+import { getParticipantList } from "~/models/review.server";
 import { applicationStatusWord } from "~/lib/registration-status";
 import { deleteAccount } from "~/models/account-deletion.server";
 import { decide } from "~/models/registration-decision.server";
@@ -120,6 +121,25 @@ describe("a freed place", () => {
     db.update(events).set({ startsAt: new Date(Date.now() - HOUR) }).where(eq(events.id, eventId)).run();
     decide(eventId, first.id, "reject", lead, "x");
     expect(registration(waiting[0].id).offerExpiresAt).toBeNull();
+  });
+
+  // An open offer holds a place (DECISIONS.md): the child behind it is first in line for the next
+  // one, and was told 'Platz 2' (parents' review).
+  it("the children behind an open offer count their place in line without it", async () => {
+    const { first, waiting } = await fullCamp();
+    const place = (i: number) => getEventPage(eventId, parents[i + 1], new Date())!.myRegistrations.map((r) => applicationStatusWord(r).text);
+    expect([0, 1, 2].map(place)).toEqual([["Warteliste (Platz 1)"], ["Warteliste (Platz 2)"], ["Warteliste (Platz 3)"]]);
+    decide(eventId, first.id, "reject", lead, "passt nicht");
+    expect(place(0)[0]).toMatch(/^Platz frei – bitte bis/);
+    expect([1, 2].map(place)).toEqual([["Warteliste (Platz 1)"], ["Warteliste (Platz 2)"]]);
+    // The leaders' list counts alike, the offer first.
+    const leaders = () => getParticipantList(eventId, 2, { filter: "alle", search: "", page: 1 }, false).waiting.map((r) => [r.firstName, r.offerExpiresAt ? "angeboten" : r.waitingListPosition]);
+    expect(leaders()).toEqual([["Warte1", "angeboten"], ["Warte2", 1], ["Warte3", 2]]);
+    // Given back, the place goes to the next, and the last one moves up again.
+    expect(answerOffer(waiting[0].id, parents[1], "decline")).toMatchObject({ ok: true });
+    expect(place(1)[0]).toMatch(/^Platz frei – bitte bis/);
+    expect(place(2)).toEqual(["Warteliste (Platz 1)"]);
+    expect(leaders()).toEqual([["Warte2", "angeboten"], ["Warte3", 1]]);
   });
 
   it("once the event has begun, the family's pages say no place came instead of a place in line", async () => {
