@@ -75,8 +75,10 @@ export function eventAccess(eventId: number, user: SessionUser | null): EventAcc
       startsAt: events.startsAt,
       capacity: events.capacity,
       onlyStaffVisible: events.onlyStaffVisible,
-      isLead: sql<number>`exists(select 1 from ${eventOwners} where ${eventOwners.eventId} = ${events.id} and ${eventOwners.userId} = ${userId})`,
-      helperStatus: sql<string | null>`(select ${eventHelpers.status} from ${eventHelpers} where ${eventHelpers.eventId} = ${events.id} and ${eventHelpers.userId} = ${userId})`,
+      // The event's row named with its table: drizzle writes a one-table query's columns without
+      // it, and inside the subquery a bare "id" would be the subquery's own column if it had one.
+      isLead: sql<number>`exists(select 1 from ${eventOwners} where ${eventOwners.eventId} = "events"."id" and ${eventOwners.userId} = ${userId})`,
+      helperStatus: sql<string | null>`(select ${eventHelpers.status} from ${eventHelpers} where ${eventHelpers.eventId} = "events"."id" and ${eventHelpers.userId} = ${userId})`,
     })
     .from(events)
     .where(eq(events.id, eventId))

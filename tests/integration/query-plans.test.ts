@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { db } from "~/services/db.server";
 import { registrations } from "../../db/schema";
 import { rawSqlite } from "~/services/db.server";
+import { eventAccess } from "~/services/permissions.server";
 import { createUser } from "../support/fixtures";
 import { recordStatements } from "../support/review-fixtures";
 
@@ -57,5 +58,15 @@ describe("a waiting child's place in line", () => {
     const detail = (rawSqlite().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join(" | ");
     expect(detail).toContain("CORRELATED SCALAR SUBQUERY 1 | SEARCH ahead USING COVERING INDEX registrations_event_waiting_unique (event_id=? AND waiting_list_position<?)");
     expect(detail).toContain("CORRELATED SCALAR SUBQUERY 2 | SEARCH offered USING INDEX registrations_event_offer_idx (event_id=?)");
+  });
+});
+
+describe("the permissions' query", () => {
+  it("asks the event's own lead persons and helpers (subqueries tied to the event's row)", async () => {
+    const { statements } = await recordStatements(() => eventAccess(1, { id: 2, role: "user", email: "a@example.org", firstName: "A", lastName: "B" }));
+    const [query] = statements;
+    expect(query).toContain('= "events"."id"');
+    const detail = (rawSqlite().prepare(`EXPLAIN QUERY PLAN ${query}`).all(2, 2, 1) as { detail: string }[]).map((row) => row.detail).join(" | ");
+    expect(detail.match(/CORRELATED SCALAR SUBQUERY/g)).toHaveLength(2);
   });
 });
