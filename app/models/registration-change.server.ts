@@ -143,7 +143,7 @@ export function writeHistory(tx: Tx, registrationId: number, actorId: number | n
  * What a registration that gets a place costs: the full price for the account's first child
  * holding a place at the event, the price less the sibling discount for each further one.
  */
-export function amountOnGettingPlace(tx: Tx, row: ChangeRow) {
+export function amountOnGettingPlace(tx: Queryable, row: ChangeRow) {
   const earlier = tx
     .select({ n: sql<number>`count(*)` })
     .from(registrations)

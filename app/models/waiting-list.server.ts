@@ -93,7 +93,11 @@ export type OfferOutcome =
 export function getOffer(registrationId: number, user: SessionUser, now = new Date()) {
   const row = findOwn(db, registrationId, user);
   if (!row) return null;
-  return { row, open: canAnswerOffer(row, now), state: stateOf(row) };
+  const open = canAnswerOffer(row, now);
+  // What taking the place costs now, as the answer would store it.
+  const amountCents = open ? amountOnGettingPlace(db, row) : 0;
+  const cost = amountCents > 0 ? { amountCents, discounted: amountCents < row.priceCents, paymentMethod: row.paymentMethod } : null;
+  return { row, open, state: stateOf(row), cost };
 }
 
 function findOwn(tx: Queryable, registrationId: number, user: SessionUser) {

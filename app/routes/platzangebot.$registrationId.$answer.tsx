@@ -5,6 +5,7 @@ import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { formatDate, formatTime } from "~/lib/dates";
+import { formatEuro } from "~/lib/event-rules";
 import type { OfferAnswer } from "~/lib/registration-machine";
 import { answerOffer, getOffer } from "~/models/waiting-list.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -39,6 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     eventId: row.eventId,
     eventTitle: row.eventTitle,
     expiresAt: row.offerExpiresAt ? new Date(row.offerExpiresAt).getTime() : null,
+    cost: offer.cost,
   });
 }
 
@@ -59,6 +61,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
       ? { kind: "success", title: "Platz angenommen", message: "Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch und bestätigt sie dir." }
       : { kind: "info", title: "Platz freigegeben", message: outcome.passedOn ? "Der Platz geht an das nächste Kind auf der Warteliste." : "Der Platz ist wieder frei." },
   );
+}
+
+/** What taking the place costs, and how it is paid (the enrolment's way of paying). */
+function costText({ amountCents, discounted, paymentMethod }: { amountCents: number; discounted: boolean; paymentMethod: "transfer" | "sepa" }) {
+  const price = `Der Platz kostet ${formatEuro(amountCents)}${discounted ? " (mit Geschwisterrabatt)" : ""}.`;
+  return paymentMethod === "sepa"
+    ? `${price} Der Betrag wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`
+    : `${price} Nach dem Annehmen bekommst du eine E-Mail mit Konto, Betrag, Verwendungszweck und GiroCode für die Überweisung.`;
 }
 
 export default function OfferPage() {
@@ -82,6 +92,7 @@ export default function OfferPage() {
               ? " Mit dem Annehmen ist der Platz fest für dein Kind; die Leitung bestätigt die Anmeldung danach."
               : " Wenn du ihn freigibst, geben wir ihn weiter. Die Anmeldung ist damit storniert und dein Kind auch nicht mehr auf der Warteliste; das lässt sich nicht rückgängig machen."}
           </p>
+          {accept && data.cost ? <p>{costText(data.cost)}</p> : null}
           <Form method="post">
             <button type="submit" className={accept ? undefined : "secondary"}>
               {title}

@@ -37,6 +37,10 @@ describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
     await page.goto(link!);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Platz annehmen");
     expect(await page.getByRole("main").textContent()).toContain("Wiebke Muster");
+    // What the place costs, before it is taken (parents' review: the page did not say).
+    expect((await page.getByRole("main").textContent())!.replace(/\s+/g, " ")).toContain(
+      "Der Platz kostet 120,00 €. Nach dem Annehmen bekommst du eine E-Mail mit Konto, Betrag, Verwendungszweck und GiroCode für die Überweisung.",
+    );
     expect(registration(waiting.id).waitingListPosition).toBe(1); // opening the link changes nothing
     await page.getByRole("button", { name: "Platz annehmen" }).click();
     await page.waitForURL(`**/freizeit/${event.id}`);

@@ -42,6 +42,27 @@ beforeEach(async () => {
   eventId = createEvent({ ownerIds: [lead.id], capacity: 2, offerHours: 48, priceCents: 10000, siblingDiscountCents: 2000 } as never).id;
 });
 
+describe("the offer page", () => {
+  it("names the sibling price when the account has a child with a place, and SEPA when it pays by mandate", async () => {
+    const ada = createRegistration(eventId, parents[0].id, { firstName: "Ada" });
+    createRegistration(eventId, parents[1].id, { firstName: "Ben", status: "accepted" });
+    const cleo = createRegistration(eventId, parents[0].id, { firstName: "Cleo", waiting: 1 });
+    decide(eventId, registration(ada.id).id, "reject", lead, "x");
+    // Ada is out: Cleo is the account's only child with a place, at the full price.
+    const cookie = await sessionCookieFor(parents[0].id);
+    const load = async () => (await run(offerLoader, get(`/platzangebot/${cleo.id}/annehmen`, { cookie, params: { registrationId: String(cleo.id), answer: "annehmen" } }))).json();
+    expect(await load()).toMatchObject({ cost: { amountCents: 10000, discounted: false, paymentMethod: "transfer" } });
+    // With a sibling holding a place, the discount.
+    createRegistration(eventId, parents[0].id, { firstName: "Dora", status: "accepted" });
+    expect(await load()).toMatchObject({ cost: { amountCents: 8000, discounted: true } });
+    db.update(registrations).set({ paymentMethod: "sepa" }).where(eq(registrations.id, cleo.id)).run();
+    expect(await load()).toMatchObject({ cost: { paymentMethod: "sepa" } });
+    // Nothing to say once the offer is answered.
+    expect(answerOffer(cleo.id, parents[0], "decline")).toMatchObject({ ok: true });
+    expect(await load()).toMatchObject({ open: false, cost: null });
+  });
+});
+
 describe("a freed place", () => {
   it("a rejection offers it to the first in line, held for the offer time; the capacity holds", async () => {
     const { first, waiting } = await fullCamp();
@@ -323,6 +344,10 @@ describe("the offer pages", () => {
     expect(await page.json()).toMatchObject({ open: true, answer: "accept", child: "Warte1 Muster" });
     expect(registration(waiting[0].id).waitingListPosition).toBe(1);
 
+    // What the place costs, before it is taken: the full price, the account's only child there.
+    expect(await (await run(offerLoader, get(`/platzangebot/${waiting[0].id}/annehmen`, { cookie, params }))).json()).toMatchObject({
+      cost: { amountCents: 10000, discounted: false, paymentMethod: "transfer" },
+    });
     const stranger = await sessionCookieFor(parents[2].id);
     expect((await run(offerLoader, get(`/platzangebot/${waiting[0].id}/annehmen`, { cookie: stranger, params }))).status).toBe(404);
     expect((await run(offerAction, post(`/platzangebot/${waiting[0].id}/annehmen`, {}, { cookie: stranger, params }))).status).toBe(404);
