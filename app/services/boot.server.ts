@@ -84,7 +84,7 @@ function holdDatabase(databasePath: string) {
   const lock = takeAppLock(databasePath);
   if (lock) return lock;
   throw new Error(
-    `Lagerfeuer läuft schon mit dieser Datenbank${processNote(databasePath)}, oder sie wird gerade wiederhergestellt. Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder eine andere DATABASE_PATH wählen.`,
+    `Lagerfeuer läuft schon mit dieser Datenbank${processNote(databasePath)}, oder sie wird gerade wiederhergestellt. Zwei Server auf einer Datenbank gehen nicht: bitte den laufenden beenden oder einen anderen DATABASE_PATH wählen.`,
   );
 }
 
