@@ -212,7 +212,17 @@ export default function Enroll() {
         <ErrorSummary errors={errors} stamp={answer && Object.keys(errors).length ? answer.stamp : null} />
         <input type="hidden" name="submissionKey" value={valueAt(values, "submissionKey") || (data.defaults.submissionKey as string)} />
         {boxes.map((_, index) => (
-          <Box key={index} index={index} count={boxes.length} data={data} values={values} errors={errors} typed={typed} action={action} />
+          <Box
+            key={index}
+            index={index}
+            count={boxes.length}
+            data={data}
+            values={values}
+            errors={errors}
+            typed={typed}
+            action={action}
+            saved={answered?.saved?.index === index ? answered.saved.text : undefined}
+          />
         ))}
         {boxes.length < 10 ? (
           <p>

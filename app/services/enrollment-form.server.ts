@@ -14,7 +14,8 @@ import { enrollmentSchema, newChildSchema, newGuardianSchema, sepaProblems } fro
 import { randomToken } from "./tokens.server";
 
 type Context = NonNullable<ReturnType<typeof getEnrolmentContext>>;
-export type FormState = { payload: Payload; errors: Problems; stamp: number };
+/** `saved`: what 'Im Konto speichern' of box `index` saved, said in that box. */
+export type FormState = { payload: Payload; errors: Problems; stamp: number; saved?: { index: number; text: string } };
 export type FormAnswer = { redirectTo: string } | { state: FormState; status: number };
 
 const KEY = /^[\w-]{16,64}$/;
@@ -37,10 +38,10 @@ function payloadOf(raw: unknown, context: Context): Payload {
   return payload;
 }
 
-/** 'Im Konto speichern': the box's new child and new guardian, both or neither. */
-function saveBox(payload: Payload, index: number, user: SessionUser, context: Context): Problems {
+/** 'Im Konto speichern': the box's new child and new guardian, both or neither; the names saved. */
+function saveBox(payload: Payload, index: number, user: SessionUser, context: Context): { problems: Problems; names: string[] } {
   const box = payload.boxes[index];
-  if (!box) return {};
+  if (!box) return { problems: {}, names: [] };
   const at = (field: string) => `boxes[${index}].${field}`;
   let problems: Problems = {};
   const child = box.participant === "neu" ? newChildSchema.safeParse(filledFields(box.child)) : null;
@@ -51,7 +52,7 @@ function saveBox(payload: Payload, index: number, user: SessionUser, context: Co
   if (wrongDate) problems[at("child.birthDate")] = [wrongDate];
   const guardian = box.guardian === "neu" ? newGuardianSchema.safeParse(filledFields(box.newGuardian)) : null;
   if (guardian && !guardian.success) problems = { ...problems, ...prefixed(at("newGuardian."), fieldErrors(guardian.error)) };
-  if (Object.keys(problems).length || (!child && !guardian)) return problems;
+  if (Object.keys(problems).length || (!child && !guardian)) return { problems, names: [] };
 
   const saved = saveFromEnrolmentBox(user.id, String(box.saveKey), {
     child: child?.success ? child.data : null,
@@ -67,7 +68,8 @@ function saveBox(payload: Payload, index: number, user: SessionUser, context: Co
     for (const other of payload.boxes) if (other.guardian === `box-${index}`) other.guardian = String(saved.guardianId);
   }
   box.saveKey = randomToken();
-  return {};
+  const names = [child?.data, guardian?.data].flatMap((person) => (person ? [`${person.firstName} ${person.lastName}`] : []));
+  return { problems: {}, names };
 }
 
 type Submission = Submission_<z.input<typeof enrollmentSchema>, string[], z.output<typeof enrollmentSchema>>;
@@ -105,7 +107,10 @@ export async function answerEnrolmentForm(formData: FormData, eventId: number, u
   const payload = payloadOf(submission.payload, context);
   // Where the page comes back is the button's formAction (#teilnehmer-2, #zahlung); after a refused
   // submit the error summary (autofocus).
-  const answer = (errors: Problems = {}): FormAnswer => ({ state: { payload, errors, stamp: Date.now() }, status: Object.keys(errors).length ? 400 : 200 });
+  const answer = (errors: Problems = {}, saved?: FormState["saved"]): FormAnswer => ({
+    state: { payload, errors, stamp: Date.now(), ...(saved ? { saved } : {}) },
+    status: Object.keys(errors).length ? 400 : 200,
+  });
 
   const guardianIds = context.guardians.map((g) => g.id);
   if (intent === "add") {
@@ -121,9 +126,10 @@ export async function answerEnrolmentForm(formData: FormData, eventId: number, u
   }
   if (intent.startsWith("save-")) {
     const index = Number(intent.slice("save-".length));
-    const errors = saveBox(payload, index, user, context);
+    const { problems, names } = saveBox(payload, index, user, context);
     takeOverChildAnswers(payload, context.children, guardianIds);
-    return answer(errors);
+    const saved = `Gespeichert: ${names.join(" und ")} ${names.length > 1 ? "sind" : "ist"} jetzt in deinem Konto und hier ausgewählt.`;
+    return answer(problems, names.length ? { index, text: saved } : undefined);
   }
   if (intent === "submit") return submit(submission, payload, eventId, user, context);
   // 'Auswahl übernehmen' and 'Weiter': the form again with the new choices' fields.

@@ -44,6 +44,9 @@ describe.each(JS_MODES)("a first-time parent enrols two children $name", ({ java
     const petra = db.select().from(guardians).where(eq(guardians.userId, parent.id)).get()!;
     await expect.poll(() => box(1).getByLabel("Kind*").inputValue()).toBe(String(finn.id));
     expect(await box(1).getByLabel("Erziehungsberechtigte*r (für Kinder unter 18)").inputValue()).toBe(String(petra.id));
+    // Said in the box, where the parent is (parents' review: the fields just vanished).
+    expect(await box(1).getByRole("status").textContent()).toBe("Gespeichert: Finn Paulsen und Petra Paulsen sind jetzt in deinem Konto und hier ausgewählt.");
+    if (process.env.SCREENSHOT_DIR) await box(1).screenshot({ path: `${process.env.SCREENSHOT_DIR}/box-gespeichert-${javaScriptEnabled}.png` });
 
     // Box 2: the guardian is offered and already chosen.
     await addBox(page, 2);

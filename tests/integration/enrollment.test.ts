@@ -123,8 +123,9 @@ describe("saving a box", () => {
     expect(response.status).toBe(200);
     const ida = db.select().from(participants).where(eq(participants.userId, user.id)).get()!;
     const eva = db.select().from(guardians).where(eq(guardians.userId, user.id)).get()!;
-    const answer = await body<{ payload: { boxes: Record<string, unknown>[] } }>(response);
+    const answer = await body<{ payload: { boxes: Record<string, unknown>[] }; saved?: { index: number; text: string } }>(response);
     expect(answer.payload.boxes[0]).toMatchObject({ participant: String(ida.id), guardian: String(eva.id) });
+    expect(answer.saved).toEqual({ index: 0, text: "Gespeichert: Ida Muster und Eva Muster sind jetzt in deinem Konto und hier ausgewählt." });
     expect(count()).toBe(0);
   });
 
@@ -133,6 +134,7 @@ describe("saving a box", () => {
     const { cookie } = await parent();
     const response = await submit(camp.id, cookie, { ...form({ intent: "save-0" }), "boxes[0].participant": "neu", "boxes[0].child.firstName": "Ida" });
     expect(response.status).toBe(400);
+    expect((await body<{ saved?: unknown }>(response.clone())).saved).toBeUndefined();
     expect(Object.keys((await body<Answer>(response)).errors).sort()).toEqual([
       "boxes[0].child.birthDate",
       "boxes[0].child.city",

@@ -18,9 +18,10 @@ export type BoxData = {
   registered: number[];
 };
 
-type Props = { index: number; count: number; data: BoxData; values: Values; errors: Errors; typed: Record<number, string>; action: string };
+/** `saved`: what 'Im Konto speichern' of this box has just saved. */
+type Props = { index: number; count: number; data: BoxData; values: Values; errors: Errors; typed: Record<number, string>; action: string; saved?: string };
 
-export function Box({ index, count, data, values, errors, typed, action }: Props) {
+export function Box({ index, count, data, values, errors, typed, action, saved }: Props) {
   const at = (field: string) => `boxes[${index}].${field}`;
   const anchor = `teilnehmer-${index + 1}`;
   const hydrated = useHydrated();
@@ -58,6 +59,11 @@ export function Box({ index, count, data, values, errors, typed, action }: Props
       {data.placesLeft !== null && index >= data.placesLeft ? (
         <p className="flash flash-info" role="note">
           {noPlaceNote(index, data.placesLeft, data.event.late)}
+        </p>
+      ) : null}
+      {saved ? (
+        <p className="flash flash-success" role="status">
+          {saved}
         </p>
       ) : null}
       <input type="hidden" name={at("saveKey")} value={valueAt(values, at("saveKey"))} />
