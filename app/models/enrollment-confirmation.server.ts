@@ -1,6 +1,7 @@
 // The confirmation page of one enrolment, and the ways back to it (event page, account).
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { enrolments, events, participants, registrationHistory, registrations } from "../../db/schema";
+import { mandateReference } from "~/lib/creditor-id";
 import { totalCents } from "~/lib/money";
 import { paysNow } from "~/lib/registration-machine";
 import { db, preparedQuery } from "~/services/db.server";
@@ -33,7 +34,7 @@ const ownEnrolment = enrolmentQuery(true);
 const anyEnrolment = enrolmentQuery(false);
 const childrenOfEnrolment = preparedQuery((database) =>
   database
-    .select({ ...registrationStateColumns, amountCents: registrations.amountCents })
+    .select({ ...registrationStateColumns, amountCents: registrations.amountCents, sepaMandateId: registrations.sepaMandateId })
     .from(registrations)
     .innerJoin(participants, eq(participants.id, registrations.participantId))
     .where(eq(registrations.enrolmentId, sql.placeholder("enrolmentId")))
@@ -70,6 +71,11 @@ function transferParts(enrolmentId: number, open: { id: number; firstName: strin
   ].filter((part) => part.cents > 0);
 }
 
+function mandateOf(eventId: number, children: { sepaMandateId: number | null }[]) {
+  const id = children.find((c) => c.sepaMandateId !== null)?.sepaMandateId;
+  return id ? mandateReference(eventId, id) : null;
+}
+
 /**
  * One enrolment with its children and the total: for the account that enrolled, and for admins
  * (they open it from a parent's account page); null for anyone else (404).
@@ -98,6 +104,8 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
     openCents: total - paidCents,
     paid: due.length > 0 && due.every((c) => c.paid),
     transferParts: enrolment.paymentMethod === "transfer" ? transferParts(enrolmentId, open) : [],
+    // The enrolment's children share its one mandate.
+    mandateReference: mandateOf(enrolment.eventId, children),
   };
 }
 

@@ -18,6 +18,7 @@ export function confirmationMail({
   reference,
   created,
   paymentMethod,
+  mandate = null,
 }: {
   account: { email: string; firstName: string };
   event: { title: string; dateFrom: string; priceCents: number };
@@ -25,6 +26,8 @@ export function confirmationMail({
   reference: string;
   created: Created[];
   paymentMethod: PaymentMethod;
+  /** The SEPA mandate's reference (Mandatsreferenz), for a direct debit. */
+  mandate?: string | null;
 }) {
   const { bank, appUrl } = settings();
   const total = totalCents(created.map((c) => c.amountCents));
@@ -41,7 +44,15 @@ export function confirmationMail({
   if (placed.length > 0) {
     payment.push(`Gesamtbetrag: ${formatEuro(total)}${placed.some((c) => (c.amountCents ?? 0) < event.priceCents) ? " (mit Geschwisterrabatt)" : ""}`);
     if (paymentMethod === "sepa") {
-      payment.push("Der Gesamtbetrag wird einmal per SEPA-Lastschrift von dem angegebenen Konto eingezogen.");
+      // What the account holder must be told before the debit (SEPA): who collects, under which mandate.
+      payment.push(
+        [
+          "Der Gesamtbetrag wird einmal per SEPA-Lastschrift von dem angegebenen Konto eingezogen.",
+          `Zahlungsempfänger: ${bank.accountHolder}`,
+          `Gläubiger-Identifikationsnummer: ${bank.creditorId}`,
+          ...(mandate ? [`Mandatsreferenz: ${mandate}`] : []),
+        ].join("\n"),
+      );
     } else if (total > 0) {
       payment.push(
         [

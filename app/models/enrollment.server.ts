@@ -13,6 +13,7 @@ import { newChildSchema, newGuardianSchema, type BoxValue, type SepaValue } from
 import { db } from "~/services/db.server";
 import { writeTransactionTogether } from "~/services/group-commit.server";
 import { queueMail } from "~/services/mail.server";
+import { mandateReference } from "~/lib/creditor-id";
 import { confirmationMail } from "./enrollment-mail.server";
 import {
   childrenForForm,
@@ -267,7 +268,8 @@ export function enrol(eventId: number, user: SessionUser, request: EnrolmentRequ
     });
 
     // To the address the session read with this request (the account's row, not a copy).
-    queueMail(tx, confirmationMail({ account: user, event, enrolmentId, reference: enrolmentReference(eventId, enrolmentId), created, paymentMethod }));
+    const mandate = sepaMandateId === null ? null : mandateReference(eventId, sepaMandateId);
+    queueMail(tx, confirmationMail({ account: user, event, enrolmentId, reference: enrolmentReference(eventId, enrolmentId), created, paymentMethod, mandate }));
     return { enrolmentId, repeated: false };
   });
 }

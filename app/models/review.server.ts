@@ -4,6 +4,7 @@
 // row). Writing is the decision model's job.
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
+import { mandateReference } from "~/lib/creditor-id";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
 import { placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
@@ -179,7 +180,7 @@ export function decisionSubject(eventId: number, registrationId: number) {
 
 export function getSepaDetail(eventId: number, sepaMandateId: number) {
   if (!Number.isSafeInteger(sepaMandateId) || sepaMandateId <= 0) return null;
-  const mandate = db
+  const found = db
     .select({
       id: sepaMandates.id,
       firstName: sepaMandates.firstName,
@@ -188,11 +189,15 @@ export function getSepaDetail(eventId: number, sepaMandateId: number) {
       postalCode: sepaMandates.postalCode,
       city: sepaMandates.city,
       iban: sepaMandates.iban,
+      createdAt: sepaMandates.createdAt,
     })
     .from(sepaMandates)
     .where(and(eq(sepaMandates.id, sepaMandateId), eq(sepaMandates.eventId, eventId)))
     .get();
-  if (!mandate) return null;
+  if (!found) return null;
+  // What a debit needs besides the account: the mandate's reference and the day it was given.
+  const { createdAt, ...held } = found;
+  const mandate = { ...held, reference: mandateReference(eventId, found.id), givenOn: createdAt.toISOString() };
   // 'Angemeldete Teilnehmer*innen': the registrations on this mandate that hold a place (open or
   // accepted); waiting, rejected and cancelled ones are not collected.
   const children = db

@@ -69,6 +69,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...shown,
     event: { ...context.event, startsAt: undefined },
     accountHolder: bank.accountHolder,
+    creditorId: bank.creditorId,
     // The PDFs uploaded in the admin panel; until there are any, the association's pages.
     termsUrl: legal.participationTerms ?? links.downloads,
     privacyUrl: legal.privacy ?? links.privacy,
@@ -236,7 +237,7 @@ export default function Enroll() {
         {/* With JavaScript the section stays in the page while hidden, so switching back keeps what was typed. */}
         {locked || hydrated || valueAt(values, "paymentMethod") === "sepa" ? (
           <div hidden={!locked && (hydrated ? method : valueAt(values, "paymentMethod")) !== "sepa"}>
-            <SepaSection values={values} errors={errors} mandate={data.mandate} accountHolder={data.accountHolder} privacyUrl={data.privacyUrl} />
+            <SepaSection values={values} errors={errors} mandate={data.mandate} accountHolder={data.accountHolder} creditorId={data.creditorId} privacyUrl={data.privacyUrl} />
           </div>
         ) : null}
         <TermsConsent values={values} errors={errors} termsUrl={data.termsUrl} privacyUrl={data.privacyUrl} />

@@ -8,10 +8,12 @@ import type { DecisionReply } from "~/components/review-decisions";
 import { Mark } from "~/components/review-table";
 import { RouteError } from "~/components/route-error";
 import { formatAmount, formatTotal } from "~/lib/amount";
+import { formatDate } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import { getSepaDetail } from "~/models/review.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
+import { settings } from "~/services/env.server";
 import { NOT_FOUND_TEXT, requireEventCapability } from "~/services/permissions.server";
 import { idFrom } from "~/lib/ids";
 
@@ -27,7 +29,7 @@ async function guard(request: Request, params: { id?: string; sepaId?: string })
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { event, may, detail } = await guard(request, params);
   return json(
-    { eventId: event.id, canConfirm: may.confirmPayments, ...detail },
+    { eventId: event.id, canConfirm: may.confirmPayments, creditorId: settings().bank.creditorId, ...detail },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -38,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function SepaDetail() {
-  const { eventId, canConfirm, mandate, children, amountCents, openCents } = useLoaderData<typeof loader>();
+  const { eventId, canConfirm, creditorId, mandate, children, amountCents, openCents } = useLoaderData<typeof loader>();
   const refusal = useActionData<DecisionReply>()?.decision?.message;
   const holder = `${mandate.firstName} ${mandate.lastName}`;
   const unpaid = children.some((c) => !c.paid);
@@ -58,6 +60,13 @@ export default function SepaDetail() {
           </dd>
           <dt>IBAN</dt>
           <dd className="iban">{formatIban(mandate.iban)}</dd>
+          {/* What the debit in the bank's program needs besides the account. */}
+          <dt>Mandatsreferenz</dt>
+          <dd>{mandate.reference}</dd>
+          <dt>Mandat erteilt am</dt>
+          <dd>{formatDate(new Date(mandate.givenOn))}</dd>
+          <dt>Gläubiger-Identifikationsnummer</dt>
+          <dd>{creditorId}</dd>
         </dl>
       </section>
 

@@ -18,6 +18,7 @@ describe("settings", () => {
     expect(s.shutdownTimeoutSeconds).toBe(10);
     expect(s.sessionTtlHours).toBe(168);
     expect(s.bank.iban).toBe("DE02120300000000202051");
+    expect(s.bank.creditorId).toBe("DE98ZZZ09999999999");
     expect(Object.keys(s.links)).toEqual(["contact", "directions", "faq", "downloads", "imprint", "privacy"]);
     expect(s.pageCache).toBe(true);
     expect(s.mailFrom).toBe("Lagerfeuer <noreply@localhost>");
@@ -38,6 +39,7 @@ describe("settings", () => {
     expect(s.smtpUrl).toBeUndefined();
     expect(s.appUrl).toBe("https://lager.example.org");
     expect(s.bank.iban).toBe("DE89370400440532013000");
+    expect(parseSettings({ BANK_CREDITOR_ID: "de98 zzz 0999 9999 999" }).bank.creditorId).toBe("DE98ZZZ09999999999");
   });
 
   it("points mail links to the configured port when APP_URL is unset", () => {
@@ -82,6 +84,7 @@ describe("settings", () => {
     ["LINK_IMPRINT", "ftp://example.org/impressum"],
     ["BANK_IBAN", "DE00370400440532013000"],
     ["BANK_BIC", "XYZ"],
+    ["BANK_CREDITOR_ID", "DE97ZZZ09999999999"],
     ["LOG_LEVEL", "verbose"],
     ["MAIL_POLL_SECONDS", "0"],
     ["PAGE_CACHE", "aus"],
@@ -151,7 +154,7 @@ describe("settings", () => {
 
   // Admins' review: a quick start went live with the sample bank account shown for transfers.
   it("names the settings parents see that are still the examples (unset or blank)", () => {
-    expect(exampleSettingsInUse({})).toEqual(expect.arrayContaining(["BANK_IBAN", "BANK_ACCOUNT_HOLDER", "MAIL_FROM", "LINK_IMPRINT", "LINK_PRIVACY"]));
+    expect(exampleSettingsInUse({})).toEqual(expect.arrayContaining(["BANK_IBAN", "BANK_ACCOUNT_HOLDER", "BANK_CREDITOR_ID", "MAIL_FROM", "LINK_IMPRINT", "LINK_PRIVACY"]));
     const set = exampleSettingsInUse({ BANK_IBAN: "DE89 3704 0044 0532 0130 00", BANK_NAME: " ", MAIL_FROM: "Jugendverband <anmeldung@example.org>" });
     expect(set).not.toContain("BANK_IBAN");
     expect(set).not.toContain("MAIL_FROM");

@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { isValidBIC, isValidIBAN, electronicFormatIBAN } from "ibantools";
 import { z } from "zod";
+import { isValidCreditorId, normalCreditorId } from "../lib/creditor-id";
 import { errorCode } from "./folders.server";
 import { LOG_LEVELS } from "./log.server";
 
@@ -143,6 +144,10 @@ const settingsSchema = z
       .refine((value) => isValidIBAN(value), "ist keine gültige IBAN"),
     BANK_BIC: nonEmpty("BYLADEM1001").refine((value) => isValidBIC(value), "ist keine gültige BIC"),
     BANK_NAME: nonEmpty("Deutsche Kreditbank Berlin"),
+    // The Bundesbank's example identifier; each association has its own (SEPA direct debits).
+    BANK_CREDITOR_ID: nonEmpty("DE98ZZZ09999999999")
+      .transform(normalCreditorId)
+      .refine(isValidCreditorId, "ist keine gültige Gläubiger-Identifikationsnummer"),
   })
   .transform((raw) => ({
     nodeEnv: raw.NODE_ENV,
@@ -178,6 +183,7 @@ const settingsSchema = z
       iban: raw.BANK_IBAN,
       bic: raw.BANK_BIC,
       name: raw.BANK_NAME,
+      creditorId: raw.BANK_CREDITOR_ID,
     },
   }));
 
@@ -262,6 +268,7 @@ const SEEN_EXAMPLES = [
   "BANK_IBAN",
   "BANK_BIC",
   "BANK_NAME",
+  "BANK_CREDITOR_ID",
   "MAIL_FROM",
   "LINK_IMPRINT",
   "LINK_PRIVACY",

@@ -5,16 +5,20 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Confirmation } from "./confirmation";
 
-const bank = { accountHolder: "Jugendverband e.V.", iban: "DE02120300000000202051", bic: "BYLADEM1001", name: "DKB" };
+const bank = { accountHolder: "Jugendverband e.V.", iban: "DE02120300000000202051", bic: "BYLADEM1001", name: "DKB", creditorId: "DE98ZZZ09999999999" };
 type Child = { applicationStatus: string; waitingListPosition: number | null; paid?: boolean; eventStarted?: boolean; amountCents?: number | null };
 
 type Part = { names: string[]; cents: number; later: boolean };
 
-function page(children: Child[], { offerHours = 48, totalCents = 0, paidCents = 0, transferParts = undefined as Part[] | undefined } = {}) {
+function page(
+  children: Child[],
+  { offerHours = 48, totalCents = 0, paidCents = 0, transferParts = undefined as Part[] | undefined, paymentMethod = "transfer" as "transfer" | "sepa", mandateReference = null as string | null } = {},
+) {
   const enrolment = {
     id: 1,
     reference: "FZ-1-1",
-    paymentMethod: "transfer" as const,
+    paymentMethod,
+    mandateReference,
     createdAt: "2026-11-20T10:00:00.000Z",
     eventId: 1,
     title: "Zeltlager",
@@ -27,7 +31,7 @@ function page(children: Child[], { offerHours = 48, totalCents = 0, paidCents = 
     openCents: totalCents - paidCents,
     paid: totalCents > 0 && paidCents === totalCents,
     children: children.map((c, i) => ({ id: i + 1, firstName: `Kind${i}`, lastName: "Muster", amountCents: 0, paid: false, eventStarted: false, offerExpiresAt: null, ...c })),
-    transferParts: transferParts ?? (totalCents > paidCents ? [{ names: ["Kind0 Muster"], cents: totalCents - paidCents, later: false }] : []),
+    transferParts: transferParts ?? (paymentMethod === "transfer" && totalCents > paidCents ? [{ names: ["Kind0 Muster"], cents: totalCents - paidCents, later: false }] : []),
   };
   const html = renderToString(<Confirmation enrolment={enrolment as never} bank={bank} codes={[]} />);
   return html.replace(/<[^>]+>/g, "").replace(/&quot;/g, '"');
@@ -96,6 +100,13 @@ describe("the confirmation's payment", () => {
     expect(text).not.toContain("in einer Überweisung");
     expect(text).not.toMatch(/Betrag380/);
     expect(text).toContain("Eine davon schon überwiesen?");
+  });
+
+  it("a direct debit names who collects it, the creditor identifier and the mandate's reference", () => {
+    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }], { totalCents: 20000, paymentMethod: "sepa", mandateReference: "LF-1-M7" });
+    expect(text).toContain("Der Gesamtbetrag wird einmal per SEPA-Lastschrift eingezogen.");
+    expect(text).toContain("ZahlungsempfängerJugendverband e.V.Gläubiger-IdentifikationsnummerDE98ZZZ09999999999MandatsreferenzLF-1-M7");
+    expect(text).not.toContain("überweise");
   });
 
   it("asks for nothing once everything is paid", () => {

@@ -7,7 +7,7 @@ import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
 import type { EnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 
-type Bank = { accountHolder: string; iban: string; bic: string; name: string };
+type Bank = { accountHolder: string; iban: string; bic: string; name: string; creditorId: string };
 type Code = { size: number; d: string };
 type Props = { enrolment: SerializeFrom<EnrolmentConfirmation>; bank: Bank; codes: Code[] };
 
@@ -53,7 +53,23 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
       ) : null}
       {waiting.length > 0 ? <p>Für Kinder auf der Warteliste zahlst du erst, wenn sie einen Platz bekommen.</p> : null}
       {enrolment.paid ? <p>Die Zahlung ist eingegangen. Vielen Dank!</p> : null}
-      {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid ? <p>{partlyPaid ? "Der noch offene Betrag" : "Der Gesamtbetrag"} wird einmal per SEPA-Lastschrift eingezogen.</p> : null}
+      {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid ? (
+        <>
+          <p>{partlyPaid ? "Der noch offene Betrag" : "Der Gesamtbetrag"} wird einmal per SEPA-Lastschrift eingezogen.</p>
+          <dl className="facts">
+            <dt>Zahlungsempfänger</dt>
+            <dd>{bank.accountHolder}</dd>
+            <dt>Gläubiger-Identifikationsnummer</dt>
+            <dd>{bank.creditorId}</dd>
+            {enrolment.mandateReference ? (
+              <>
+                <dt>Mandatsreferenz</dt>
+                <dd>{enrolment.mandateReference}</dd>
+              </>
+            ) : null}
+          </dl>
+        </>
+      ) : null}
       {transfer ? (
         <section className="panel transfer" aria-labelledby="transfer-title">
           <h2 id="transfer-title">Überweisung</h2>

@@ -63,7 +63,9 @@ export const SEPA_FIELD_NAMES: Record<string, string> = {
   consentPrivacy: "Zustimmung zur Datenschutzerklärung",
 };
 
-export function SepaSection({ values, errors, mandate, accountHolder, privacyUrl }: { values: Values; errors: Errors; mandate: Mandate; accountHolder: string; privacyUrl: string }) {
+type SepaProps = { values: Values; errors: Errors; mandate: Mandate; accountHolder: string; creditorId: string; privacyUrl: string };
+
+export function SepaSection({ values, errors, mandate, accountHolder, creditorId, privacyUrl }: SepaProps) {
   const p = { values, errors };
   const fields = (
     <>
@@ -81,6 +83,9 @@ export function SepaSection({ values, errors, mandate, accountHolder, privacyUrl
         Ich ermächtige {accountHolder}, den Teilnahmebeitrag einmalig von meinem Konto mittels Lastschrift einzuziehen. Zugleich weise ich mein Kreditinstitut an,
         die von {accountHolder} auf mein Konto gezogene Lastschrift einzulösen. Hinweis: Ich kann innerhalb von acht Wochen, beginnend mit dem Belastungsdatum, die
         Erstattung des belasteten Betrages verlangen. Es gelten dabei die mit meinem Kreditinstitut vereinbarten Bedingungen.
+      </p>
+      <p className="hint">
+        Gläubiger-Identifikationsnummer von {accountHolder}: {creditorId}. Die Mandatsreferenz steht in Ihrer Anmeldebestätigung.
       </p>
       <Consent name="sepa.consentMandate" label="Ich erteile das SEPA-Lastschriftmandat." {...p} />
       <Consent
