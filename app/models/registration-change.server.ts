@@ -2,6 +2,7 @@
 // asks and the names a mail uses (one query), its history entry, and the mail to the parent.
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { enrolments, events, participants, registrationHistory, registrations, users } from "../../db/schema";
+import { mandateReference } from "~/lib/creditor-id";
 import { formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
@@ -173,10 +174,19 @@ export type PaymentRequest = { lines: string[]; attachments: MailAttachment[] };
  */
 export function paymentRequest(row: ChangeRow, amountCents: number | null): PaymentRequest {
   if (row.paid || amountCents === null || amountCents === 0) return { lines: [], attachments: [] };
-  if (row.paymentMethod === "sepa") {
-    return { lines: [`Der Betrag von ${formatEuro(amountCents)} für ${row.childFirstName} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`], attachments: [] };
-  }
   const bank = settings().bank;
+  if (row.paymentMethod === "sepa") {
+    // Told before the debit, as SEPA asks: who collects, under which mandate.
+    return {
+      lines: [
+        `Der Betrag von ${formatEuro(amountCents)} für ${row.childFirstName} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`,
+        `Zahlungsempfänger: ${bank.accountHolder}`,
+        `Gläubiger-Identifikationsnummer: ${bank.creditorId}`,
+        ...(row.sepaMandateId ? [`Mandatsreferenz: ${mandateReference(row.eventId, row.sepaMandateId)}`] : []),
+      ],
+      attachments: [],
+    };
+  }
   const reference = row.reference ?? `Anmeldung ${row.id}`;
   return {
     lines: [

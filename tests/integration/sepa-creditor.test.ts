@@ -5,7 +5,8 @@
 // leaders' SEPA page name both.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { participants, sepaMandates } from "../../db/schema";
+import { participants, registrations, sepaMandates } from "../../db/schema";
+import { decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
 import { loader as confirmationLoader } from "~/routes/anmeldung.$enrolmentId";
 import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
@@ -17,20 +18,22 @@ import { body, get, outbox, post, run } from "../support/remix";
 
 beforeEach(() => resetDatabase());
 
-async function sepaEnrolment() {
+async function sepaEnrolment({ capacity = 5, children = ["Anna"] } = {}) {
   const leader = await createUser({ firstName: "Lea" });
   const lead: SessionUser = { id: leader.id, email: leader.email, firstName: leader.firstName, lastName: leader.lastName, role: "user" };
   const parent = await createUser({ firstName: "Eva" });
   const cookie = await sessionCookieFor(parent.id);
-  const camp = createEvent({ ownerIds: [lead.id], capacity: 5, priceCents: 20000 });
-  const anna = db.insert(participants).values({ userId: parent.id, firstName: "Anna", lastName: "Muster", street: "Weg 1", city: "Kiel", birthDate: "2000-01-01" }).returning().get();
+  const camp = createEvent({ ownerIds: [lead.id], capacity, priceCents: 20000 });
+  const kids = children.map((firstName) =>
+    db.insert(participants).values({ userId: parent.id, firstName, lastName: "Muster", street: "Weg 1", city: "Kiel", birthDate: "2000-01-01" }).returning().get(),
+  );
   const fields = {
     submissionKey: `glaeubiger-${Date.now()}-abcdef`,
     referral: "",
     paymentMethod: "sepa",
     terms: "on",
     intent: "submit",
-    "boxes[0].participant": String(anna.id),
+    ...Object.fromEntries(kids.map((kid, i) => [`boxes[${i}].participant`, String(kid.id)])),
     "sepa.firstName": "Eva",
     "sepa.lastName": "Muster",
     "sepa.street": "Weg 1",
@@ -43,7 +46,7 @@ async function sepaEnrolment() {
   const response = await run(enrollAction, post(`/enroll/${camp.id}`, fields, { cookie, params: { eventId: String(camp.id) } }));
   expect(response.status).toBe(302);
   const mandate = db.select().from(sepaMandates).where(eq(sepaMandates.userId, parent.id)).get()!;
-  return { leader, cookie, camp, mandate, location: response.headers.get("Location")! };
+  return { lead, leader, cookie, camp, mandate, location: response.headers.get("Location")! };
 }
 
 describe("the creditor identifier and the mandate's reference", () => {
@@ -57,6 +60,16 @@ describe("the creditor identifier and the mandate's reference", () => {
     );
     expect(page.enrolment.mandateReference).toBe(reference);
     expect(page.bank.creditorId).toBe("DE98ZZZ09999999999");
+  });
+
+  it("are in the mail that asks for a child moved up later", async () => {
+    const { lead, camp, mandate } = await sepaEnrolment({ capacity: 1, children: ["Anna", "Ben"] });
+    const ben = db.select().from(registrations).where(eq(registrations.eventId, camp.id)).orderBy(registrations.id).all()[1];
+    expect(decide(camp.id, ben.id, "move-up", lead, "", new Date(), { addPlace: true })).toMatchObject({ ok: true });
+    const [mail] = outbox();
+    expect(mail.subject).toMatch(/^Nachgerückt: Ben Muster/);
+    expect(mail.text).toContain(`Der Betrag von 200,00\u00a0€ für Ben wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`);
+    expect(mail.text).toContain(`Gläubiger-Identifikationsnummer: DE98ZZZ09999999999\nMandatsreferenz: LF-${camp.id}-M${mandate.id}`);
   });
 
   it("are on the leaders' SEPA page, with the day the mandate was given", async () => {
