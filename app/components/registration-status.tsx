@@ -17,6 +17,7 @@ type Shown = {
   waitingListPosition: number | null;
   offerExpiresAt?: Date | string | number | null;
   eventStarted?: boolean;
+  amountCents?: number | null;
 };
 
 export function RegistrationStatus({ registration }: { registration: Shown }) {

@@ -13,6 +13,8 @@ type Registration = {
   offerExpiresAt?: Date | string | number | null;
   /** The event has begun: a waiting registration gets no place any more. */
   eventStarted?: boolean;
+  /** What its place costs, where known: nothing to pay (a free event), no payment state. */
+  amountCents?: number | null;
 };
 
 /**
@@ -57,6 +59,6 @@ export function applicationStatusWord(r: Registration, reader: "parent" | "leade
 
 /** Payment only counts for a registration that holds a place; null for the others. */
 export function paymentStatusWord(r: Registration): StatusWord | null {
-  if (r.waitingListPosition !== null || r.applicationStatus === "rejected" || r.applicationStatus === "cancelled") return null;
+  if (r.waitingListPosition !== null || r.applicationStatus === "rejected" || r.applicationStatus === "cancelled" || r.amountCents === 0) return null;
   return r.paid ? { text: "Bezahlt", done: true, tone: "ok" } : { text: "Zahlung ausstehend", done: false, tone: "pending" };
 }

@@ -42,13 +42,16 @@ const childrenOfEnrolment = preparedQuery((database) =>
     .prepare(),
 );
 
-/** The enrolment's children that got their place after it: moved up by the leaders, or an offer taken. */
+/**
+ * The enrolment's children that got their place after it, each asked for on its own by its mail:
+ * moved up by the leaders, an offer taken, a rejection revoked.
+ */
 const placedLater = preparedQuery((database) =>
   database
     .selectDistinct({ id: registrationHistory.registrationId })
     .from(registrationHistory)
     .innerJoin(registrations, eq(registrations.id, registrationHistory.registrationId))
-    .where(and(eq(registrations.enrolmentId, sql.placeholder("enrolmentId")), inArray(registrationHistory.action, ["moved_from_waiting_list", "offer_accepted"])))
+    .where(and(eq(registrations.enrolmentId, sql.placeholder("enrolmentId")), inArray(registrationHistory.action, ["moved_from_waiting_list", "offer_accepted", "rejection_revoked"])))
     .prepare(),
 );
 

@@ -18,4 +18,11 @@ describe("the enrolment mail", () => {
     expect(text).not.toContain("\n\n\n");
     expect(text.trimEnd().endsWith("Viele Grüße\nDein Lagerfeuer-Team")).toBe(true);
   });
+
+  it("asks nothing of a free event: no total, no word of paying later", () => {
+    const { text, attachments } = confirmationMail({ ...base, event: { ...base.event, priceCents: 0 }, created: [{ ...placed, amountCents: 0 }, waiting], paymentMethod: "transfer" });
+    expect(text).toContain("- Anna Muster: Anmeldung eingegangen – Bestätigung ausstehend\n");
+    expect(text).not.toMatch(/Gesamtbetrag|0,00|zahlst|überweise/);
+    expect(attachments).toEqual([]);
+  });
 });

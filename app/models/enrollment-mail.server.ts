@@ -33,15 +33,17 @@ export function confirmationMail({
   const total = totalCents(created.map((c) => c.amountCents));
   const placed = created.filter((c) => c.waitingListPosition === null);
   const waiting = created.length - placed.length;
+  // A free event (nothing to pay for anyone) speaks of no money at all.
+  const free = event.priceCents === 0 && total === 0;
   const lines = created.map((c) =>
     c.waitingListPosition === null
-      ? `- ${c.firstName} ${c.lastName}: Anmeldung eingegangen – Bestätigung ausstehend, ${formatEuro(c.amountCents ?? 0)}`
+      ? `- ${c.firstName} ${c.lastName}: Anmeldung eingegangen – Bestätigung ausstehend${free ? "" : `, ${formatEuro(c.amountCents ?? 0)}`}`
       : `- ${c.firstName} ${c.lastName}: Warteliste (Platz ${c.waitingListPosition})`,
   );
   // Paragraphs, joined by one blank line each (a paragraph may be left out).
   const payment: string[] = [];
   const attachments: MailAttachment[] = [];
-  if (placed.length > 0) {
+  if (placed.length > 0 && !free) {
     payment.push(`Gesamtbetrag: ${formatEuro(total)}${placed.some((c) => (c.amountCents ?? 0) < event.priceCents) ? " (mit Geschwisterrabatt)" : ""}`);
     if (paymentMethod === "sepa") {
       // What the account holder must be told before the debit (SEPA): who collects, under which mandate.
@@ -69,7 +71,7 @@ export function confirmationMail({
       attachments.push(girocodeAttachment(total, reference));
     }
   }
-  if (waiting > 0) {
+  if (waiting > 0 && !free) {
     payment.push(`Für ${waiting === 1 ? "das Kind" : "die Kinder"} auf der Warteliste zahlst du erst, wenn ${waiting === 1 ? "es einen Platz bekommt" : "sie einen Platz bekommen"}; wir melden uns dann.`);
   }
   return {

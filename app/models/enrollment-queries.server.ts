@@ -118,15 +118,16 @@ export const setEnrolmentReference = preparedQuery((db) =>
 
 /**
  * This account's children already holding a place (sibling discount), the end of the waiting list
- * and its length (a new child's place in line), each read from an index (the account's
- * registrations; the waiting list's positions).
+ * and how many are in line (a new child's place in line), each read from an index (the account's
+ * registrations; the waiting list's positions; the open offers).
  */
 export const eventPlacesBefore = preparedQuery((db) =>
   db
     .select({
       places: sql<number>`(select count(*) from ${registrations} where ${registrations.userId} = ${param("userId")} and ${registrations.eventId} = ${param("eventId")} and ${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null)`,
       lastWaiting: sql<number>`(select coalesce(max(${registrations.waitingListPosition}), 0) from ${registrations} where ${registrations.eventId} = ${param("eventId")} and ${registrations.waitingListPosition} is not null)`,
-      waiting: sql<number>`(select count(*) from ${registrations} where ${registrations.eventId} = ${param("eventId")} and ${registrations.waitingListPosition} is not null)`,
+      // In line: the waiting list less its open offers, which hold places (as waitingPlace counts).
+      waiting: sql<number>`(select count(*) from ${registrations} where ${registrations.eventId} = ${param("eventId")} and ${registrations.waitingListPosition} is not null) - (select count(*) from ${registrations} indexed by "registrations_event_offer_idx" where ${registrations.eventId} = ${param("eventId")} and ${registrations.offerExpiresAt} is not null)`,
     })
     .from(sql`(select 1)`)
     .prepare(),

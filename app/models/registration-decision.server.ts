@@ -149,14 +149,18 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
     case "revoke-rejection": {
       // Back to the leaders' decision with a place, or at the end of the waiting list.
       const placed = freePlaces(tx, row) > 0;
-      set(placed ? { applicationStatus: "open", amountCents: amountOnGettingPlace(tx, row) } : { applicationStatus: "open", waitingListPosition: nextWaitingPosition(tx, row.eventId) });
+      const amountCents = placed ? amountOnGettingPlace(tx, row) : null;
+      set(placed ? { applicationStatus: "open", amountCents } : { applicationStatus: "open", waitingListPosition: nextWaitingPosition(tx, row.eventId) });
       // The lead is told as the parent is (leaders' review: the flash said only 'aufgehoben').
       if (!placed) note = ` Kein Platz frei: ${row.childFirstName} steht jetzt am Ende der Warteliste.`;
+      // A place given now is asked for on its own, as one from the waiting list is.
+      const payment = paymentRequest(row, amountCents);
       tellParent(tx, row, "Ablehnung aufgehoben", [
         placed
           ? `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; die Anmeldung wird neu geprüft.`
           : `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; ${row.childFirstName} steht jetzt auf der Warteliste.`,
-      ]);
+        ...withBlankLine(payment.lines),
+      ], { attachments: payment.attachments });
       break;
     }
     case "move-up": {

@@ -59,6 +59,8 @@ export type ListRow = {
   applicationStatus: (typeof registrations.$inferSelect)["applicationStatus"];
   paid: boolean;
   waitingListPosition: number | null;
+  /** Order on the waiting list (null off it). */
+  lineOrder: number | null;
   /** Milliseconds; set while a place is offered. */
   offerExpiresAt: number | null;
   paymentMethod: "transfer" | "sepa";
@@ -85,12 +87,18 @@ function listRows(eventId: number): ListRow[] {
     .orderBy(...byName)
     .all();
   // As waitingPlace: an open offer holds a place and is no longer in line for those behind it.
-  const place = new Map<number, number>();
+  // `lineOrder`: the stored order, which the list keeps (offers share a count with who follows).
+  const place = new Map<number, { count: number; order: number }>();
   let inLine = 0;
-  for (const row of rows.filter((r) => r.waitingListPosition !== null).sort((a, b) => a.waitingListPosition! - b.waitingListPosition!)) {
-    place.set(row.id, row.offerExpiresAt ? inLine + 1 : ++inLine);
+  for (const [order, row] of rows.filter((r) => r.waitingListPosition !== null).sort((a, b) => a.waitingListPosition! - b.waitingListPosition!).entries()) {
+    place.set(row.id, { count: row.offerExpiresAt ? inLine + 1 : ++inLine, order });
   }
-  return rows.map((row) => ({ ...row, waitingListPosition: place.get(row.id) ?? null, offerExpiresAt: row.offerExpiresAt ? row.offerExpiresAt.getTime() : null }));
+  return rows.map((row) => ({
+    ...row,
+    waitingListPosition: place.get(row.id)?.count ?? null,
+    lineOrder: place.get(row.id)?.order ?? null,
+    offerExpiresAt: row.offerExpiresAt ? row.offerExpiresAt.getTime() : null,
+  }));
 }
 
 export type OpenSepa = { id: number; firstName: string; lastName: string; children: number; amountCents: number };
@@ -129,10 +137,8 @@ export type ParticipantList = {
  */
 export function getParticipantList(eventId: number, capacity: number | null, query: ListQuery, withSepa: boolean): ParticipantList {
   const shown = listRows(eventId).filter((r) => matchesFilter(r, query.filter) && matchesSearch(r, query.search));
-  // In line; an open offer before the child that shares its count (it is ahead of it).
-  const waiting = shown
-    .filter((r) => sectionOf(r) === "waiting")
-    .sort((a, b) => (a.waitingListPosition ?? 0) - (b.waitingListPosition ?? 0) || Number(b.offerExpiresAt !== null) - Number(a.offerExpiresAt !== null));
+  // In line, offers in the order they were made.
+  const waiting = shown.filter((r) => sectionOf(r) === "waiting").sort((a, b) => (a.lineOrder ?? 0) - (b.lineOrder ?? 0));
   const ordered = [...shown.filter((r) => sectionOf(r) === "table"), ...waiting, ...shown.filter((r) => sectionOf(r) === "rejected")];
   const { rows, page, pageCount } = pageOf(ordered, query.page);
   return {

@@ -5,7 +5,7 @@
 // the sibling's 180 € alone).
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { participants, registrations } from "../../db/schema";
+import { events, participants, registrations } from "../../db/schema";
 import { enrol, type EnrolmentRequest } from "~/models/enrollment.server";
 import { getEnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 import { decide } from "~/models/registration-decision.server";
@@ -15,6 +15,7 @@ import { db } from "~/services/db.server";
 import { createEvent } from "../support/events";
 import { createUser, resetDatabase } from "../support/fixtures";
 import { createRegistration } from "../support/registrations";
+import { outbox } from "../support/remix";
 
 beforeEach(() => resetDatabase());
 
@@ -100,6 +101,25 @@ describe("the confirmation's open amount", () => {
     expect(parts(enrolmentId, parent)).toEqual([
       { names: ["Anna Muster"], cents: 20000, later: false },
       { names: ["Ben Muster"], cents: 20000, later: true },
+    ]);
+  });
+
+  it("asks for a child placed when its rejection is revoked on its own, by mail with its GiroCode", async () => {
+    const lead = await account("Lea");
+    const parent = await account("Eva");
+    const camp = createEvent({ ownerIds: [lead.id], capacity: 1, priceCents: 12000, siblingDiscountCents: 2000 });
+    const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Clara", "Henry"]).map((c) => c.id)));
+    const henry = regsOf(camp.id)[1];
+    expect(decide(camp.id, henry.id, "reject", lead, "Zu jung")).toMatchObject({ ok: true });
+    db.update(events).set({ capacity: 2 }).where(eq(events.id, camp.id)).run();
+    expect(decide(camp.id, henry.id, "revoke-rejection", lead)).toMatchObject({ ok: true });
+    const mail = outbox()[0];
+    expect(mail.subject).toMatch(/^Ablehnung aufgehoben: Henry Muster/);
+    expect(mail.text).toContain("Bitte überweise für Henry 100,00\u00a0€ auf dieses Konto:");
+    expect(JSON.parse(mail.attachments!)).toEqual([{ filename: "GiroCode.png", girocode: expect.objectContaining({ amountCents: 10000 }) }]);
+    expect(parts(enrolmentId, parent)).toEqual([
+      { names: ["Clara Muster"], cents: 12000, later: false },
+      { names: ["Henry Muster"], cents: 10000, later: true },
     ]);
   });
 

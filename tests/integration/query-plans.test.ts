@@ -46,6 +46,7 @@ describe("the enrolment's counts of places", () => {
   it("finds the waiting list's end and the account's places without reading the waiting list", () => {
     const detail = plan(eventPlacesBefore());
     expect(detail).toContain("registrations_event_waiting_unique");
+    expect(detail).toContain("registrations_event_offer_idx"); // the open offers, not in line
     expect(detail).toContain("registrations_user_idx");
     expect(detail).not.toContain("registrations_event_status_idx");
   });

@@ -2,10 +2,12 @@
 // offer time, taken or passed on; deadlines live in the database (a clock set by the test).
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, events, registrations } from "../../db/schema";
+import { auditLog, events, participants, registrations } from "../../db/schema";
 import { getEventPage, placesTaken, updateEvent, type EventInput } from "~/models/event.server";
 import { getFamily } from "~/models/family.server";
 import { getParticipantList } from "~/models/review.server";
+import { enrol, type EnrolmentRequest } from "~/models/enrollment.server";
+import { getEnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 import { applicationStatusWord } from "~/lib/registration-status";
 import { deleteAccount } from "~/models/account-deletion.server";
 import { decide } from "~/models/registration-decision.server";
@@ -156,11 +158,33 @@ describe("a freed place", () => {
     // The leaders' list counts alike, the offer first.
     const leaders = () => getParticipantList(eventId, 2, { filter: "alle", search: "", page: 1 }, false).waiting.map((r) => [r.firstName, r.offerExpiresAt ? "angeboten" : r.waitingListPosition]);
     expect(leaders()).toEqual([["Warte1", "angeboten"], ["Warte2", 1], ["Warte3", 2]]);
+    // A family enrolling now is told its place in line without the offer too (the mail counted it).
+    const late = asSession(await createUser({ firstName: "Nora" }));
+    const nina = db.insert(participants).values({ userId: late.id, firstName: "Nina", lastName: "Muster", street: "Weg 1", city: "Kiel", birthDate: "2000-01-01" }).returning().get();
+    const { enrolmentId } = await enrol(eventId, late, {
+      submissionKey: `spaet-${Date.now()}-abcdef`,
+      referral: "",
+      paymentMethod: "transfer",
+      sepa: null,
+      boxes: [{ participant: String(nina.id), specialNeeds: "", nameOfInsured: "", guardian: "" } as EnrolmentRequest["boxes"][number]],
+    });
+    expect(outbox()[0].text).toContain("- Nina Muster: Warteliste (Platz 3)");
+    expect(getEnrolmentConfirmation(enrolmentId, late)!.children[0].waitingListPosition).toBe(3);
     // Given back, the place goes to the next, and the last one moves up again.
     expect(answerOffer(waiting[0].id, parents[1], "decline")).toMatchObject({ ok: true });
     expect(place(1)[0]).toMatch(/^Platz frei – bitte bis/);
     expect(place(2)).toEqual(["Warteliste (Platz 1)"]);
-    expect(leaders()).toEqual([["Warte2", "angeboten"], ["Warte3", 1]]);
+    expect(leaders()).toEqual([["Warte2", "angeboten"], ["Warte3", 1], ["Nina", 2]]);
+  });
+
+  it("the leaders' list shows several open offers in the order they were made, not by name", async () => {
+    const ada = createRegistration(eventId, parents[0].id, { firstName: "Ada" });
+    const ben = createRegistration(eventId, parents[0].id, { firstName: "Ben" });
+    for (const [position, firstName] of [[1, "Zoe"], [2, "Anton"], [3, "Mia"]] as const) createRegistration(eventId, parents[position].id, { waiting: position, firstName });
+    decide(eventId, ada.id, "reject", lead, "x");
+    decide(eventId, ben.id, "reject", lead, "x");
+    const list = getParticipantList(eventId, 2, { filter: "alle", search: "", page: 1 }, false).waiting;
+    expect(list.map((r) => [r.firstName, r.offerExpiresAt ? "angeboten" : r.waitingListPosition])).toEqual([["Zoe", "angeboten"], ["Anton", "angeboten"], ["Mia", 1]]);
   });
 
   it("once the event has begun, the family's pages say no place came instead of a place in line", async () => {

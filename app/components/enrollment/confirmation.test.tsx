@@ -6,13 +6,13 @@ import { describe, expect, it } from "vitest";
 import { Confirmation } from "./confirmation";
 
 const bank = { accountHolder: "Jugendverband e.V.", iban: "DE02120300000000202051", bic: "BYLADEM1001", name: "DKB", creditorId: "DE98ZZZ09999999999" };
-type Child = { applicationStatus: string; waitingListPosition: number | null; paid?: boolean; eventStarted?: boolean; amountCents?: number | null };
+type Child = { applicationStatus: string; waitingListPosition: number | null; paid?: boolean; eventStarted?: boolean; amountCents?: number | null; offerExpiresAt?: string | null };
 
 type Part = { names: string[]; cents: number; later: boolean };
 
 function page(
   children: Child[],
-  { offerHours = 48, totalCents = 0, paidCents = 0, transferParts = undefined as Part[] | undefined, paymentMethod = "transfer" as "transfer" | "sepa", mandateReference = null as string | null } = {},
+  { offerHours = 48, totalCents = 0, paidCents = 0, transferParts = undefined as Part[] | undefined, paymentMethod = "transfer" as "transfer" | "sepa", mandateReference = null as string | null, priceCents = 20000 } = {},
 ) {
   const enrolment = {
     id: 1,
@@ -23,7 +23,7 @@ function page(
     eventId: 1,
     title: "Zeltlager",
     dateFrom: "2027-07-01",
-    priceCents: 0,
+    priceCents,
     siblingDiscountCents: 0,
     offerHours,
     totalCents,
@@ -107,6 +107,17 @@ describe("the confirmation's payment", () => {
     expect(text).toContain("Der Gesamtbetrag wird einmal per SEPA-Lastschrift eingezogen.");
     expect(text).toContain("ZahlungsempfängerJugendverband e.V.Gläubiger-IdentifikationsnummerDE98ZZZ09999999999MandatsreferenzLF-1-M7");
     expect(text).not.toContain("überweise");
+  });
+
+  it("a free event asks for nothing: no total, no payment state, no word of paying later", () => {
+    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 0 }, { applicationStatus: "open", waitingListPosition: 2, amountCents: null }], { priceCents: 0 });
+    expect(text).not.toMatch(/Gesamtbetrag|Zahlung ausstehend|0,00|zahlst|überweise/);
+  });
+
+  it("a child with an open offer is not told to wait for a place; it is shown where to take it", () => {
+    const text = page([{ applicationStatus: "open", waitingListPosition: 1, offerExpiresAt: "2027-06-01T10:00:00.000Z" } as Child]);
+    expect(text).not.toContain("Sobald ein Platz frei wird");
+    expect(text).toMatch(/Platz annehmen.*Platz freigeben/);
   });
 
   it("asks for nothing once everything is paid", () => {

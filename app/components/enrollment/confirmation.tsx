@@ -13,7 +13,11 @@ type Props = { enrolment: SerializeFrom<EnrolmentConfirmation>; bank: Bank; code
 
 export function Confirmation({ enrolment, bank, codes }: Props) {
   const placed = enrolment.children.filter((c) => c.waitingListPosition === null && c.amountCents !== null);
-  const waiting = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open" && !c.eventStarted);
+  const inLine = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open" && !c.eventStarted);
+  // A child with an open offer waits for no place: it has one to take (its status links to it).
+  const waiting = inLine.filter((c) => !c.offerExpiresAt);
+  // A free event (nothing to pay for anyone) speaks of no money at all.
+  const free = enrolment.priceCents === 0 && enrolment.totalCents === 0;
   const checking = placed.some((c) => c.applicationStatus === "open");
   // Only what is open is asked for: a child that got its place after another was paid for is not
   // asked for twice (DECISIONS.md, one enrolment, one payment).
@@ -34,11 +38,11 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
               {c.firstName} {c.lastName}
             </strong>{" "}
             <RegistrationStatus registration={c} />
-            {c.amountCents !== null && c.waitingListPosition === null ? <span className="amount"> {formatEuro(c.amountCents)}</span> : null}
+            {c.amountCents !== null && c.waitingListPosition === null && !free ? <span className="amount"> {formatEuro(c.amountCents)}</span> : null}
           </li>
         ))}
       </ul>
-      {placed.length > 0 ? (
+      {placed.length > 0 && !free ? (
         <p className="total">
           Gesamtbetrag: <strong>{formatEuro(enrolment.totalCents)}</strong>
           {placed.some((c) => (c.amountCents ?? 0) < enrolment.priceCents) && enrolment.siblingDiscountCents > 0
@@ -51,7 +55,8 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
           Davon bezahlt: {formatEuro(enrolment.paidCents)}. Noch offen: <strong>{formatEuro(enrolment.openCents)}</strong>
         </p>
       ) : null}
-      {waiting.length > 0 ? <p>Für Kinder auf der Warteliste zahlst du erst, wenn sie einen Platz bekommen.</p> : null}
+      {inLine.length > 0 && !free ? <p>Für Kinder auf der Warteliste zahlst du erst, wenn sie einen Platz bekommen.</p> : null}
+
       {enrolment.paid ? <p>Die Zahlung ist eingegangen. Vielen Dank!</p> : null}
       {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid ? (
         <>
