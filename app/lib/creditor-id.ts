@@ -20,3 +20,11 @@ export function isValidCreditorId(value: string) {
 export function mandateReference(eventId: number, mandateId: number) {
   return `LF-${eventId}-M${mandateId}`;
 }
+
+/**
+ * What a mail tells the account holder before a debit, as SEPA asks: who collects, under which
+ * identifier and mandate (the enrolment's mail and each later one).
+ */
+export function debitNotice(bank: { accountHolder: string; creditorId: string }, mandate: string | null) {
+  return [`Zahlungsempfänger: ${bank.accountHolder}`, `Gläubiger-Identifikationsnummer: ${bank.creditorId}`, ...(mandate ? [`Mandatsreferenz: ${mandate}`] : [])];
+}

@@ -26,3 +26,8 @@ export function totalCents(amounts: (number | null)[]) {
 export function epcAmount(cents: number) {
   return `EUR${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 }
+
+/** A free event: nothing to pay for anyone, so its pages and mails speak of no money at all. */
+export function isFree(priceCents: number, totalCents: number) {
+  return priceCents === 0 && totalCents === 0;
+}

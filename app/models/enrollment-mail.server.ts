@@ -4,7 +4,8 @@ import type { PaymentMethod } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
-import { totalCents } from "~/lib/money";
+import { debitNotice } from "~/lib/creditor-id";
+import { isFree, totalCents } from "~/lib/money";
 import { settings } from "~/services/env.server";
 import { GIROCODE_LINE, girocodeAttachment } from "~/services/girocode.server";
 import { GREETING, type MailAttachment } from "~/services/mail.server";
@@ -33,8 +34,7 @@ export function confirmationMail({
   const total = totalCents(created.map((c) => c.amountCents));
   const placed = created.filter((c) => c.waitingListPosition === null);
   const waiting = created.length - placed.length;
-  // A free event (nothing to pay for anyone) speaks of no money at all.
-  const free = event.priceCents === 0 && total === 0;
+  const free = isFree(event.priceCents, total);
   const lines = created.map((c) =>
     c.waitingListPosition === null
       ? `- ${c.firstName} ${c.lastName}: Anmeldung eingegangen – Bestätigung ausstehend${free ? "" : `, ${formatEuro(c.amountCents ?? 0)}`}`
@@ -50,9 +50,7 @@ export function confirmationMail({
       payment.push(
         [
           "Der Gesamtbetrag wird einmal per SEPA-Lastschrift von dem angegebenen Konto eingezogen.",
-          `Zahlungsempfänger: ${bank.accountHolder}`,
-          `Gläubiger-Identifikationsnummer: ${bank.creditorId}`,
-          ...(mandate ? [`Mandatsreferenz: ${mandate}`] : []),
+          ...debitNotice(bank, mandate),
         ].join("\n"),
       );
     } else if (total > 0) {

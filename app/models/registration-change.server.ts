@@ -2,7 +2,7 @@
 // asks and the names a mail uses (one query), its history entry, and the mail to the parent.
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { enrolments, events, participants, registrationHistory, registrations, users } from "../../db/schema";
-import { mandateReference } from "~/lib/creditor-id";
+import { debitNotice, mandateReference } from "~/lib/creditor-id";
 import { formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
@@ -166,6 +166,7 @@ export function link(path: string) {
 
 /** What a mail to a parent says about paying, and the GiroCode it carries for a transfer. */
 export type PaymentRequest = { lines: string[]; attachments: MailAttachment[] };
+const nothingToPay = (): PaymentRequest => ({ lines: [], attachments: [] });
 
 /**
  * How to pay for a child that has just got its place (from the waiting list): it was not part of
@@ -173,16 +174,14 @@ export type PaymentRequest = { lines: string[]; attachments: MailAttachment[] };
  * enrolment's reference. Nothing for a paid or free registration.
  */
 export function paymentRequest(row: ChangeRow, amountCents: number | null): PaymentRequest {
-  if (row.paid || amountCents === null || amountCents === 0) return { lines: [], attachments: [] };
+  if (row.paid || amountCents === null || amountCents === 0) return nothingToPay();
   const bank = settings().bank;
   if (row.paymentMethod === "sepa") {
     // Told before the debit, as SEPA asks: who collects, under which mandate.
     return {
       lines: [
         `Der Betrag von ${formatEuro(amountCents)} für ${row.childFirstName} wird per SEPA-Lastschrift von dem angegebenen Konto eingezogen.`,
-        `Zahlungsempfänger: ${bank.accountHolder}`,
-        `Gläubiger-Identifikationsnummer: ${bank.creditorId}`,
-        ...(row.sepaMandateId ? [`Mandatsreferenz: ${mandateReference(row.eventId, row.sepaMandateId)}`] : []),
+        ...debitNotice(bank, row.sepaMandateId ? mandateReference(row.eventId, row.sepaMandateId) : null),
       ],
       attachments: [],
     };
@@ -207,7 +206,7 @@ export function paymentRequest(row: ChangeRow, amountCents: number | null): Paym
  * what is still open, instead of asking for the amount a second time.
  */
 export function paymentPointer(row: ChangeRow): PaymentRequest {
-  if (row.paid || !row.amountCents || row.paymentMethod !== "transfer") return { lines: [], attachments: [] };
+  if (row.paid || !row.amountCents || row.paymentMethod !== "transfer") return nothingToPay();
   // A registration from before enrolments had no confirmation page: its mail says it all.
   if (!row.enrolmentId) return paymentRequest(row, row.amountCents);
   return {

@@ -5,6 +5,7 @@ import { RegistrationStatus } from "~/components/registration-status";
 import { formatDate, formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
+import { isFree } from "~/lib/money";
 import type { EnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 
 type Bank = { accountHolder: string; iban: string; bic: string; name: string; creditorId: string };
@@ -16,8 +17,7 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
   const inLine = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open" && !c.eventStarted);
   // A child with an open offer waits for no place: it has one to take (its status links to it).
   const waiting = inLine.filter((c) => !c.offerExpiresAt);
-  // A free event (nothing to pay for anyone) speaks of no money at all.
-  const free = enrolment.priceCents === 0 && enrolment.totalCents === 0;
+  const free = isFree(enrolment.priceCents, enrolment.totalCents);
   const checking = placed.some((c) => c.applicationStatus === "open");
   // Only what is open is asked for: a child that got its place after another was paid for is not
   // asked for twice (DECISIONS.md, one enrolment, one payment).
