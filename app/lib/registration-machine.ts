@@ -40,6 +40,12 @@ export function paysNow(r: RegistrationFacts) {
   return state === "open" || state === "accepted";
 }
 
+/** Holds its place and still owes its amount: not paid, and not free (amount 0; an amount not
+ * known, from before amounts were kept, is owed). */
+export function owes(r: RegistrationFacts & { amountCents?: number | null }) {
+  return paysNow(r) && !r.paid && r.amountCents !== 0;
+}
+
 /** What the leaders decide. */
 export const DECISIONS = [
   "accept",

@@ -1,6 +1,6 @@
 // The participant list's filter and name search (spec part 2 §2.5, issue 10): plain GET
 // parameters, so a filtered list can be bookmarked and works without JavaScript.
-import { paysNow, stateOf, type RegistrationFacts } from "./registration-machine";
+import { owes, stateOf, type RegistrationFacts } from "./registration-machine";
 
 export const LIST_FILTERS = ["alle", "offen", "bestaetigt", "unbezahlt", "warteliste", "abgelehnt"] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
@@ -57,7 +57,7 @@ export function sectionOf(r: RegistrationFacts): ListSection {
   return "table";
 }
 
-export function matchesFilter(r: RegistrationFacts, filter: ListFilter) {
+export function matchesFilter(r: RegistrationFacts & { amountCents?: number | null }, filter: ListFilter) {
   const state = stateOf(r);
   switch (filter) {
     case "alle":
@@ -67,7 +67,7 @@ export function matchesFilter(r: RegistrationFacts, filter: ListFilter) {
     case "bestaetigt":
       return state === "accepted";
     case "unbezahlt":
-      return paysNow(r) && !r.paid;
+      return owes(r);
     case "warteliste":
       return state === "waiting" || state === "offered";
     case "abgelehnt":

@@ -5,6 +5,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { auditLog, eventHelpers, events, files, germanNameOrder, participants, registrations, users } from "../../db/schema";
 import { recordAudit } from "./audit.server";
 import { setUserBanned, type SessionUser } from "./user.server";
+import { hasAmountDue } from "./registration-change.server";
 import type { ProtocolKind } from "~/schemas/admin";
 import { db, writeTransaction, type Tx } from "~/services/db.server";
 
@@ -36,7 +37,7 @@ export function listAdminEvents(now = new Date()): AdminEventCard[] {
     .select({
       eventId: registrations.eventId,
       open: sql<number>`sum(${registrations.applicationStatus} = 'open')`.as("open_registrations"),
-      unpaid: sql<number>`sum(${registrations.paid} = 0 and coalesce(${registrations.amountCents}, 1) > 0)`.as("open_payments"),
+      unpaid: sql<number>`sum(${registrations.paid} = 0 and ${hasAmountDue})`.as("open_payments"),
     })
     .from(registrations)
     // Only place-holding registrations count: none on the waiting list, none decided against.

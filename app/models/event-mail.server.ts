@@ -20,6 +20,7 @@ import { settings } from "~/services/env.server";
 import { queueMails, type FileAttachment } from "~/services/mail.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { SessionUser } from "./user.server";
+import { hasAmountDue } from "./registration-change.server";
 
 export type StoredAttachment = FileAttachment & { size: number; key: string };
 
@@ -29,7 +30,7 @@ function familyAddresses(database: Queryable, eventId: number, audience: EventMa
     audience === "waiting"
       ? and(eq(registrations.applicationStatus, "open"), isNotNull(registrations.waitingListPosition))
       : audience === "unpaid"
-        ? and(eq(registrations.applicationStatus, "accepted"), eq(registrations.paid, false))
+        ? and(eq(registrations.applicationStatus, "accepted"), eq(registrations.paid, false), hasAmountDue)
         : eq(registrations.applicationStatus, "accepted");
   return database
     .select({ account: users.email, guardian: guardians.email })

@@ -50,6 +50,7 @@ export function getFamily(userId: number) {
           dateFrom: events.dateFrom,
           applicationStatus: registrations.applicationStatus,
           paid: registrations.paid,
+          amountCents: registrations.amountCents,
           waitingListPosition: waitingPlace,
           offerExpiresAt: registrations.offerExpiresAt,
           enrolmentId: registrations.enrolmentId,

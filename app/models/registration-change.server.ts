@@ -47,7 +47,13 @@ export const registrationStateColumns = {
   paid: registrations.paid,
   waitingListPosition: waitingPlace,
   offerExpiresAt: registrations.offerExpiresAt,
+  // A free event's places owe nothing: no payment state (paymentStatusWord).
+  amountCents: registrations.amountCents,
 };
+
+/** Something to pay for this registration's place: not free (an amount not known is owed, as
+ * `owes` says). */
+export const hasAmountDue = sql`coalesce(${registrations.amountCents}, 1) > 0`;
 
 const columns = {
   id: registrations.id,

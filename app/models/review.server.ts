@@ -8,7 +8,7 @@ import { mandateReference } from "~/lib/creditor-id";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
 import { placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
-import { placesTaken, registrationStateColumns } from "./registration-change.server";
+import { hasAmountDue, placesTaken, registrationStateColumns } from "./registration-change.server";
 
 const byName = [germanNameOrder(participants.lastName), germanNameOrder(participants.firstName), asc(registrations.id)];
 
@@ -33,7 +33,7 @@ export function listCounts(eventId: number, capacity: number | null): ListCounts
       placed: sql<number>`coalesce(sum(case when ${placed} then 1 else 0 end), 0)`,
       offers: sql<number>`coalesce(sum(case when ${r.applicationStatus} = 'open' and ${r.waitingListPosition} is not null and ${r.offerExpiresAt} is not null then 1 else 0 end), 0)`,
       openDecisions: sql<number>`coalesce(sum(case when ${r.applicationStatus} = 'open' and ${r.waitingListPosition} is null then 1 else 0 end), 0)`,
-      unpaid: sql<number>`coalesce(sum(case when ${placed} and ${r.paid} = 0 then 1 else 0 end), 0)`,
+      unpaid: sql<number>`coalesce(sum(case when ${placed} and ${r.paid} = 0 and ${hasAmountDue} then 1 else 0 end), 0)`,
       waiting: sql<number>`coalesce(sum(case when ${r.applicationStatus} = 'open' and ${r.waitingListPosition} is not null then 1 else 0 end), 0)`,
       total: sql<number>`count(*)`,
     })
@@ -64,6 +64,8 @@ export type ListRow = {
   /** Milliseconds; set while a place is offered. */
   offerExpiresAt: number | null;
   paymentMethod: "transfer" | "sepa";
+  /** What its place costs (0: free, no payment state); null off a place. */
+  amountCents: number | null;
   groupId: number | null;
   groupName: string | null;
 };
