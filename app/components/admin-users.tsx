@@ -8,11 +8,15 @@ import { AdminPager } from "./admin-pager";
 
 export type AdminUsersData = { admins: AdminUserRow[]; users: AdminUserRow[]; total: number; page: number; pages: number };
 
+/** Rights can be given to a deactivated account ahead; they count once it is reactivated. */
+export const WAITS_FOR_REACTIVATION = (name: string) => `Das Konto ist deaktiviert: Anmelden kann sich ${name} erst, wenn es reaktiviert ist.`;
+
 /** Changes that give a person every family's data, or take their rights or sign-in at once: asked first. */
 const ADMIN_STEPS = {
   "grant-admin": {
     title: "Adminrechte geben",
-    text: (name: string) => `${name} sieht und ändert danach alle Veranstaltungen, alle Anmeldungen mit den Daten der Familien und Kontodaten, alle Konten und die Rechtstexte.`,
+    text: (name: string, inactive: boolean) =>
+      `${name} sieht und ändert danach alle Veranstaltungen, alle Anmeldungen mit den Daten der Familien und Kontodaten, alle Konten und die Rechtstexte.${inactive ? ` ${WAITS_FOR_REACTIVATION(name)}` : ""}`,
     label: "Adminrechte geben",
   },
   "revoke-admin": {
@@ -29,7 +33,7 @@ const ADMIN_STEPS = {
     label: "Deaktivieren",
   },
 } as const;
-export type AdminStep = { intent: keyof typeof ADMIN_STEPS; userId: number; name: string };
+export type AdminStep = { intent: keyof typeof ADMIN_STEPS; userId: number; name: string; inactive: boolean };
 
 function ActionButton({ row, intent, label, q, page }: { row: AdminUserRow; intent: string; label: string; q: string; page: number }) {
   return (
@@ -68,7 +72,7 @@ function AdminUserStep({ step, q, page }: { step: AdminStep; q: string; page: nu
   const list = panelHref({ tab: "benutzer", q, page });
   return (
     <ConfirmDialog title={texts.title} cancelUrl={list} stepKey={`${step.intent}-${step.userId}`}>
-      <p>{texts.text(step.name)}</p>
+      <p>{texts.text(step.name, step.inactive)}</p>
       <Form method="post" action={list}>
         <UserFields userId={step.userId} q={q} page={page} />
         <ConfirmActions label={texts.label} cancelUrl={list} intent={step.intent} />

@@ -125,7 +125,7 @@ export function listAdminUsers(options: { query: string; page: number }) {
   return { admins, users: people, total, page, pages };
 }
 
-export type AdminChange = { ok: true; name: string } | { ok: false; reason: "not_found" | "self" | "last_admin" };
+export type AdminChange = { ok: true; name: string; banned: boolean } | { ok: false; reason: "not_found" | "self" | "last_admin" };
 
 function targetOf(userId: number, database: Tx) {
   return database.select({ role: users.role, banned: users.banned, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, userId)).get();
@@ -145,11 +145,11 @@ export function setAdminRole(actor: SessionUser, userId: number, admin: boolean)
     if (!target) return { ok: false as const, reason: "not_found" as const };
     const name = `${target.firstName} ${target.lastName}`;
     if (!admin && userId === actor.id) return { ok: false as const, reason: "self" as const };
-    if ((target.role === "admin") === admin) return { ok: true as const, name };
+    if ((target.role === "admin") === admin) return { ok: true as const, name, banned: target.banned };
     if (!admin && !target.banned && activeAdmins(tx) <= 1) return { ok: false as const, reason: "last_admin" as const };
     tx.update(users).set({ role: admin ? "admin" : "user" }).where(eq(users.id, userId)).run();
     recordAudit(tx, { actorId: actor.id, action: admin ? "user.admin_granted" : "user.admin_revoked", entityType: "user", entityId: userId, details: { name } });
-    return { ok: true as const, name };
+    return { ok: true as const, name, banned: target.banned };
   });
 }
 
@@ -164,12 +164,12 @@ export function setUserActive(actor: SessionUser, userId: number, active: boolea
     if (!target) return { ok: false as const, reason: "not_found" as const };
     const name = `${target.firstName} ${target.lastName}`;
     if (!active && userId === actor.id) return { ok: false as const, reason: "self" as const };
-    if (target.banned === !active) return { ok: true as const, name };
+    if (target.banned === !active) return { ok: true as const, name, banned: !active };
     // Nested: better-sqlite3 runs the inner transaction as a savepoint of this one.
     const changed = setUserBanned(userId, !active);
     if (!changed.ok) return { ok: false as const, reason: changed.reason };
     recordAudit(tx, { actorId: actor.id, action: active ? "user.reactivated" : "user.deactivated", entityType: "user", entityId: userId, details: { name } });
-    return { ok: true as const, name };
+    return { ok: true as const, name, banned: !active };
   });
 }
 

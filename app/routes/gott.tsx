@@ -9,7 +9,7 @@ import { AdminEvents } from "~/components/admin-events";
 import { AdminLegal, type LegalFailure, type LegalRow } from "~/components/admin-legal";
 import { AdminProtocol } from "~/components/admin-protocol";
 import { AdminRetention } from "~/components/admin-retention";
-import { AdminUsers, type AdminStep } from "~/components/admin-users";
+import { AdminUsers, WAITS_FOR_REACTIVATION, type AdminStep } from "~/components/admin-users";
 import { FormAlert, type Alert } from "~/components/forms";
 import { errorText } from "~/lib/http-errors";
 import { listAdminEvents, listAdminUsers, listProtocol, setAdminRole, setUserActive, type AdminChange } from "~/models/admin.server";
@@ -64,7 +64,7 @@ function userStep(search: URLSearchParams, rows: { id: number; firstName: string
   const row = rows.find((r) => String(r.id) === search.get("nutzer"));
   if (!row || row.id === me) return null;
   const asked = (intent === "grant-admin" && row.role !== "admin") || (intent === "revoke-admin" && row.role === "admin") || (intent === "deactivate" && !row.banned);
-  return asked ? { intent, userId: row.id, name: `${row.firstName} ${row.lastName}` } : null;
+  return asked ? { intent, userId: row.id, name: `${row.firstName} ${row.lastName}`, inactive: row.banned } : null;
 }
 
 type ActionData = { alert?: Alert; legal?: LegalFailure };
@@ -88,10 +88,10 @@ const REFUSED: Record<UserAction["intent"], Record<Exclude<AdminChange, { ok: tr
 
 const STATUS_OF_REASON = { not_found: 404, self: 403, last_admin: 409 } as const;
 
-function doneFlash(intent: UserAction["intent"], name: string) {
+function doneFlash(intent: UserAction["intent"], name: string, banned: boolean) {
   switch (intent) {
     case "grant-admin":
-      return { title: "Adminrechte gegeben", message: `${name} ist jetzt Admin.` };
+      return { title: "Adminrechte gegeben", message: `${name} ist jetzt Admin.${banned ? ` ${WAITS_FOR_REACTIVATION(name)}` : ""}` };
     case "revoke-admin":
       return { title: "Adminrechte entzogen", message: `${name} ist jetzt bei den Nutzenden.` };
     case "deactivate":
@@ -154,7 +154,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const message = REFUSED[intent][result.reason] || "Ungültige Angaben";
     return json<ActionData>({ alert: { title: "Das hat nicht geklappt", message } }, { status: STATUS_OF_REASON[result.reason] });
   }
-  return redirectWithFlash(panelHref({ tab: "benutzer", q, page: seite }), { kind: "success", ...doneFlash(intent, result.name) });
+  return redirectWithFlash(panelHref({ tab: "benutzer", q, page: seite }), { kind: "success", ...doneFlash(intent, result.name, result.banned) });
 }
 
 const TABS: [AdminTab, string][] = [

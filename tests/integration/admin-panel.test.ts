@@ -11,10 +11,11 @@ import { action, loader } from "~/routes/gott";
 import { loader as accountLoader } from "~/routes/account._index";
 import { loader as adminAccountLoader } from "~/routes/account.$id";
 import { db } from "~/services/db.server";
+import { takeFlash } from "~/services/flash.server";
 import { getUser } from "~/services/session.server";
 import { createEvent, multipartPost, pdfBytes } from "../support/events";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
-import { body, get, post, run } from "../support/remix";
+import { body, cookieFrom, get, post, run } from "../support/remix";
 
 beforeEach(() => resetDatabase());
 
@@ -299,14 +300,29 @@ describe("the step before giving or taking admin rights or deactivating", () => 
     const parent = await createUser({ firstName: "Paula", lastName: "Parent" });
     const cookie = await sessionCookieFor(admin.id);
     const stepOf = async (query: string) => (await body<{ step: unknown }>(await run(loader, get(`/gott?tab=benutzer&${query}`, { cookie })))).step;
-    expect(await stepOf(`frage=revoke-admin&nutzer=${other.id}`)).toEqual({ intent: "revoke-admin", userId: other.id, name: "Otto Oberst" });
-    expect(await stepOf(`frage=deactivate&nutzer=${parent.id}`)).toEqual({ intent: "deactivate", userId: parent.id, name: "Paula Parent" });
+    expect(await stepOf(`frage=revoke-admin&nutzer=${other.id}`)).toEqual({ intent: "revoke-admin", userId: other.id, name: "Otto Oberst", inactive: false });
+    expect(await stepOf(`frage=deactivate&nutzer=${parent.id}`)).toEqual({ intent: "deactivate", userId: parent.id, name: "Paula Parent", inactive: false });
     expect(await stepOf(`frage=revoke-admin&nutzer=${parent.id}`)).toBeNull();
     expect(await stepOf(`frage=deactivate&nutzer=${admin.id}`)).toBeNull();
     // Giving admin rights is asked too: all events, every family's data, with one tap otherwise.
-    expect(await stepOf(`frage=grant-admin&nutzer=${parent.id}`)).toEqual({ intent: "grant-admin", userId: parent.id, name: "Paula Parent" });
+    expect(await stepOf(`frage=grant-admin&nutzer=${parent.id}`)).toEqual({ intent: "grant-admin", userId: parent.id, name: "Paula Parent", inactive: false });
     expect(await stepOf(`frage=grant-admin&nutzer=${other.id}`)).toBeNull();
     setUserActive(admin, parent.id, false);
     expect(await stepOf(`frage=deactivate&nutzer=${parent.id}`)).toBeNull();
+    // A deactivated account can be given the rights ahead; the step says they wait for reactivation.
+    expect(await stepOf(`frage=grant-admin&nutzer=${parent.id}`)).toEqual({ intent: "grant-admin", userId: parent.id, name: "Paula Parent", inactive: true });
+  });
+
+  it("says after giving admin rights to a deactivated account that they count once it is reactivated", async () => {
+    const admin = await createUser({ role: "admin" });
+    const parent = await createUser({ firstName: "Paula", lastName: "Parent" });
+    setUserActive(admin, parent.id, false);
+    const granted = await run(action, post("/gott?tab=benutzer", { intent: "grant-admin", userId: String(parent.id) }, { cookie: await sessionCookieFor(admin.id) }));
+    expect(granted.status).toBe(302);
+    const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(granted, "lf_flash")! } }));
+    expect(flash?.flash).toMatchObject({
+      title: "Adminrechte gegeben",
+      message: "Paula Parent ist jetzt Admin. Das Konto ist deaktiviert: Anmelden kann sich Paula Parent erst, wenn es reaktiviert ist.",
+    });
   });
 });
