@@ -94,7 +94,10 @@ export async function sendRemixResponse(req: IncomingMessage, res: ServerRespons
   // Remix's English error answers, and the empty 500 its handler sends when something throws
   // outside the routes' error boundaries: the German page (or JSON) for the status instead.
   const unexplained = remixResponse.status >= 500 && FinishedResponse.bytesOf(remixResponse) === undefined && remixResponse.body === null;
-  const response = remixResponse.headers.has("X-Remix-Error") || unexplained ? inGerman(req, remixResponse) : remixResponse;
+  // A resource route's thrown refusal (an old export or calendar link: "Nicht gefunden" as plain
+  // text) gets the page too; Remix's own data requests read theirs as it is.
+  const thrownOutsidePage = remixResponse.headers.has("X-Remix-Catch") && remixResponse.status >= 400 && !/[?&]_data=/.test(req.url ?? "");
+  const response = remixResponse.headers.has("X-Remix-Error") || unexplained || thrownOutsidePage ? inGerman(req, remixResponse) : remixResponse;
   // A body not read to its end (refused over the limit): the answer closes the connection, and
   // the rest is read and dropped meanwhile, so the client gets the answer, not a reset.
   if (req.method !== "GET" && req.method !== "HEAD" && !req.complete) {
@@ -166,6 +169,7 @@ function inGerman(req: IncomingMessage, response: Response): Response {
   }
   const page = errorPage(response.status);
   headers.delete("X-Remix-Error");
+  headers.delete("X-Remix-Catch");
   for (const [name, value] of Object.entries(page.headers)) headers.set(name, value);
   return new FinishedResponse(Buffer.from(page.body), { status: page.status, headers }, page.body);
 }

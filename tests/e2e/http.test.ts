@@ -257,6 +257,18 @@ describe("requests the app does not take", () => {
     }
   });
 
+  it("an address of a list or calendar file that does not exist gets the German 404 page, not a bare 'Nicht gefunden'", async () => {
+    const admin = await createUser({ role: "admin" });
+    const camp = createEvent({ title: "Zeltlager" });
+    const cookie = await sessionCookieFor(admin.id);
+    for (const path of [`/freizeit/export/${camp.id}/unbekannt`, `/freizeit/export/999999/teilnehmer`, "/freizeit/999999/kalender.ics", "/kalender/falsch/meine-veranstaltungen.ics"]) {
+      const response = await rawRequest(`${baseUrl}${path}`, { headers: { Cookie: cookie } });
+      expect([path, response.status]).toEqual([path, 404]);
+      expect([path, response.headers["content-type"]]).toEqual([path, "text/html; charset=utf-8"]);
+      expect(response.text()).toMatch(/<h1[^>]*>Seite nicht gefunden<\/h1>/);
+    }
+  });
+
   it("a Host header no address can have gets the German 400 page, not a logged 500", async () => {
     for (const headers of [{ Host: "[" }, { "X-Forwarded-Host": "[" }] as Record<string, string>[]) {
       const response = await rawRequest(`${baseUrl}/`, { headers });

@@ -109,6 +109,18 @@ describe("the answer the client gets", () => {
     expect(answer.text()).toContain("lang=\"de\"");
   });
 
+  it("a resource route's thrown 404 (an old export or calendar link) becomes the German error page; Remix's data request keeps it", async () => {
+    answerFor = () => new Response("Nicht gefunden", { status: 404, headers: { "Content-Type": "text/plain;charset=UTF-8", "X-Remix-Catch": "yes" } });
+    const answer = await rawRequest(`${base}/freizeit/export/7/unbekannt`);
+    expect(answer.status).toBe(404);
+    expect(answer.headers["content-type"]).toMatch(/^text\/html/);
+    expect(answer.text()).toContain("<h1>Seite nicht gefunden</h1>");
+    const data = await rawRequest(`${base}/freizeit/7?_data=routes%2Ffreizeit.%24id`);
+    expect(data.status).toBe(404);
+    expect(data.headers["x-remix-catch"]).toBe("yes");
+    expect(data.text()).toBe("Nicht gefunden");
+  });
+
   it("a redirect with several cookies keeps each cookie apart", async () => {
     answerFor = () => {
       const headers = new Headers({ Location: "/anmeldung/5" });
