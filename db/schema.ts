@@ -546,6 +546,12 @@ export const registrations = sqliteTable(
     enrolmentId: integer("enrolment_id").references(() => enrolments.id, { onDelete: "set null" }),
     /** What this registration costs (sibling discount applied); null while on the waiting list. */
     amountCents: integer("amount_cents"),
+    /**
+     * Its amount was asked for on its own, by a mail after the enrolment (a place got later, a
+     * booked payment taken back), not in the enrolment's total: the confirmation page shows it as
+     * a payment of its own, as that mail asked (DECISIONS.md, one enrolment, one payment).
+     */
+    amountAskedAlone: bool("amount_asked_alone").notNull().default(false),
     /** The answers given in this enrolment (DECISIONS.md, registration answers). */
     tshirtSize: text("tshirt_size", { enum: TSHIRT_SIZES }),
     swimBadge: text("swim_badge", { enum: SWIM_BADGES }),

@@ -1,6 +1,6 @@
 // The confirmation page of one enrolment, and the ways back to it (event page, account).
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { enrolments, events, participants, registrationHistory, registrations } from "../../db/schema";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { enrolments, events, participants, registrations } from "../../db/schema";
 import { mandateReference } from "~/lib/creditor-id";
 import { totalCents } from "~/lib/money";
 import { paysNow } from "~/lib/registration-machine";
@@ -34,7 +34,7 @@ const ownEnrolment = enrolmentQuery(true);
 const anyEnrolment = enrolmentQuery(false);
 const childrenOfEnrolment = preparedQuery((database) =>
   database
-    .select({ ...registrationStateColumns, amountCents: registrations.amountCents, sepaMandateId: registrations.sepaMandateId })
+    .select({ ...registrationStateColumns, amountAskedAlone: registrations.amountAskedAlone, sepaMandateId: registrations.sepaMandateId })
     .from(registrations)
     .innerJoin(participants, eq(participants.id, registrations.participantId))
     .where(eq(registrations.enrolmentId, sql.placeholder("enrolmentId")))
@@ -42,35 +42,21 @@ const childrenOfEnrolment = preparedQuery((database) =>
     .prepare(),
 );
 
-/**
- * The enrolment's children that got their place after it, each asked for on its own by its mail:
- * moved up by the leaders, an offer taken, a rejection revoked.
- */
-const placedLater = preparedQuery((database) =>
-  database
-    .selectDistinct({ id: registrationHistory.registrationId })
-    .from(registrationHistory)
-    .innerJoin(registrations, eq(registrations.id, registrationHistory.registrationId))
-    .where(and(eq(registrations.enrolmentId, sql.placeholder("enrolmentId")), inArray(registrationHistory.action, ["moved_from_waiting_list", "offer_accepted", "rejection_revoked"])))
-    .prepare(),
-);
-
-/** One transfer of what is open: its children's names and its amount. */
-export type TransferPart = { names: string[]; cents: number; later: boolean };
+/** One payment of what is open: its children's names and its amount. */
+export type OpenPart = { names: string[]; cents: number; alone: boolean };
 
 /**
- * What is open, in the transfers the mails asked for (DECISIONS.md, one enrolment, one payment):
- * the children placed with the enrolment in one (its confirmation mail's total), each child that
- * got its place later on its own (its mail asked for its amount alone). Read only when more than
- * one child is open, which an enrolment's burst never meets.
+ * What is open, in the payments the mails asked for (DECISIONS.md, one enrolment, one payment):
+ * the children asked for in the enrolment's total in one, each child whose own mail asked for its
+ * amount alone (a place got later, a booked payment taken back) on its own. For a transfer these
+ * are the transfers to make; for a SEPA mandate the debits announced.
  */
-function transferParts(enrolmentId: number, open: { id: number; firstName: string; lastName: string; amountCents: number | null }[]): TransferPart[] {
+function openParts(open: { firstName: string; lastName: string; amountCents: number | null; amountAskedAlone: boolean }[]): OpenPart[] {
   const name = (c: (typeof open)[number]) => `${c.firstName} ${c.lastName}`;
-  const later = open.length > 1 ? new Set(placedLater().all({ enrolmentId }).map((r) => r.id)) : new Set<number>();
-  const together = open.filter((c) => !later.has(c.id));
+  const together = open.filter((c) => !c.amountAskedAlone);
   return [
-    ...(together.length > 0 ? [{ names: together.map(name), cents: totalCents(together.map((c) => c.amountCents)), later: false }] : []),
-    ...open.filter((c) => later.has(c.id)).map((c) => ({ names: [name(c)], cents: c.amountCents ?? 0, later: true })),
+    ...(together.length > 0 ? [{ names: together.map(name), cents: totalCents(together.map((c) => c.amountCents)), alone: false }] : []),
+    ...open.filter((c) => c.amountAskedAlone).map((c) => ({ names: [name(c)], cents: c.amountCents ?? 0, alone: true })),
   ].filter((part) => part.cents > 0);
 }
 
@@ -106,7 +92,7 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
     paidCents,
     openCents: total - paidCents,
     paid: due.length > 0 && due.every((c) => c.paid),
-    transferParts: enrolment.paymentMethod === "transfer" ? transferParts(enrolmentId, open) : [],
+    openParts: openParts(open),
     // The enrolment's children share its one mandate.
     mandateReference: mandateOf(enrolment.eventId, children),
   };

@@ -207,6 +207,16 @@ export function paymentRequest(row: ChangeRow, amountCents: number | null): Paym
 }
 
 /**
+ * Asks for a child's amount on its own by its mail (paymentRequest) and marks the registration so:
+ * the confirmation page then shows it as a payment of its own, as this mail asked.
+ */
+export function askAlone(tx: Tx, row: ChangeRow, amountCents: number | null): PaymentRequest {
+  const request = paymentRequest(row, amountCents);
+  if (request.lines.length > 0) tx.update(registrations).set({ amountAskedAlone: true }).where(eq(registrations.id, row.id)).run();
+  return request;
+}
+
+/**
  * Where to find how to pay, for a child whose amount was asked for already (in the enrolment's
  * total or when it got its place): the mail points to the confirmation page, which asks only for
  * what is still open, instead of asking for the amount a second time.

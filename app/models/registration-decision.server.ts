@@ -29,7 +29,7 @@ import {
   loadManyForChange,
   parentMailSubject,
   PAYMENT_RECEIVED,
-  paymentRequest,
+  askAlone,
   paymentPointer,
   tellParent,
   writeHistory,
@@ -154,7 +154,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       // The lead is told as the parent is (leaders' review: the flash said only 'aufgehoben').
       if (!placed) note = ` Kein Platz frei: ${row.childFirstName} steht jetzt am Ende der Warteliste.`;
       // A place given now is asked for on its own, as one from the waiting list is.
-      const payment = paymentRequest(row, amountCents);
+      const payment = askAlone(tx, row, amountCents);
       tellParent(tx, row, "Ablehnung aufgehoben", [
         placed
           ? `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; die Anmeldung wird neu geprüft.`
@@ -171,7 +171,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       }
       const amountCents = amountOnGettingPlace(tx, row);
       set({ waitingListPosition: null, offerExpiresAt: null, amountCents });
-      const payment = paymentRequest(row, amountCents);
+      const payment = askAlone(tx, row, amountCents);
       tellParent(tx, row, "Nachgerückt", [
         `${row.childFirstName} ist von der Warteliste nachgerückt und hat jetzt einen Platz. Die Leitung bestätigt die Anmeldung noch.`,
         ...because,
@@ -192,7 +192,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       // The parent was told it arrived: they are told it has not (after all), and how to pay, as
       // long as the child holds a place; a cancelled or rejected registration pays nothing.
       if (withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED)) === 0 && paysNow(row)) {
-        const payment = paymentRequest({ ...row, paid: false }, row.amountCents);
+        const payment = askAlone(tx, { ...row, paid: false }, row.amountCents);
         tellParent(tx, row, "Zahlung noch offen", [
           `die Zahlung für ${row.childFirstName} ist bei uns doch noch nicht verbucht; die Bestätigung ist zurückgenommen. Bitte entschuldige das Hin und Her.`,
           ...because,

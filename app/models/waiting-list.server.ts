@@ -13,7 +13,7 @@ import {
   placesTaken,
   link,
   loadForChange,
-  paymentRequest,
+  askAlone,
   tellParent,
   waitingInLine,
   writeHistory,
@@ -125,7 +125,7 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
       const amountCents = takePlace(tx, row, now);
       writeHistory(tx, row.id, user.id, "offer_accepted");
       recordAudit(tx, { actorId: user.id, action: "registration.offer_accepted", entityType: "registration", entityId: row.id, details: { eventId: row.eventId } });
-      const payment = paymentRequest(row, amountCents);
+      const payment = askAlone(tx, row, amountCents);
       tellParent(tx, row, "Platz angenommen", [
         `${row.childFirstName} hat jetzt einen Platz. Die Leitung prüft die Anmeldung noch und bestätigt sie dann.`,
         ...(payment.lines.length ? ["", ...payment.lines] : []),

@@ -19,8 +19,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const enrolment = id ? getEnrolmentConfirmation(id, user) : null;
   if (!enrolment) throw new Response("Diese Anmeldung wurde nicht gefunden.", { status: 404 });
   const bank = settings().bank;
-  // One GiroCode per transfer asked for (usually one: the whole open amount).
-  const codes = enrolment.transferParts.map((part) =>
+  // One GiroCode per transfer asked for (usually one: the whole open amount); none for a debit.
+  const transfers = enrolment.paymentMethod === "transfer" ? enrolment.openParts : [];
+  const codes = transfers.map((part) =>
     qrPath(epcPayload({ bic: bank.bic, name: bank.accountHolder, iban: bank.iban, amountCents: part.cents, text: enrolment.reference })),
   );
   return json({ enrolment, bank, codes }, { headers: { "Cache-Control": "private, no-store" } });

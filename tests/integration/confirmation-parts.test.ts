@@ -5,7 +5,7 @@
 // the sibling's 180 € alone).
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { events, participants, registrations } from "../../db/schema";
+import { events, mailOutbox, participants, registrations } from "../../db/schema";
 import { enrol, type EnrolmentRequest } from "~/models/enrollment.server";
 import { getEnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 import { decide } from "~/models/registration-decision.server";
@@ -46,7 +46,7 @@ function regsOf(eventId: number) {
 }
 
 const parts = (enrolmentId: number, user: SessionUser) =>
-  getEnrolmentConfirmation(enrolmentId, user)!.transferParts.map((p) => ({ names: p.names, cents: p.cents, later: p.later }));
+  getEnrolmentConfirmation(enrolmentId, user)!.openParts.map((p) => ({ names: p.names, cents: p.cents, alone: p.alone }));
 
 describe("the confirmation's open amount", () => {
   it("is one transfer while every open child was placed with the enrolment", async () => {
@@ -54,7 +54,7 @@ describe("the confirmation's open amount", () => {
     const parent = await account("Eva");
     const camp = createEvent({ ownerIds: [lead.id], capacity: 5, priceCents: 20000, siblingDiscountCents: 2000 });
     const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Anna", "Ben"]).map((c) => c.id)));
-    expect(parts(enrolmentId, parent)).toEqual([{ names: ["Anna Muster", "Ben Muster"], cents: 38000, later: false }]);
+    expect(parts(enrolmentId, parent)).toEqual([{ names: ["Anna Muster", "Ben Muster"], cents: 38000, alone: false }]);
     expect(getEnrolmentConfirmation(enrolmentId, parent)!.openCents).toBe(38000);
   });
 
@@ -65,25 +65,25 @@ describe("the confirmation's open amount", () => {
     const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Anna", "Ben", "Clara"]).map((c) => c.id)));
     const [, ben, clara] = regsOf(camp.id);
     // Only the enrolment's placed child is asked for, as its mail did.
-    expect(parts(enrolmentId, parent)).toEqual([{ names: ["Anna Muster"], cents: 20000, later: false }]);
+    expect(parts(enrolmentId, parent)).toEqual([{ names: ["Anna Muster"], cents: 20000, alone: false }]);
 
     decide(camp.id, ben.id, "move-up", lead, "", new Date(), { addPlace: true });
     expect(parts(enrolmentId, parent)).toEqual([
-      { names: ["Anna Muster"], cents: 20000, later: false },
-      { names: ["Ben Muster"], cents: 18000, later: true },
+      { names: ["Anna Muster"], cents: 20000, alone: false },
+      { names: ["Ben Muster"], cents: 18000, alone: true },
     ]);
     decide(camp.id, clara.id, "move-up", lead, "", new Date(), { addPlace: true });
     expect(parts(enrolmentId, parent)).toEqual([
-      { names: ["Anna Muster"], cents: 20000, later: false },
-      { names: ["Ben Muster"], cents: 18000, later: true },
-      { names: ["Clara Muster"], cents: 18000, later: true },
+      { names: ["Anna Muster"], cents: 20000, alone: false },
+      { names: ["Ben Muster"], cents: 18000, alone: true },
+      { names: ["Clara Muster"], cents: 18000, alone: true },
     ]);
     // What is paid drops out; the rest keeps its own transfers.
     const [anna] = regsOf(camp.id);
     decide(camp.id, anna.id, "confirm-payment", lead);
     expect(parts(enrolmentId, parent)).toEqual([
-      { names: ["Ben Muster"], cents: 18000, later: true },
-      { names: ["Clara Muster"], cents: 18000, later: true },
+      { names: ["Ben Muster"], cents: 18000, alone: true },
+      { names: ["Clara Muster"], cents: 18000, alone: true },
     ]);
     expect(getEnrolmentConfirmation(enrolmentId, parent)!.openCents).toBe(36000);
   });
@@ -99,8 +99,8 @@ describe("the confirmation's open amount", () => {
     expect(decide(camp.id, first.id, "reject", lead, "Zu alt")).toMatchObject({ ok: true });
     expect(answerOffer(ben.id, parent, "accept")).toMatchObject({ ok: true });
     expect(parts(enrolmentId, parent)).toEqual([
-      { names: ["Anna Muster"], cents: 20000, later: false },
-      { names: ["Ben Muster"], cents: 20000, later: true },
+      { names: ["Anna Muster"], cents: 20000, alone: false },
+      { names: ["Ben Muster"], cents: 20000, alone: true },
     ]);
   });
 
@@ -118,12 +118,12 @@ describe("the confirmation's open amount", () => {
     expect(mail.text).toContain("Bitte überweise für Henry 100,00\u00a0€ auf dieses Konto:");
     expect(JSON.parse(mail.attachments!)).toEqual([{ filename: "GiroCode.png", girocode: expect.objectContaining({ amountCents: 10000 }) }]);
     expect(parts(enrolmentId, parent)).toEqual([
-      { names: ["Clara Muster"], cents: 12000, later: false },
-      { names: ["Henry Muster"], cents: 10000, later: true },
+      { names: ["Clara Muster"], cents: 12000, alone: false },
+      { names: ["Henry Muster"], cents: 10000, alone: true },
     ]);
   });
 
-  it("asks nothing by transfer when the family pays by SEPA mandate", async () => {
+  it("names the debits a family paying by SEPA mandate was told of in the same parts", async () => {
     const lead = await account("Lea");
     const parent = await account("Eva");
     const camp = createEvent({ ownerIds: [lead.id], capacity: 1, priceCents: 20000 });
@@ -132,6 +132,58 @@ describe("the confirmation's open amount", () => {
       sepa: { firstName: "Eva", lastName: "Muster", street: "Weg 1", postalCode: "24103", city: "Kiel", iban: "DE02120300000000202051" },
     });
     decide(camp.id, regsOf(camp.id)[1].id, "move-up", lead, "", new Date(), { addPlace: true });
-    expect(parts(enrolmentId, parent)).toEqual([]);
+    expect(outbox()[0].text).toContain("Der Betrag von 200,00\u00a0€ für Ben wird per SEPA-Lastschrift");
+    expect(parts(enrolmentId, parent)).toEqual([
+      { names: ["Anna Muster"], cents: 20000, alone: false },
+      { names: ["Ben Muster"], cents: 20000, alone: true },
+    ]);
+  });
+});
+
+/** The "Zahlung eingegangen" mails waiting their ten minutes go out (the mail worker sends them). */
+function sendWaitingMails() {
+  db.update(mailOutbox).set({ status: "sent", attempts: 1 }).run();
+}
+
+describe("a payment the leaders booked and took back", () => {
+  it("is asked for on its own once the parents were told it arrived, as the 'Zahlung noch offen' mail asks", async () => {
+    const lead = await account("Lea");
+    const parent = await account("Eva");
+    const camp = createEvent({ ownerIds: [lead.id], capacity: 5, priceCents: 20000, siblingDiscountCents: 2000 });
+    const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Anna", "Ben"]).map((c) => c.id)));
+    const [anna, ben] = regsOf(camp.id);
+    decide(camp.id, anna.id, "confirm-payment", lead);
+    sendWaitingMails();
+    expect(parts(enrolmentId, parent)).toEqual([{ names: ["Ben Muster"], cents: 18000, alone: false }]);
+    decide(camp.id, anna.id, "revoke-payment", lead, "Die Überweisung kam von einer anderen Familie.");
+    const mail = outbox()[0];
+    expect(mail.subject).toMatch(/^Zahlung noch offen: Anna Muster/);
+    expect(mail.text).toContain("Bitte überweise für Anna 200,00\u00a0€ auf dieses Konto:");
+    expect(parts(enrolmentId, parent)).toEqual([
+      { names: ["Ben Muster"], cents: 18000, alone: false },
+      { names: ["Anna Muster"], cents: 20000, alone: true },
+    ]);
+    // Both taken back after both mails: two transfers, as the two mails asked.
+    decide(camp.id, ben.id, "confirm-payment", lead);
+    sendWaitingMails();
+    decide(camp.id, ben.id, "revoke-payment", lead);
+    expect(outbox()[0].text).toContain("Bitte überweise für Ben 180,00\u00a0€ auf dieses Konto:");
+    expect(parts(enrolmentId, parent)).toEqual([
+      { names: ["Anna Muster"], cents: 20000, alone: true },
+      { names: ["Ben Muster"], cents: 18000, alone: true },
+    ]);
+  });
+
+  it("stays in the enrolment's one transfer when it was taken back before the parents heard of it", async () => {
+    const lead = await account("Lea");
+    const parent = await account("Eva");
+    const camp = createEvent({ ownerIds: [lead.id], capacity: 5, priceCents: 20000, siblingDiscountCents: 2000 });
+    const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Anna", "Ben"]).map((c) => c.id)));
+    const [anna] = regsOf(camp.id);
+    const mails = outbox().length;
+    decide(camp.id, anna.id, "confirm-payment", lead);
+    decide(camp.id, anna.id, "revoke-payment", lead);
+    expect(outbox()).toHaveLength(mails);
+    expect(parts(enrolmentId, parent)).toEqual([{ names: ["Anna Muster", "Ben Muster"], cents: 38000, alone: false }]);
   });
 });

@@ -11,7 +11,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The migrations folder as it was before migration 0003. */
 function migrationsUpTo(tag: string) {
-  const folder = path.join(dir, "before");
+  const folder = path.join(dir, `before-${tag}`);
   cpSync(MIGRATIONS_DIR, folder, { recursive: true });
   const journalPath = path.join(folder, "meta", "_journal.json");
   const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
@@ -57,5 +57,24 @@ it("gives existing registrations their child's answers, an enrolment with a refe
   expect(sqlite.prepare("select count(*) as n from registration_history").get()).toEqual({ n: 1 });
   expect(sqlite.prepare("select allowed_to_swim from participants where id = ?").get(mia)).toEqual({ allowed_to_swim: 1 });
   expect(sqlite.prepare("select sibling_discount_cents from events").get()).toEqual({ sibling_discount_cents: 0 });
+  sqlite.close();
+});
+
+it("marks the registrations placed after their enrolment (history) as asked for on their own (migration 0019)", () => {
+  const sqlite = new Database(path.join(dir, "asked.db"));
+  sqlite.pragma("foreign_keys = ON");
+  migrateDatabase(sqlite, migrationsUpTo("0018_parked-forms"));
+  const insert = (sql: string, ...values: unknown[]) => Number(sqlite.prepare(sql).run(...values).lastInsertRowid);
+  const user = insert("insert into users (email, first_name, last_name, password_hash) values ('a@example.org', 'Eva', 'Muster', 'x')");
+  const event = insert("insert into events (title, description, date_from, time_from, starts_at, location, price_cents) values ('Zeltlager', 'See', '2030-07-01', '10:00', 0, 'Plön', 24900)");
+  const ids = ["Anna", "Ben", "Clara", "Dora", "Emil"].map((name) => {
+    const child = insert("insert into participants (user_id, first_name, last_name, street, city, birth_date) values (?, ?, 'Muster', 'Weg 1', 'Kiel', '2015-01-01')", user, name);
+    return insert("insert into registrations (event_id, participant_id, user_id, payment_method) values (?, ?, ?, 'transfer')", event, child, user);
+  });
+  const history = ["created", "moved_from_waiting_list", "offer_accepted", "rejection_revoked", "payment_revoked"];
+  ids.forEach((id, i) => insert("insert into registration_history (registration_id, action) values (?, ?)", id, history[i]));
+  migrateDatabase(sqlite);
+  const marked = sqlite.prepare("select amount_asked_alone as alone from registrations order by id").all();
+  expect(marked).toEqual([0, 1, 1, 1, 0].map((alone) => ({ alone })));
   sqlite.close();
 });

@@ -8,11 +8,11 @@ import { Confirmation } from "./confirmation";
 const bank = { accountHolder: "Jugendverband e.V.", iban: "DE02120300000000202051", bic: "BYLADEM1001", name: "DKB", creditorId: "DE98ZZZ09999999999" };
 type Child = { applicationStatus: string; waitingListPosition: number | null; paid?: boolean; eventStarted?: boolean; amountCents?: number | null; offerExpiresAt?: string | null };
 
-type Part = { names: string[]; cents: number; later: boolean };
+type Part = { names: string[]; cents: number; alone: boolean };
 
 function page(
   children: Child[],
-  { offerHours = 48, totalCents = 0, paidCents = 0, transferParts = undefined as Part[] | undefined, paymentMethod = "transfer" as "transfer" | "sepa", mandateReference = null as string | null, priceCents = 20000 } = {},
+  { offerHours = 48, totalCents = 0, paidCents = 0, openParts = undefined as Part[] | undefined, paymentMethod = "transfer" as "transfer" | "sepa", mandateReference = null as string | null, priceCents = 20000 } = {},
 ) {
   const enrolment = {
     id: 1,
@@ -31,7 +31,7 @@ function page(
     openCents: totalCents - paidCents,
     paid: totalCents > 0 && paidCents === totalCents,
     children: children.map((c, i) => ({ id: i + 1, firstName: `Kind${i}`, lastName: "Muster", amountCents: 0, paid: false, eventStarted: false, offerExpiresAt: null, ...c })),
-    transferParts: transferParts ?? (paymentMethod === "transfer" && totalCents > paidCents ? [{ names: ["Kind0 Muster"], cents: totalCents - paidCents, later: false }] : []),
+    openParts: openParts ?? (totalCents > paidCents ? [{ names: ["Kind0 Muster"], cents: totalCents - paidCents, alone: false }] : []),
   };
   const html = renderToString(<Confirmation enrolment={enrolment as never} bank={bank} codes={[]} />);
   return html.replace(/<[^>]+>/g, "").replace(/&quot;/g, '"');
@@ -86,17 +86,17 @@ describe("the confirmation's payment", () => {
     expect(text).toContain("Schon überwiesen? Dann musst du nichts weiter tun. Sobald die Leitung deine Zahlung verbucht hat, steht sie hier als bezahlt, und du bekommst eine E-Mail.");
   });
 
-  it("asks for a child that got its place later in a transfer of its own, as its mail did", () => {
+  it("asks for a child whose own mail asked for its amount in a transfer of its own, as that mail did", () => {
     const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }], {
       totalCents: 38000,
-      transferParts: [
-        { names: ["Anna Muster"], cents: 20000, later: false },
-        { names: ["Ben Muster"], cents: 18000, later: true },
+      openParts: [
+        { names: ["Anna Muster"], cents: 20000, alone: false },
+        { names: ["Ben Muster"], cents: 18000, alone: true },
       ],
     });
     expect(text).toContain("Bitte überweise den noch offenen Betrag in 2 Überweisungen, wie wir sie dir per E-Mail genannt haben, jede mit diesem Konto und Verwendungszweck:");
-    expect(text).toMatch(/1\. Überweisung: 200,00\s€Für Anna Muster \(Platz bei der Anmeldung\)/);
-    expect(text).toMatch(/2\. Überweisung: 180,00\s€Für Ben Muster \(Platz später bekommen\)/);
+    expect(text).toMatch(/1\. Überweisung: 200,00\s€Für Anna Muster \(mit der Anmeldung angefragt\)/);
+    expect(text).toMatch(/2\. Überweisung: 180,00\s€Für Ben Muster \(einzeln per E-Mail angefragt\)/);
     expect(text).not.toContain("in einer Überweisung");
     expect(text).not.toMatch(/Betrag380/);
     expect(text).toContain("Eine davon schon überwiesen?");
@@ -107,6 +107,21 @@ describe("the confirmation's payment", () => {
     expect(text).toContain("Der Gesamtbetrag wird einmal per SEPA-Lastschrift eingezogen.");
     expect(text).toContain("ZahlungsempfängerJugendverband e.V.Gläubiger-IdentifikationsnummerDE98ZZZ09999999999MandatsreferenzLF-1-M7");
     expect(text).not.toContain("überweise");
+  });
+
+  it("a debit announced for one child by its own mail is named apart, not as one debit of the total", () => {
+    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }], {
+      totalCents: 38000,
+      paymentMethod: "sepa",
+      openParts: [
+        { names: ["Anna Muster"], cents: 20000, alone: false },
+        { names: ["Ben Muster"], cents: 18000, alone: true },
+      ],
+    });
+    expect(text).not.toContain("einmal per SEPA-Lastschrift");
+    expect(text).toContain("Der noch offene Betrag wird per SEPA-Lastschrift eingezogen, in den Beträgen, die wir dir per E-Mail angekündigt haben:");
+    expect(text).toMatch(/200,00\s€ für Anna Muster \(mit der Anmeldung angekündigt\)/);
+    expect(text).toMatch(/180,00\s€ für Ben Muster \(einzeln per E-Mail angekündigt\)/);
   });
 
   it("a free event asks for nothing: no total, no payment state, no word of paying later", () => {

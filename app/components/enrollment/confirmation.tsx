@@ -23,8 +23,8 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
   // asked for twice (DECISIONS.md, one enrolment, one payment).
   const transfer = enrolment.paymentMethod === "transfer" && enrolment.openCents > 0;
   const partlyPaid = enrolment.paidCents > 0 && enrolment.openCents > 0;
-  // What is open, in the transfers the mails asked for: usually one.
-  const parts = enrolment.transferParts;
+  // What is open, in the payments the mails asked for: usually one.
+  const parts = enrolment.openParts;
   return (
     <article className="confirmation" aria-labelledby="confirmation-title">
       <h1 id="confirmation-title">Anmeldebestätigung: {enrolment.title}</h1>
@@ -60,7 +60,20 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
       {enrolment.paid ? <p>Die Zahlung ist eingegangen. Vielen Dank!</p> : null}
       {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid ? (
         <>
-          <p>{partlyPaid ? "Der noch offene Betrag" : "Der Gesamtbetrag"} wird einmal per SEPA-Lastschrift eingezogen.</p>
+          {parts.length > 1 ? (
+            <>
+              <p>Der noch offene Betrag wird per SEPA-Lastschrift eingezogen, in den Beträgen, die wir dir per E-Mail angekündigt haben:</p>
+              <ul className="debit-parts">
+                {parts.map((part) => (
+                  <li key={part.names.join()}>
+                    {formatEuro(part.cents)} für {joinNames(part.names)} ({part.alone ? "einzeln per E-Mail angekündigt" : "mit der Anmeldung angekündigt"})
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p>{partlyPaid ? "Der noch offene Betrag" : "Der Gesamtbetrag"} wird einmal per SEPA-Lastschrift eingezogen.</p>
+          )}
           <dl className="facts">
             <dt>Zahlungsempfänger</dt>
             <dd>{bank.accountHolder}</dd>
@@ -111,7 +124,7 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
                   {i + 1}. Überweisung: {formatEuro(part.cents)}
                 </h3>
                 <p>
-                  Für {joinNames(part.names)} ({part.later ? "Platz später bekommen" : "Platz bei der Anmeldung"})
+                  Für {joinNames(part.names)} ({part.alone ? "einzeln per E-Mail angefragt" : "mit der Anmeldung angefragt"})
                 </p>
                 {codes[i] ? <GiroCode code={codes[i]} id={`girocode-caption-${i}`} caption={`GiroCode der ${i + 1}. Überweisung: Mit deiner Banking-App scannen, dann sind Konto, Betrag und Verwendungszweck schon ausgefüllt.`} /> : null}
               </section>
