@@ -100,6 +100,14 @@ type FieldProps = {
 };
 
 /** A labelled input with its errors, linked for screen readers. */
+/**
+ * A date field's format, shown only where a browser has no date picker and gives a text field
+ * (date pickers ignore a placeholder); the form reader takes the date typed this way.
+ */
+export function typedDateHint(type: string | undefined) {
+  return type === "date" ? { placeholder: "TT.MM.JJJJ" } : {};
+}
+
 export function Field({ label, meta, type = "text", hint, inputProps }: FieldProps) {
   const hintId = `${meta.id}-hint`;
   const props = getInputProps(meta, { type, ariaDescribedBy: hint ? hintId : undefined });
@@ -111,7 +119,7 @@ export function Field({ label, meta, type = "text", hint, inputProps }: FieldPro
           {hint}
         </p>
       ) : null}
-      <input {...props} key={props.key} {...inputProps} />
+      <input {...props} key={props.key} {...typedDateHint(type)} {...inputProps} />
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
@@ -250,6 +258,7 @@ export function PlainInput(props: PlainProps & { type?: string; max?: number; au
         defaultValue={props.defaultValue}
         maxLength={props.max}
         autoComplete={props.autoComplete ?? "off"}
+        {...typedDateHint(props.type)}
         {...describedBy(props)}
       />
     </PlainShell>

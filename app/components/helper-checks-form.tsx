@@ -4,6 +4,7 @@
 // camp sheet.
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { typedDateHint } from "./forms";
 
 type Values = {
   policeCertificateCheckedOn: string | null;
@@ -24,6 +25,7 @@ function CheckField({ name, label, type = "text", values, errors, hint, maxLengt
         id={id}
         name={name}
         type={type}
+        {...typedDateHint(type)}
         defaultValue={values[name] ?? ""}
         maxLength={maxLength}
         aria-invalid={error ? true : undefined}

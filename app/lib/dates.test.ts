@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { berlinToInstant, berlinToday, formatDate, formatIsoDate, formatTime, isIsoDate } from "./dates";
+import { berlinToInstant, berlinToday, formatDate, formatIsoDate, formatTime, isIsoDate, isoDateFromTyped } from "./dates";
 
 describe("berlinToInstant", () => {
   it("uses CET in winter and CEST in summer", () => {
@@ -53,5 +53,22 @@ describe("formatting in de-DE, Europe/Berlin", () => {
       expect(berlinToday(Date.parse(after) + 59_999)).toBe(next);
       expect(berlinToday(new Date(before))).toBe(day);
     }
+  });
+});
+
+// A browser without a date picker (Opera Mini on a weak connection) shows a plain text field, where
+// people type the date as they write it.
+describe("isoDateFromTyped", () => {
+  it("reads a date typed the German way as the date field's ISO value", () => {
+    expect(isoDateFromTyped("01.05.2015")).toBe("2015-05-01");
+    expect(isoDateFromTyped("1.5.2015")).toBe("2015-05-01");
+    expect(isoDateFromTyped(" 24. 12. 2016 ")).toBe("2016-12-24");
+  });
+
+  it("leaves an ISO date, an empty field and anything else as it came (the schema says what is wrong)", () => {
+    for (const value of ["2015-05-01", "", "1.5.15", "32.13.2015x", "Mai 2015", "1.5.2015.3"]) expect(isoDateFromTyped(value)).toBe(value);
+    // Not a day of the calendar: given on as ISO, which the schema refuses as it refuses 2015-02-30.
+    expect(isoDateFromTyped("30.02.2015")).toBe("2015-02-30");
+    expect(isIsoDate(isoDateFromTyped("30.02.2015"))).toBe(false);
   });
 });

@@ -32,6 +32,18 @@ export function isIsoDate(value: string) {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
+const TYPED_DATE = /^\s*(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\s*$/;
+
+/**
+ * A date field's value as ISO: a browser without a date picker (Opera Mini on a weak connection)
+ * shows a text field, where people type "1.5.2015". Anything else stays as it came, for the
+ * schema to judge; a day not in the calendar is given on as ISO and refused there.
+ */
+export function isoDateFromTyped(value: string) {
+  const match = TYPED_DATE.exec(value);
+  return match ? `${match[3]}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}` : value;
+}
+
 export function isTime(value: string) {
   return TIME.test(value);
 }

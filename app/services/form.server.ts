@@ -9,6 +9,7 @@ import { Readable } from "node:stream";
 import busboy from "busboy";
 import { settings } from "./env.server";
 import { withoutUnseen } from "~/lib/unseen";
+import { isoDateFromTyped } from "~/lib/dates";
 
 /** Fields of the largest real form (the enrolment with ten boxes) stay far below this. */
 export const MAX_FIELDS = 1000;
@@ -88,8 +89,18 @@ function checkName(name: string | undefined, maxIndex: number) {
  * refused as too long. A password is compared, never shown: kept as sent.
  */
 function typed(name: string, value: string) {
-  return /password/i.test(name) ? value : withoutUnseen(value).replace(/\r\n?/g, "\n");
+  if (/password/i.test(name)) return value;
+  const clean = withoutUnseen(value).replace(/\r\n?/g, "\n");
+  return DATE_FIELD.test(name) ? isoDateFromTyped(clean) : clean;
 }
+
+/**
+ * The app's date fields (`type="date"`), by the last part of their name: a browser without a date
+ * picker sends them as typed ("1.5.2015"), read here as ISO for every form at once. A test keeps
+ * this list and the forms' date fields the same.
+ */
+export const DATE_FIELD_NAMES = ["birthDate", "birthdateOfInsured", "dateFrom", "dateTo", "registrationDeadline", "policeCertificateCheckedOn", "juleicaExpiresOn"];
+const DATE_FIELD = new RegExp(`(?:^|\\.)(?:${DATE_FIELD_NAMES.join("|")})$`);
 
 function decode(part: string) {
   try {

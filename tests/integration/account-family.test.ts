@@ -51,6 +51,13 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     expect(page.family.guardians.map((g) => g.firstName)).toEqual(["Eva"]);
   });
 
+  it("takes a birth date typed the German way, as a browser without a date picker sends it", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    expect((await run(accountAction, post("/account", { ...child, birthDate: "1.5.2015" }, { cookie }))).status).toBe(302);
+    expect(db.select().from(participants).where(eq(participants.userId, user.id)).get()!.birthDate).toBe("2015-05-01");
+  });
+
   it("refuses a birth date in the future next to its field (DECISIONS: never in the future), for a new and an edited child", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);

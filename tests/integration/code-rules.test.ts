@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DATE_FIELD_NAMES } from "~/services/form.server";
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -67,5 +68,17 @@ describe("the installs", () => {
       expect(files.length, patch).toBeGreaterThan(0);
       for (const file of files) expect(readFileSync(file, "utf8"), file).toMatch(/lagerfeuer patch/i);
     }
+  });
+
+  it("reads every date field of a form as ISO when typed the German way: the form reader knows each one's name", () => {
+    const found = new Set<string>();
+    for (const file of sources("app").filter((f) => f.endsWith(".tsx"))) {
+      for (const [element] of readFileSync(file, "utf8").matchAll(/<[A-Z]\w*[^>]*?type="date"[^>]*>/g)) {
+        const name = /name=\{?\s*(?:at\()?"(?:[\w.\[\]]*\.)?(\w+)"|fields\.(\w+)/.exec(element);
+        expect(name, `${file}: ${element}`).not.toBeNull();
+        found.add(name![1] ?? name![2]);
+      }
+    }
+    expect([...found].sort()).toEqual([...DATE_FIELD_NAMES].sort());
   });
 });

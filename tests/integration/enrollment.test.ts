@@ -129,6 +129,22 @@ describe("saving a box", () => {
     expect(count()).toBe(0);
   });
 
+  it("takes a birth date typed the German way, as a browser without a date picker sends it", async () => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    const response = await submit(camp.id, cookie, {
+      ...form({ intent: "save-0" }),
+      "boxes[0].participant": "neu",
+      "boxes[0].child.firstName": "Ida",
+      "boxes[0].child.lastName": "Muster",
+      "boxes[0].child.street": "Weg 2",
+      "boxes[0].child.city": "Kiel",
+      "boxes[0].child.birthDate": "2.2.2014",
+    });
+    expect(response.status).toBe(200);
+    expect(db.select().from(participants).where(eq(participants.userId, user.id)).get()).toMatchObject({ firstName: "Ida", birthDate: "2014-02-02" });
+  });
+
   it("names the missing fields and saves nothing", async () => {
     const camp = createEvent();
     const { cookie } = await parent();
