@@ -104,17 +104,22 @@ describe("the enrolment form", () => {
   });
 });
 
+/** A new child typed into the first box, all but its birth date. */
+const newIda = {
+  "boxes[0].participant": "neu",
+  "boxes[0].child.firstName": "Ida",
+  "boxes[0].child.lastName": "Muster",
+  "boxes[0].child.street": "Weg 2",
+  "boxes[0].child.city": "Kiel",
+};
+
 describe("saving a box", () => {
   it("stores a new child and guardian in the account and picks them", async () => {
     const camp = createEvent();
     const { user, cookie } = await parent();
     const response = await submit(camp.id, cookie, {
       ...form({ intent: "save-0" }),
-      "boxes[0].participant": "neu",
-      "boxes[0].child.firstName": "Ida",
-      "boxes[0].child.lastName": "Muster",
-      "boxes[0].child.street": "Weg 2",
-      "boxes[0].child.city": "Kiel",
+      ...newIda,
       "boxes[0].child.birthDate": "2014-02-02",
       "boxes[0].guardian": "neu",
       "boxes[0].newGuardian.firstName": "Eva",
@@ -134,11 +139,7 @@ describe("saving a box", () => {
     const { user, cookie } = await parent();
     const response = await submit(camp.id, cookie, {
       ...form({ intent: "save-0" }),
-      "boxes[0].participant": "neu",
-      "boxes[0].child.firstName": "Ida",
-      "boxes[0].child.lastName": "Muster",
-      "boxes[0].child.street": "Weg 2",
-      "boxes[0].child.city": "Kiel",
+      ...newIda,
       "boxes[0].child.birthDate": "2.2.2014",
     });
     expect(response.status).toBe(200);
