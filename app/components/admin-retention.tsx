@@ -2,6 +2,7 @@
 // button to run it now (DECISIONS.md 'Keeping children's data').
 import { Form, Link } from "@remix-run/react";
 import { ConfirmActions, ConfirmDialog, STEP_ANCHOR, useStepLink } from "~/components/confirm-dialog";
+import { formatDate, formatTime } from "~/lib/dates";
 import type { RetentionCounts } from "~/models/retention.server";
 
 const PANEL = "/gott?tab=protokoll";
@@ -15,20 +16,28 @@ const ROWS: [keyof RetentionCounts, string][] = [
   ["mails", "Versandte und nicht zustellbare E-Mails (außer „E-Mail an alle“)"],
 ];
 
-type Props = { preview: RetentionCounts; settings: { healthDays: number; years: number; sepaMonths: number }; asked: boolean; submissionKey: string };
+type Props = {
+  preview: RetentionCounts;
+  settings: { healthDays: number; years: number; sepaMonths: number };
+  /** The daily job's last run (ISO), null before the first. */
+  lastRunAt: string | null;
+  asked: boolean;
+  submissionKey: string;
+};
 
-export function AdminRetention({ preview, settings, asked, submissionKey }: Props) {
+export function AdminRetention({ preview, settings, lastRunAt, asked, submissionKey }: Props) {
   const nothing = ROWS.every(([key]) => preview[key] === 0);
   const step = useStepLink(`${PANEL}&frage=datensparsamkeit#${STEP_ANCHOR}`);
   return (
     <section aria-labelledby="retention-title" className="admin-retention">
       <h2 id="retention-title">Datensparsamkeit</h2>
       <p>
-        Jede Nacht werden Gesundheitsangaben, Versicherungsdaten, Erlaubnisse, Kommentare und die Begründungen von Entscheidungen {settings.healthDays} Tage nach dem Ende
+        Einmal am Tag (und bei jedem Start der App) werden Gesundheitsangaben, Versicherungsdaten, Erlaubnisse, Kommentare und die Begründungen von Entscheidungen {settings.healthDays} Tage nach dem Ende
         einer Veranstaltung gelöscht, versandte E-Mails {settings.healthDays} Tage nach dem Versand, SEPA-Mandate nach {settings.sepaMonths} Monaten, die Anmeldungen nach {settings.years} Jahren und die Nachweise von Mitarbeiter*innen drei
         Monate nach ihrem letzten Einsatz.
         Das Protokoll nennt nur die Anzahl.
       </p>
+      <p>{lastRunAt ? `Zuletzt gelaufen: ${formatDate(new Date(lastRunAt))}, ${formatTime(new Date(lastRunAt))}.` : "Noch nicht gelaufen."}</p>
       <h3>Der nächste Lauf entfernt</h3>
       <table>
         <tbody>

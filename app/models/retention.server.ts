@@ -6,7 +6,7 @@
 // The parent's own records (children, guardians) stay.
 // A daily job runs it; each run writes counts, never contents, to the protocol.
 import { and, desc, eq, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
-import { auditLog, comments, events, mailOutbox, registrationHistory, registrations, sepaMandates } from "../../db/schema";
+import { auditLog, comments, events, jobRuns, mailOutbox, registrationHistory, registrations, sepaMandates } from "../../db/schema";
 import { berlinToday } from "~/lib/dates";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
@@ -88,6 +88,14 @@ function conditions(now: Date) {
 export type RetentionCounts = { healthData: number; comments: number; registrations: number; sepaMandates: number; helperChecks: number; mails: number };
 
 /** What the next run would remove (shown to admins on /gott). */
+/** The daily job's name, as the scheduler notes its runs. */
+export const RETENTION_JOB = "datensparsamkeit";
+
+/** When the daily job last ran (the scheduler notes each run), null before the first. */
+export function retentionLastRun(database: Queryable = db) {
+  return database.select({ at: jobRuns.lastRunAt }).from(jobRuns).where(eq(jobRuns.name, RETENTION_JOB)).get()?.at ?? null;
+}
+
 export function retentionPreview(now = new Date(), database: Queryable = db): RetentionCounts {
   const where = conditions(now);
   const n = (query: { get: () => { n: number } | undefined }) => query.get()?.n ?? 0;

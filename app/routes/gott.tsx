@@ -13,7 +13,7 @@ import { AdminUsers, WAITS_FOR_REACTIVATION, type AdminStep } from "~/components
 import { FormAlert, type Alert } from "~/components/forms";
 import { errorText } from "~/lib/http-errors";
 import { listAdminEvents, listAdminUsers, listProtocol, setAdminRole, setUserActive, type AdminChange } from "~/models/admin.server";
-import { retentionPreview, runRetention } from "~/models/retention.server";
+import { retentionLastRun, retentionPreview, runRetention } from "~/models/retention.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
 import { currentLegalVersions, LEGAL_DOCUMENTS, LEGAL_TYPES, legalUrl, saveLegalVersions } from "~/models/legal.server";
 import { panelHref, readPanelQuery, userActionSchema, type AdminTab, type UserAction } from "~/schemas/admin";
@@ -51,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     users,
     step: users ? userStep(search, [...users.admins, ...users.users], admin.id) : null,
     protocol: query.tab === "protokoll" ? listProtocol({ kind: query.kind, page: query.page }) : null,
-    retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention, asked: search.get("frage") === "datensparsamkeit" } : null,
+    retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention, lastRunAt: retentionLastRun()?.toISOString() ?? null, asked: search.get("frage") === "datensparsamkeit" } : null,
     // One-time keys: the upload and the run are done once however often their forms are sent.
     legalKey: randomToken(),
     retentionKey: randomToken(),

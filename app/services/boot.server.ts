@@ -4,7 +4,7 @@ import { deleteOldAddressChecks } from "~/models/address-checks.server";
 import { deleteOldLoginAttempts } from "~/models/password-tries.server";
 import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
-import { runRetention } from "~/models/retention.server";
+import { RETENTION_JOB, runRetention } from "~/models/retention.server";
 import { expireOffers } from "~/models/waiting-list.server";
 import { purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
 import { closeDatabase, db } from "./db.server";
@@ -145,7 +145,7 @@ export function startJobs() {
   // Places offered to the waiting list and not taken in time go to the next in line.
   registerJob({ name: "platzangebote", everyMs: 60_000, run: (now) => expireOffers(now) });
   // Children's data only as long as needed (DECISIONS.md); idempotent, so running daily is enough.
-  registerJob({ name: "datensparsamkeit", everyMs: 24 * 3600_000, run: (now) => runRetention(now) });
+  registerJob({ name: RETENTION_JOB, everyMs: 24 * 3600_000, run: (now) => runRetention(now) });
   // The lead persons' mail about missing helper checks, 30 days before each event (once per event);
   // check records of people whose last event as a helper ended three months ago are deleted.
   registerJob({

@@ -205,6 +205,9 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
     const due = createRegistration(ended.id, admin.id);
     db.update(registrations).set({ specialNeeds: "Heuschnupfen" }).where(eq(registrations.id, due.id)).run();
     await page.goto("/gott?tab=protokoll");
+    const retention = (await page.getByRole("region", { name: "Datensparsamkeit" }).textContent())!.replace(/\s+/g, " ");
+    expect(retention).toContain("Einmal am Tag (und bei jedem Start der App) werden Gesundheitsangaben");
+    expect(retention).toMatch(/Zuletzt gelaufen: \d{2}\.\d{2}\.\d{2}, \d{2}:\d{2} Uhr\.|Noch nicht gelaufen\./);
     await page.getByRole("link", { name: "Jetzt ausführen" }).click();
     const ask = page.getByRole("dialog", { name: "Datensparsamkeit jetzt ausführen" });
     expect(await ask.textContent()).toContain("Das lässt sich nicht rückgängig machen.");

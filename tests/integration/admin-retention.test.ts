@@ -1,7 +1,7 @@
 // Admins see on /gott what the next minimisation run removes and can run it now; nobody else.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, registrations } from "../../db/schema";
+import { auditLog, jobRuns, registrations } from "../../db/schema";
 import { shiftIsoDate } from "~/models/retention.server";
 import { action as panelAction, loader as panelLoader } from "~/routes/gott";
 import { berlinToday } from "~/lib/dates";
@@ -23,6 +23,16 @@ beforeEach(async () => {
 });
 
 describe("Datensparsamkeit on /gott", () => {
+  it("says when the daily run last ran, and that it has not yet where it never did", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    const lastRun = async () => (await body<{ retention: { lastRunAt: string | null } }>(await run(panelLoader, get("/gott?tab=protokoll", { cookie })))).retention.lastRunAt;
+    expect(await lastRun()).toBeNull();
+    const at = new Date("2026-11-23T02:00:00.000Z");
+    db.insert(jobRuns).values({ name: "datensparsamkeit", lastRunAt: at, lastError: null }).run();
+    expect(await lastRun()).toBe(at.toISOString());
+  });
+
   it("shows the admin what the next run removes and runs it on request", async () => {
     const admin = await createUser({ role: "admin" });
     const cookie = await sessionCookieFor(admin.id);
