@@ -389,7 +389,10 @@ function serveRequests() {
     clearTimeout(deadline);
     // A worker has no mail worker or scheduler: it only closes its database connection.
     if (role === "worker") closeDatabase();
-    else await shutdown();
+    else {
+      await shutdown();
+      logNotice("info", "Server beendet.");
+    }
     process.exit(0);
   }
   // A primary gone (killed): node's cluster ends its workers at once (docs/decisions/0014-cluster.md).
@@ -495,6 +498,7 @@ function runPrimary(count) {
     await end(Object.values(cluster.workers ?? {}).filter((w) => w !== jobs));
     await end([jobs]);
     await shutdown();
+    logNotice("info", "Server beendet.");
     process.exit(exitCode);
   }
   onStopSignals(stop);

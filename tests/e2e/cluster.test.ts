@@ -165,6 +165,7 @@ describe("cluster", () => {
           expect.objectContaining({ level: 30, pid: jobs, msg: `Mail-Versand und Zeitplan laufen in Prozess ${jobs}.` }),
           expect.objectContaining({ level: 30, pid: primary, msg: "SIGTERM: Server wird beendet …" }),
           expect.objectContaining({ level: 30, pid: jobs, msg: "SIGTERM: Mail-Versand und Zeitplan werden beendet …" }),
+          expect.objectContaining({ level: 30, pid: primary, msg: "Server beendet." }),
         ]),
       );
       expect(logLines(app.stderr())).toEqual([

@@ -37,7 +37,7 @@ export default async function setup(project: TestProject) {
     rmSync(dir, { recursive: true, force: true });
     if (leaks.length) throw new Error(`The server's log contains personal data: ${leaks.slice(0, 10).join(", ")}`);
     const news = logLines(log).filter((line) => line.msg !== "request").map((line) => line.msg);
-    for (const expected of [/^Erster Admin angelegt: admin@example\.org$/, /^Lagerfeuer läuft auf http:\/\/localhost:\d+$/, /^SIGTERM: Server wird beendet …$/]) {
+    for (const expected of [/^Erster Admin angelegt: admin@example\.org$/, /^Lagerfeuer läuft auf http:\/\/localhost:\d+$/, /^SIGTERM: Server wird beendet …$/, /^Server beendet\.$/]) {
       if (!news.some((msg) => expected.test(msg))) throw new Error(`The server's log lacks a line ${expected}: ${news.join(" | ")}`);
     }
   };

@@ -65,6 +65,8 @@ describe("graceful shutdown", () => {
 
       expect(await app.exited).toBe(0);
       expect(app.output()).toContain("SIGTERM: Server wird beendet");
+      // Its last word: the operator reading the log knows it ended in order, not cut off.
+      expect(app.output().trimEnd()).toMatch(/"msg":"Server beendet\."\}$/);
       expect(app.query<{ title: string }>("select title from events")).toEqual([{ title: "Abschiedsfreizeit" }]);
       expect(readdirSync(path.join(app.uploadsDir, ".tmp"))).toEqual([]);
     } finally {
