@@ -107,6 +107,11 @@ export async function takeParkedForm(request: Request, userId: number, path: str
   return { formData, clearCookie: clear };
 }
 
+/** The account's kept forms: it logs out (on a shared computer nothing stays for the next). */
+export function forgetParkedForms(userId: number) {
+  db.delete(parkedForms).where(eq(parkedForms.userId, userId)).run();
+}
+
 /** Kept forms past their hour (the hourly tidy-up). */
 export function deleteExpiredParkedForms(now = Date.now()) {
   return db.delete(parkedForms).where(lt(parkedForms.expiresAt, new Date(now))).run().changes;

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { parkedForms, participants, registrations, sessions } from "../../db/schema";
 import { action, loader } from "~/routes/enroll.$eventId";
+import { action as logoutAction } from "~/routes/logout";
 import { takeFlash } from "~/services/flash.server";
 import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
@@ -119,6 +120,21 @@ describe("a form sent after its session ran out", () => {
     db.update(parkedForms).set({ expiresAt: new Date(Date.now() - 1) }).run();
     expect((await body<{ restored: unknown }>(await run(loader, get(path, { cookie: await cookiesAfterLogin(second, parent.id), params })))).restored).toBeNull();
     expect(deleteExpiredParkedForms(Date.now() + PARKED_FOR_MS)).toBe(1);
+  });
+
+  it("is dropped when its account logs out before going back to the form (a shared computer keeps nothing)", async () => {
+    const { parent, fields, path, params } = await setUp();
+    const other = await createUser({ firstName: "Otto" });
+    const [parentCookie, otherCookie] = [await sessionCookieFor(parent.id), await sessionCookieFor(other.id)];
+    expire(parent.id);
+    expire(other.id);
+    await run(action, post(path, fields, { cookie: parentCookie, params }));
+    await run(action, post(path, fields, { cookie: otherCookie, params }));
+    expect(db.select().from(parkedForms).all()).toHaveLength(2);
+    // Signed in again, the parent goes elsewhere and logs out.
+    const loggedOut = await run(logoutAction, post("/logout", {}, { cookie: await sessionCookieFor(parent.id) }));
+    expect(loggedOut.status).toBe(302);
+    expect(db.select({ userId: parkedForms.userId }).from(parkedForms).all()).toEqual([{ userId: other.id }]);
   });
 
   it("is not kept when the session was ended on purpose or there was none; the message says to fill it in again", async () => {
