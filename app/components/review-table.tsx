@@ -17,6 +17,8 @@ export type Row = {
   waitingListPosition: number | null;
   offerExpiresAt: number | null;
   paymentMethod: "transfer" | "sepa";
+  /** What its place costs (0: free, nothing to pay); null off a place. */
+  amountCents: number | null;
   groupId: number | null;
   groupName: string | null;
 };
@@ -50,8 +52,9 @@ function NameLink({ row }: { row: Row }) {
 }
 
 /** Spec: green when payment and application are both confirmed, yellow when one is, red when neither. */
-export function rowColour(row: Pick<Row, "applicationStatus" | "paid">) {
-  const done = Number(row.applicationStatus === "accepted") + Number(row.paid);
+export function rowColour(row: Pick<Row, "applicationStatus" | "paid" | "amountCents">) {
+  // A free place has nothing to pay: it counts as paid.
+  const done = Number(row.applicationStatus === "accepted") + Number(row.paid || row.amountCents === 0);
   return done === 2 ? "row-green" : done === 1 ? "row-yellow" : "row-red";
 }
 

@@ -7,6 +7,7 @@ import {
   isAllowed,
   paysNow,
   isAlreadyDone,
+  refusalText,
   stateOf,
   type Decision,
   type RegistrationFacts,
@@ -49,6 +50,14 @@ describe("the registration state machine", () => {
     expect(allowedDecisions(paidAccepted)).toEqual(["cancel", "revoke-payment"]);
     expect(isAllowed("confirm-payment", { ...FACTS.waiting })).toBe(false);
     expect(isAllowed("revoke-payment", { ...FACTS.rejected, paid: true })).toBe(true);
+  });
+
+  it("has no payment to confirm for a free place, so none to take back (helper review: a free camp's family was thanked for paying)", () => {
+    expect(isAllowed("confirm-payment", { ...FACTS.accepted, amountCents: 0 })).toBe(false);
+    expect(allowedDecisions({ ...FACTS.open, amountCents: 0 })).toEqual(["accept", "reject"]);
+    expect(refusalText("confirm-payment", { ...FACTS.accepted, amountCents: 0 })).toBe("Diese Anmeldung kostet nichts: Es gibt keine Zahlung zu bestätigen.");
+    // An amount not known (from before amounts were kept) is owed, as before.
+    expect(isAllowed("confirm-payment", { ...FACTS.accepted, amountCents: null })).toBe(true);
   });
 
   it("knows a repeated decision", () => {

@@ -78,9 +78,12 @@ export const TARGET: Record<Exclude<Decision, "confirm-payment" | "revoke-paymen
   "move-up": "open",
 };
 
-export function isAllowed(decision: Decision, r: RegistrationFacts) {
+/** A registration with what its place costs, where known (0: free, nothing to confirm). */
+type WithAmount = RegistrationFacts & { amountCents?: number | null };
+
+export function isAllowed(decision: Decision, r: WithAmount) {
   const state = stateOf(r);
-  if (decision === "confirm-payment") return (state === "open" || state === "accepted") && !r.paid;
+  if (decision === "confirm-payment") return owes(r);
   if (decision === "revoke-payment") return r.paid;
   return FROM[decision].includes(state);
 }
@@ -95,7 +98,7 @@ export function isAlreadyDone(decision: Decision, r: RegistrationFacts) {
 }
 
 /** The buttons a leader sees for a registration. */
-export function allowedDecisions(r: RegistrationFacts): Decision[] {
+export function allowedDecisions(r: WithAmount): Decision[] {
   return DECISIONS.filter((d) => isAllowed(d, r));
 }
 
@@ -109,12 +112,11 @@ export function canAnswerOffer(r: RegistrationFacts, now: Date) {
 }
 
 /** Refusals of the machine, in German, by what the registration is now. */
-export function refusalText(decision: Decision, r: RegistrationFacts) {
+export function refusalText(decision: Decision, r: WithAmount) {
   const state = stateOf(r);
   if (decision === "confirm-payment") {
-    return state === "open" || state === "accepted"
-      ? "Die Zahlung ist bereits bestätigt."
-      : "Eine Zahlung kann nur für eine Anmeldung mit Platz bestätigt werden.";
+    if (!paysNow(r)) return "Eine Zahlung kann nur für eine Anmeldung mit Platz bestätigt werden.";
+    return r.amountCents === 0 ? "Diese Anmeldung kostet nichts: Es gibt keine Zahlung zu bestätigen." : "Die Zahlung ist bereits bestätigt.";
   }
   if (decision === "accept" && (state === "waiting" || state === "offered")) {
     return "Diese Anmeldung steht auf der Warteliste. Bitte zuerst nachrücken lassen.";

@@ -117,7 +117,7 @@ export function openSepaMandates(eventId: number): OpenSepa[] {
     })
     .from(sepaMandates)
     .innerJoin(registrations, eq(registrations.sepaMandateId, sepaMandates.id))
-    .where(and(eq(sepaMandates.eventId, eventId), eq(registrations.eventId, eventId), placed, eq(registrations.paid, false)))
+    .where(and(eq(sepaMandates.eventId, eventId), eq(registrations.eventId, eventId), placed, eq(registrations.paid, false), hasAmountDue))
     .groupBy(sepaMandates.id)
     .orderBy(germanNameOrder(sepaMandates.lastName), germanNameOrder(sepaMandates.firstName), asc(sepaMandates.id))
     .all();

@@ -10,6 +10,7 @@ import { RouteError } from "~/components/route-error";
 import { formatAmount, formatTotal } from "~/lib/amount";
 import { formatDate } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
+import { owes } from "~/lib/registration-machine";
 import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import { getSepaDetail } from "~/models/review.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
@@ -29,7 +30,8 @@ async function guard(request: Request, params: { id?: string; sepaId?: string })
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { event, may, detail } = await guard(request, params);
   return json(
-    { eventId: event.id, canConfirm: may.confirmPayments, creditorId: settings().bank.creditorId, ...detail },
+    // Something left to debit: a free place owes nothing.
+    { eventId: event.id, canConfirm: may.confirmPayments, creditorId: settings().bank.creditorId, owing: detail.children.some(owes), ...detail },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -40,10 +42,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function SepaDetail() {
-  const { eventId, canConfirm, creditorId, mandate, children, amountCents, openCents } = useLoaderData<typeof loader>();
+  const { eventId, canConfirm, creditorId, mandate, children, amountCents, openCents, owing } = useLoaderData<typeof loader>();
   const refusal = useActionData<DecisionReply>()?.decision?.message;
   const holder = `${mandate.firstName} ${mandate.lastName}`;
-  const unpaid = children.some((c) => !c.paid);
   return (
     <article className="review sepa-detail">
       <h1>SEPA-Detailseite {holder}</h1>
@@ -100,7 +101,7 @@ export default function SepaDetail() {
             {refusal}
           </p>
         ) : null}
-        {canConfirm && unpaid ? (
+        {canConfirm && owing ? (
           <Form method="post">
             <input type="hidden" name="intent" value="confirm-mandate" />
             <input type="hidden" name="sepaMandateId" value={mandate.id} />

@@ -2,12 +2,14 @@
 // or on the leaders' list, and its families are not "unpaid" (the list's count and filter, the
 // event mail's audience). A priced event beside it keeps all of them.
 import { beforeEach, describe, expect, it } from "vitest";
-import { participants, registrations } from "../../db/schema";
+import { participants, registrations, sepaMandates } from "../../db/schema";
+import { rowColour } from "~/components/review-table";
+import { confirmMandatePayments, decide } from "~/models/registration-decision.server";
 import { paymentStatusWord } from "~/lib/registration-status";
 import { mailAddresses } from "~/models/event-mail.server";
 import { getEventPage } from "~/models/event.server";
 import { getFamily } from "~/models/family.server";
-import { getParticipantList } from "~/models/review.server";
+import { getParticipantList, openSepaMandates } from "~/models/review.server";
 import { db } from "~/services/db.server";
 import { createEvent } from "../support/events";
 import { createUser, resetDatabase } from "../support/fixtures";
@@ -44,3 +46,20 @@ describe.each([
     expect(mailAddresses(camp.id, "unpaid")).toEqual(unpaid ? [user.email] : []);
   });
 });
+
+describe("a free place on the leaders' side (helper review)", () => {
+  it("has no payment to confirm, is done once accepted, and its mandate is no open debit", async () => {
+    const lead = await createUser({ role: "admin" });
+    const actor = { id: lead.id, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, role: "admin" as const };
+    const { user, camp } = await enrolled(0);
+    const mandate = db.insert(sepaMandates).values({ userId: user.id, eventId: camp.id, firstName: "Eva", lastName: "Muster", street: "Weg 1", postalCode: "24103", city: "Kiel", iban: "DE02120300000000202051" }).returning().get();
+    db.update(registrations).set({ paymentMethod: "sepa", sepaMandateId: mandate.id }).run();
+    const row = getParticipantList(camp.id, camp.capacity, { filter: "alle", search: "", page: 1 }, true);
+    expect(rowColour(row.table[0]!)).toBe("row-green");
+    expect(openSepaMandates(camp.id)).toEqual([]);
+    expect(decide(camp.id, row.table[0]!.id, "confirm-payment", actor)).toEqual({ ok: false, status: 409, message: "Diese Anmeldung kostet nichts: Es gibt keine Zahlung zu bestätigen." });
+    expect(confirmMandatePayments(camp.id, mandate.id, actor)).toMatchObject({ ok: true, changed: false });
+    expect(db.select({ paid: registrations.paid }).from(registrations).all()).toEqual([{ paid: false }]);
+  });
+});
+

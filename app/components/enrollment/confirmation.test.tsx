@@ -129,6 +129,11 @@ describe("the confirmation's payment", () => {
     expect(text).not.toMatch(/Gesamtbetrag|Zahlung ausstehend|0,00|zahlst|überweise/);
   });
 
+  it("a free event paid by SEPA mandate announces no debit (helper review)", () => {
+    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 0 }], { priceCents: 0, paymentMethod: "sepa", mandateReference: "LF-1-M7" });
+    expect(text).not.toMatch(/Lastschrift|Gläubiger|Mandatsreferenz|Gesamtbetrag/);
+  });
+
   it("a child with an open offer is not told to wait for a place; it is shown where to take it", () => {
     const text = page([{ applicationStatus: "open", waitingListPosition: 1, offerExpiresAt: "2027-06-01T10:00:00.000Z" } as Child]);
     expect(text).not.toContain("Sobald ein Platz frei wird");

@@ -58,7 +58,7 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
       {inLine.length > 0 && !free ? <p>Für Kinder auf der Warteliste zahlst du erst, wenn sie einen Platz bekommen.</p> : null}
 
       {enrolment.paid ? <p>Die Zahlung ist eingegangen. Vielen Dank!</p> : null}
-      {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid ? (
+      {enrolment.paymentMethod === "sepa" && placed.length > 0 && !enrolment.paid && !free ? (
         <>
           {parts.length > 1 ? (
             <>
