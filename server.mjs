@@ -498,7 +498,8 @@ function runPrimary(count) {
     await end(Object.values(cluster.workers ?? {}).filter((w) => w !== jobs));
     await end([jobs]);
     await shutdown();
-    logNotice("info", "Server beendet.");
+    // A start that failed (the port taken) said why already; it did not end in order.
+    if (exitCode === 0) logNotice("info", "Server beendet.");
     process.exit(exitCode);
   }
   onStopSignals(stop);

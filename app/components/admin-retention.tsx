@@ -19,13 +19,20 @@ const ROWS: [keyof RetentionCounts, string][] = [
 type Props = {
   preview: RetentionCounts;
   settings: { healthDays: number; years: number; sepaMonths: number };
-  /** The daily job's last run (ISO), null before the first. */
-  lastRunAt: string | null;
+  /** The daily job's last run (ISO time), null before the first. */
+  lastRun: { at: string; failed: boolean } | null;
   asked: boolean;
   submissionKey: string;
 };
 
-export function AdminRetention({ preview, settings, lastRunAt, asked, submissionKey }: Props) {
+function lastRunText(lastRun: Props["lastRun"]) {
+  if (!lastRun) return "Noch nicht gelaufen.";
+  const when = `${formatDate(new Date(lastRun.at))}, ${formatTime(new Date(lastRun.at))}`;
+  // Said in words, not by colour: a failed run deleted nothing.
+  return lastRun.failed ? `Der letzte Lauf (${when}) ist fehlgeschlagen und hat nichts gelöscht; der nächste versucht es erneut. Näheres steht im Log des Servers.` : `Zuletzt gelaufen: ${when}.`;
+}
+
+export function AdminRetention({ preview, settings, lastRun, asked, submissionKey }: Props) {
   const nothing = ROWS.every(([key]) => preview[key] === 0);
   const step = useStepLink(`${PANEL}&frage=datensparsamkeit#${STEP_ANCHOR}`);
   return (
@@ -37,7 +44,7 @@ export function AdminRetention({ preview, settings, lastRunAt, asked, submission
         Monate nach ihrem letzten Einsatz.
         Das Protokoll nennt nur die Anzahl.
       </p>
-      <p>{lastRunAt ? `Zuletzt gelaufen: ${formatDate(new Date(lastRunAt))}, ${formatTime(new Date(lastRunAt))}.` : "Noch nicht gelaufen."}</p>
+      <p>{lastRunText(lastRun)}</p>
       <h3>Der nächste Lauf entfernt</h3>
       <table>
         <tbody>

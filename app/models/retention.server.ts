@@ -91,9 +91,10 @@ export type RetentionCounts = { healthData: number; comments: number; registrati
 /** The daily job's name, as the scheduler notes its runs. */
 export const RETENTION_JOB = "datensparsamkeit";
 
-/** When the daily job last ran (the scheduler notes each run), null before the first. */
+/** When the daily job last ran and whether it failed (the scheduler notes each run), null before the first. */
 export function retentionLastRun(database: Queryable = db) {
-  return database.select({ at: jobRuns.lastRunAt }).from(jobRuns).where(eq(jobRuns.name, RETENTION_JOB)).get()?.at ?? null;
+  const run = database.select({ at: jobRuns.lastRunAt, error: jobRuns.lastError }).from(jobRuns).where(eq(jobRuns.name, RETENTION_JOB)).get();
+  return run ? { at: run.at, failed: run.error !== null } : null;
 }
 
 export function retentionPreview(now = new Date(), database: Queryable = db): RetentionCounts {

@@ -51,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     users,
     step: users ? userStep(search, [...users.admins, ...users.users], admin.id) : null,
     protocol: query.tab === "protokoll" ? listProtocol({ kind: query.kind, page: query.page }) : null,
-    retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention, lastRunAt: retentionLastRun()?.toISOString() ?? null, asked: search.get("frage") === "datensparsamkeit" } : null,
+    retention: query.tab === "protokoll" ? { preview: retentionPreview(), settings: settings().retention, lastRun: retentionLastRun(), asked: search.get("frage") === "datensparsamkeit" } : null,
     // One-time keys: the upload and the run are done once however often their forms are sent.
     legalKey: randomToken(),
     retentionKey: randomToken(),

@@ -26,11 +26,14 @@ describe("Datensparsamkeit on /gott", () => {
   it("says when the daily run last ran, and that it has not yet where it never did", async () => {
     const admin = await createUser({ role: "admin" });
     const cookie = await sessionCookieFor(admin.id);
-    const lastRun = async () => (await body<{ retention: { lastRunAt: string | null } }>(await run(panelLoader, get("/gott?tab=protokoll", { cookie })))).retention.lastRunAt;
+    const lastRun = async () => (await body<{ retention: { lastRun: unknown } }>(await run(panelLoader, get("/gott?tab=protokoll", { cookie })))).retention.lastRun;
     expect(await lastRun()).toBeNull();
     const at = new Date("2026-11-23T02:00:00.000Z");
     db.insert(jobRuns).values({ name: "datensparsamkeit", lastRunAt: at, lastError: null }).run();
-    expect(await lastRun()).toBe(at.toISOString());
+    expect(await lastRun()).toEqual({ at: at.toISOString(), failed: false });
+    // A run that failed is no run that deleted (helper review): the panel says so.
+    db.update(jobRuns).set({ lastError: "database is locked" }).run();
+    expect(await lastRun()).toEqual({ at: at.toISOString(), failed: true });
   });
 
   it("shows the admin what the next run removes and runs it on request", async () => {

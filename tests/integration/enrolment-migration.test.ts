@@ -67,14 +67,22 @@ it("marks the registrations placed after their enrolment (history) as asked for 
   const insert = (sql: string, ...values: unknown[]) => Number(sqlite.prepare(sql).run(...values).lastInsertRowid);
   const user = insert("insert into users (email, first_name, last_name, password_hash) values ('a@example.org', 'Eva', 'Muster', 'x')");
   const event = insert("insert into events (title, description, date_from, time_from, starts_at, location, price_cents) values ('Zeltlager', 'See', '2030-07-01', '10:00', 0, 'Plön', 24900)");
-  const ids = ["Anna", "Ben", "Clara", "Dora", "Emil"].map((name) => {
+  const ids = ["Anna", "Ben", "Clara", "Dora", "Emil", "Frida"].map((name) => {
     const child = insert("insert into participants (user_id, first_name, last_name, street, city, birth_date) values (?, ?, 'Muster', 'Weg 1', 'Kiel', '2015-01-01')", user, name);
     return insert("insert into registrations (event_id, participant_id, user_id, payment_method) values (?, ?, ?, 'transfer')", event, child, user);
   });
-  const history = ["created", "moved_from_waiting_list", "offer_accepted", "rejection_revoked", "payment_revoked"];
-  ids.forEach((id, i) => insert("insert into registration_history (registration_id, action) values (?, ?)", id, history[i]));
+  const history = ["created", "moved_from_waiting_list", "offer_accepted", "rejection_revoked"];
+  ids.slice(0, 4).forEach((id, i) => insert("insert into registration_history (registration_id, action) values (?, ?)", id, history[i]));
+  // A payment taken back: asked for alone by mail when its thank-you had gone out, ten minutes
+  // after the confirmation (Frida); within them the mail was withheld and nothing asked (Emil).
+  const at = (minutes: number) => Date.UTC(2026, 10, 1, 12, minutes);
+  const entry = (id: number, action: string, minutes: number) => insert("insert into registration_history (registration_id, action, created_at) values (?, ?, ?)", id, action, at(minutes));
+  entry(ids[4], "payment_confirmed", 0);
+  entry(ids[4], "payment_revoked", 4);
+  entry(ids[5], "payment_confirmed", 0);
+  entry(ids[5], "payment_revoked", 25);
   migrateDatabase(sqlite);
   const marked = sqlite.prepare("select amount_asked_alone as alone from registrations order by id").all();
-  expect(marked).toEqual([0, 1, 1, 1, 0].map((alone) => ({ alone })));
+  expect(marked).toEqual([0, 1, 1, 1, 0, 1].map((alone) => ({ alone })));
   sqlite.close();
 });
