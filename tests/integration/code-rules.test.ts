@@ -73,7 +73,7 @@ describe("the installs", () => {
   it("reads every date field of a form as ISO when typed the German way: the form reader knows each one's name", () => {
     const found = new Set<string>();
     for (const file of sources("app").filter((f) => f.endsWith(".tsx"))) {
-      for (const [element] of readFileSync(file, "utf8").matchAll(/<[A-Z]\w*[^>]*?type="date"[^>]*>/g)) {
+      for (const [element] of readFileSync(file, "utf8").matchAll(/<[a-zA-Z]\w*[^>]*?type="date"[^>]*>/g)) {
         const name = /name=\{?\s*(?:at\()?"(?:[\w.\[\]]*\.)?(\w+)"|fields\.(\w+)/.exec(element);
         expect(name, `${file}: ${element}`).not.toBeNull();
         found.add(name![1] ?? name![2]);
