@@ -3,6 +3,7 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import { showAndFocus } from "~/components/in-page-links";
+import { typedDateHint } from "~/lib/dates";
 import { checkPassword, PASSWORD_CHECK_LABELS, passwordStrength, type PasswordCheck } from "~/lib/password-rules";
 
 /** True once React runs in the browser: controls that need JavaScript show only then. */
@@ -100,14 +101,6 @@ type FieldProps = {
 };
 
 /** A labelled input with its errors, linked for screen readers. */
-/**
- * A date field's format, shown only where a browser has no date picker and gives a text field
- * (date pickers ignore a placeholder); the form reader takes the date typed this way.
- */
-export function typedDateHint(type: string | undefined) {
-  return type === "date" ? { placeholder: "TT.MM.JJJJ" } : {};
-}
-
 export function Field({ label, meta, type = "text", hint, inputProps }: FieldProps) {
   const hintId = `${meta.id}-hint`;
   const props = getInputProps(meta, { type, ariaDescribedBy: hint ? hintId : undefined });

@@ -4,7 +4,7 @@
 // camp sheet.
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { typedDateHint } from "./forms";
+import { typedDateHint } from "~/lib/dates";
 
 type Values = {
   policeCertificateCheckedOn: string | null;

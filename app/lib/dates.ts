@@ -44,6 +44,14 @@ export function isoDateFromTyped(value: string) {
   return match ? `${match[3]}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}` : value;
 }
 
+/**
+ * A date field's format for the input's attributes, shown only where a browser has no date picker
+ * and gives a text field (date pickers ignore a placeholder): the form reader takes a date typed so.
+ */
+export function typedDateHint(type: string | undefined) {
+  return type === "date" ? { placeholder: "TT.MM.JJJJ" } : {};
+}
+
 export function isTime(value: string) {
   return TIME.test(value);
 }

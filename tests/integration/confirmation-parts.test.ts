@@ -48,12 +48,18 @@ function regsOf(eventId: number) {
 const parts = (enrolmentId: number, user: SessionUser) =>
   getEnrolmentConfirmation(enrolmentId, user)!.openParts.map((p) => ({ names: p.names, cents: p.cents, alone: p.alone }));
 
+/** Anna and Ben enrolled together, both with a place (200 € and 180 €). */
+async function annaAndBenPlaced() {
+  const lead = await account("Lea");
+  const parent = await account("Eva");
+  const camp = createEvent({ ownerIds: [lead.id], capacity: 5, priceCents: 20000, siblingDiscountCents: 2000 });
+  const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Anna", "Ben"]).map((c) => c.id)));
+  return { lead, parent, camp, enrolmentId };
+}
+
 describe("the confirmation's open amount", () => {
   it("is one transfer while every open child was placed with the enrolment", async () => {
-    const lead = await account("Lea");
-    const parent = await account("Eva");
-    const camp = createEvent({ ownerIds: [lead.id], capacity: 5, priceCents: 20000, siblingDiscountCents: 2000 });
-    const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Anna", "Ben"]).map((c) => c.id)));
+    const { parent, enrolmentId } = await annaAndBenPlaced();
     expect(parts(enrolmentId, parent)).toEqual([{ names: ["Anna Muster", "Ben Muster"], cents: 38000, alone: false }]);
     expect(getEnrolmentConfirmation(enrolmentId, parent)!.openCents).toBe(38000);
   });
@@ -147,10 +153,7 @@ function sendWaitingMails() {
 
 describe("a payment the leaders booked and took back", () => {
   it("is asked for on its own once the parents were told it arrived, as the 'Zahlung noch offen' mail asks", async () => {
-    const lead = await account("Lea");
-    const parent = await account("Eva");
-    const camp = createEvent({ ownerIds: [lead.id], capacity: 5, priceCents: 20000, siblingDiscountCents: 2000 });
-    const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Anna", "Ben"]).map((c) => c.id)));
+    const { lead, parent, camp, enrolmentId } = await annaAndBenPlaced();
     const [anna, ben] = regsOf(camp.id);
     decide(camp.id, anna.id, "confirm-payment", lead);
     sendWaitingMails();
@@ -175,10 +178,7 @@ describe("a payment the leaders booked and took back", () => {
   });
 
   it("stays in the enrolment's one transfer when it was taken back before the parents heard of it", async () => {
-    const lead = await account("Lea");
-    const parent = await account("Eva");
-    const camp = createEvent({ ownerIds: [lead.id], capacity: 5, priceCents: 20000, siblingDiscountCents: 2000 });
-    const { enrolmentId } = await enrol(camp.id, parent, request(children(parent.id, ["Anna", "Ben"]).map((c) => c.id)));
+    const { lead, parent, camp, enrolmentId } = await annaAndBenPlaced();
     const [anna] = regsOf(camp.id);
     const mails = outbox().length;
     decide(camp.id, anna.id, "confirm-payment", lead);
