@@ -87,7 +87,6 @@ function conditions(now: Date) {
 
 export type RetentionCounts = { healthData: number; comments: number; registrations: number; sepaMandates: number; helperChecks: number; mails: number };
 
-/** What the next run would remove (shown to admins on /gott). */
 /** The daily job's name, as the scheduler notes its runs. */
 export const RETENTION_JOB = "datensparsamkeit";
 
@@ -97,6 +96,7 @@ export function retentionLastRun(database: Queryable = db) {
   return run ? { at: run.at, failed: run.error !== null } : null;
 }
 
+/** What the next run would remove (shown to admins on /gott). */
 export function retentionPreview(now = new Date(), database: Queryable = db): RetentionCounts {
   const where = conditions(now);
   const n = (query: { get: () => { n: number } | undefined }) => query.get()?.n ?? 0;

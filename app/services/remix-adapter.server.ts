@@ -96,7 +96,7 @@ export async function sendRemixResponse(req: IncomingMessage, res: ServerRespons
   const unexplained = remixResponse.status >= 500 && FinishedResponse.bytesOf(remixResponse) === undefined && remixResponse.body === null;
   // A resource route's thrown refusal (an old export or calendar link: "Nicht gefunden" as plain
   // text) gets the page too; Remix's own data requests read theirs as it is.
-  const thrownOutsidePage = remixResponse.headers.has("X-Remix-Catch") && remixResponse.status >= 400 && !/[?&]_data=/.test(req.url ?? "");
+  const thrownOutsidePage = remixResponse.headers.has("X-Remix-Catch") && remixResponse.status >= 400 && !isDataRequest(req);
   const response = remixResponse.headers.has("X-Remix-Error") || unexplained || thrownOutsidePage ? inGerman(req, remixResponse) : remixResponse;
   // A body not read to its end (refused over the limit): the answer closes the connection, and
   // the rest is read and dropped meanwhile, so the client gets the answer, not a reset.
@@ -159,10 +159,13 @@ function dropTheRest(req: IncomingMessage) {
  * Error", "You made a POST request …"). A `?_data=` request keeps its JSON and header, which
  * Remix's browser code reads, with our German words; anyone else gets the German error page.
  */
+/** Remix's own fetch of a route's data (`?_data=`), which its browser code reads as JSON. */
+const isDataRequest = (req: IncomingMessage) => /[?&]_data=/.test(req.url ?? "");
+
 function inGerman(req: IncomingMessage, response: Response): Response {
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
-  if (/[?&]_data=/.test(req.url ?? "")) {
+  if (isDataRequest(req)) {
     headers.set("Content-Type", "application/json; charset=utf-8");
     const text = JSON.stringify({ message: errorText(response.status).message });
     return new FinishedResponse(Buffer.from(text), { status: response.status, headers }, text);
