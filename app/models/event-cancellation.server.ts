@@ -6,11 +6,13 @@
 import { and, asc, eq, gt, inArray, ne } from "drizzle-orm";
 import { eventHelpers, eventMailRecipients, eventMails, eventOwners, events, mailOutbox, participants, registrations, users } from "../../db/schema";
 import { formatIsoDate } from "~/lib/dates";
+import { joinNames } from "~/lib/names";
+import { owes } from "~/lib/registration-machine";
 import type { Queryable } from "~/services/db.server";
 import { GREETING, queueMail } from "~/services/mail.server";
 
 // 'Sie', as the delete dialog that causes it (DECISIONS.md: a mail uses the form of its screen).
-type Told = { firstName: string; children: string[]; helper: "accepted" | "pending" | null; lead: boolean };
+type Told = { firstName: string; children: string[]; paidFor: string[]; owing: boolean; helper: "accepted" | "pending" | null; lead: boolean };
 
 /** Queues the cancellation mails of an event that has not begun; returns how many. */
 export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: number; email: string } | null, now = new Date()) {
@@ -27,7 +29,11 @@ export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: 
       firstName: users.firstName,
       childFirstName: participants.firstName,
       childLastName: participants.lastName,
-      waiting: registrations.waitingListPosition,
+      applicationStatus: registrations.applicationStatus,
+      waitingListPosition: registrations.waitingListPosition,
+      offerExpiresAt: registrations.offerExpiresAt,
+      paid: registrations.paid,
+      amountCents: registrations.amountCents,
     })
     .from(registrations)
     .innerJoin(users, eq(users.id, registrations.userId))
@@ -50,17 +56,23 @@ export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: 
 
   const told = new Map<string, Told>();
   const person = (email: string, firstName: string) => {
-    const known = told.get(email) ?? { firstName, children: [], helper: null, lead: false };
+    const known = told.get(email) ?? { firstName, children: [], paidFor: [], owing: false, helper: null, lead: false };
     told.set(email, known);
     return known;
   };
   for (const c of children) {
-    person(c.email, c.firstName).children.push(`${c.childFirstName} ${c.childLastName}${c.waiting === null ? "" : " (Warteliste)"}`);
+    const family = person(c.email, c.firstName);
+    const name = `${c.childFirstName} ${c.childLastName}`;
+    family.children.push(`${name}${c.waitingListPosition === null ? "" : " (Warteliste)"}`);
+    // A payment is spoken of only where one was made or is owed: not for a free place, not for
+    // the waiting list.
+    if (c.paid) family.paidFor.push(name);
+    family.owing ||= owes(c);
   }
   for (const h of helpers) person(h.email, h.firstName).helper = h.status === "accepted" ? "accepted" : "pending";
   for (const l of leads) person(l.email, l.firstName).lead = true;
 
-  for (const [email, { firstName, children: names, helper, lead }] of told) {
+  for (const [email, { firstName, children: names, paidFor, owing, helper, lead }] of told) {
     queueMail(tx, {
       to: email,
       subject: `Veranstaltung abgesagt: ${event.title}`,
@@ -74,9 +86,11 @@ export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: 
         ...(helper === "pending" ? ["", "Ihre Bewerbung als Helfer*in ist damit hinfällig."] : []),
         ...(lead ? ["", "Sie waren als Leitung eingetragen."] : []),
         "",
-        names.length
-          ? "Wenn Sie schon bezahlt haben oder Fragen haben, antworten Sie einfach auf diese E-Mail."
-          : "Bei Fragen antworten Sie einfach auf diese E-Mail.",
+        paidFor.length
+          ? `Ihre Zahlung für ${joinNames(paidFor)} ist schon bei uns eingegangen. Antworten Sie einfach auf diese E-Mail, damit wir sie zurückzahlen können, und auch bei Fragen.`
+          : owing
+            ? "Wenn Sie schon bezahlt haben oder Fragen haben, antworten Sie einfach auf diese E-Mail."
+            : "Bei Fragen antworten Sie einfach auf diese E-Mail.",
         "",
         GREETING.sie,
       ].join("\n"),

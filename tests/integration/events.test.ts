@@ -592,6 +592,32 @@ describe("deleting an upcoming event", () => {
     expect(outbox()).toHaveLength(3);
   });
 
+  it("speaks of a payment only where there was one to make: paid, owed, or a free place", async () => {
+    const { user: lead, cookie } = await person("admin");
+    const camp = createEvent({ title: "Sommerlager", inDays: 20, ownerIds: [lead.id] });
+    const paid = quickUser({ email: "bezahlt@example.org" });
+    register(camp.id, { userId: paid.id, paid: true, child: { firstName: "Mia", lastName: "Muster" } });
+    register(camp.id, { userId: paid.id, child: { firstName: "Ben", lastName: "Muster" } });
+    const owing = quickUser({ email: "offen@example.org" });
+    register(camp.id, { userId: owing.id });
+    const free = quickUser({ email: "frei@example.org" });
+    register(camp.id, { userId: free.id, answers: { amountCents: 0 } });
+    const waiting = quickUser({ email: "warte@example.org" });
+    register(camp.id, { userId: waiting.id, status: "open", waitingListPosition: 1 });
+
+    await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
+    const text = (email: string) => outbox().find((m) => m.to[0] === email)!.text;
+    expect(text("bezahlt@example.org")).toContain(
+      "Ihre Zahlung für Mia Muster ist schon bei uns eingegangen. Antworten Sie einfach auf diese E-Mail, damit wir sie zurückzahlen können, und auch bei Fragen.",
+    );
+    expect(text("offen@example.org")).toContain("Wenn Sie schon bezahlt haben oder Fragen haben, antworten Sie einfach auf diese E-Mail.");
+    for (const email of ["frei@example.org", "warte@example.org"]) {
+      expect(text(email)).not.toContain("bezahlt");
+      expect(text(email)).not.toContain("Zahlung");
+      expect(text(email)).toContain("Bei Fragen antworten Sie einfach auf diese E-Mail.");
+    }
+  });
+
   it("takes back the event e-mails still waiting to go out, and keeps every other mail", async () => {
     const { user: lead, cookie } = await person("admin");
     const camp = createEvent({ title: "Sommerlager", inDays: 20, ownerIds: [lead.id] });

@@ -6,6 +6,7 @@ import { formatDate, formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
 import { isFree } from "~/lib/money";
+import { joinNames } from "~/lib/names";
 import type { EnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 
 type Bank = { accountHolder: string; iban: string; bic: string; name: string; creditorId: string };
@@ -166,9 +167,4 @@ function GiroCode({ code, id, caption }: { code: Code; id: string; caption: stri
       <figcaption id={id}>{caption}</figcaption>
     </figure>
   );
-}
-
-/** "Anna", "Anna und Ben", "Anna, Ben und Clara". */
-function joinNames(names: string[]) {
-  return names.length > 1 ? `${names.slice(0, -1).join(", ")} und ${names[names.length - 1]}` : names[0];
 }
