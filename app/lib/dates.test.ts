@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { berlinToInstant, berlinToday, formatDate, formatIsoDate, formatTime, isIsoDate, isoDateFromTyped } from "./dates";
+import { berlinToInstant, berlinToday, formatDate, formatIsoDate, formatTime, isIsoDate, isoDateFromTyped, isoTimeFromTyped, isTime } from "./dates";
 
 describe("berlinToInstant", () => {
   it("uses CET in winter and CEST in summer", () => {
@@ -67,8 +67,26 @@ describe("isoDateFromTyped", () => {
 
   it("leaves an ISO date, an empty field and anything else as it came (the schema says what is wrong)", () => {
     for (const value of ["2015-05-01", "", "1.5.15", "32.13.2015x", "Mai 2015", "1.5.2015.3"]) expect(isoDateFromTyped(value)).toBe(value);
-    // Not a day of the calendar: given on as ISO, which the schema refuses as it refuses 2015-02-30.
-    expect(isoDateFromTyped("30.02.2015")).toBe("2015-02-30");
+    // Not a day of the calendar: left as typed, so that the form shows it back as the person wrote
+    // it, next to the schema's message (not as "2015-02-30").
+    expect(isoDateFromTyped("30.02.2015")).toBe("30.02.2015");
+    expect(isoDateFromTyped("31.4.2016")).toBe("31.4.2016");
     expect(isIsoDate(isoDateFromTyped("30.02.2015"))).toBe(false);
+  });
+});
+
+// The same browsers show a time field as text, where people write a time as they say it.
+describe("isoTimeFromTyped", () => {
+  it("reads a time typed the German way as the time field's value", () => {
+    expect(isoTimeFromTyped("10.00")).toBe("10:00");
+    expect(isoTimeFromTyped("9:30")).toBe("09:30");
+    expect(isoTimeFromTyped("9.30 Uhr")).toBe("09:30");
+    expect(isoTimeFromTyped(" 18 Uhr ")).toBe("18:00");
+    expect(isoTimeFromTyped("0.05")).toBe("00:05");
+  });
+
+  it("leaves a field's own value, an empty field and anything else as it came", () => {
+    for (const value of ["10:00", "", "25.00", "10.60", "10", "zehn Uhr", "10.5", "10:00:00"]) expect(isoTimeFromTyped(value)).toBe(value);
+    expect(isTime(isoTimeFromTyped("24.00"))).toBe(false);
   });
 });

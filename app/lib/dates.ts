@@ -37,19 +37,36 @@ const TYPED_DATE = /^\s*(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\s*$/;
 /**
  * A date field's value as ISO: a browser without a date picker (Opera Mini on a weak connection)
  * shows a text field, where people type "1.5.2015". Anything else stays as it came, for the
- * schema to judge; a day not in the calendar is given on as ISO and refused there.
+ * schema to judge; so does a day not in the calendar ("30.02.2015"), which the form then shows
+ * back as it was typed, next to the schema's message.
  */
 export function isoDateFromTyped(value: string) {
   const match = TYPED_DATE.exec(value);
-  return match ? `${match[3]}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}` : value;
+  if (!match) return value;
+  const iso = `${match[3]}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}`;
+  return isIsoDate(iso) ? iso : value;
+}
+
+const TYPED_TIME = /^\s*(\d{1,2})(?:[.:](\d{2}))?\s*(Uhr)?\s*$/i;
+
+/**
+ * A time field's value as HH:MM, from a text field of the same browsers: "10.00", "9:30", "9.30
+ * Uhr", "18 Uhr". Anything else (a bare "10", an hour past 23) stays as it came, for the schema.
+ */
+export function isoTimeFromTyped(value: string) {
+  const match = TYPED_TIME.exec(value);
+  if (!match || (match[2] === undefined && !match[3])) return value;
+  const time = `${match[1].padStart(2, "0")}:${match[2] ?? "00"}`;
+  return TIME.test(time) ? time : value;
 }
 
 /**
- * A date field's format for the input's attributes, shown only where a browser has no date picker
- * and gives a text field (date pickers ignore a placeholder): the form reader takes a date typed so.
+ * A date or time field's format for the input's attributes, shown only where a browser has no
+ * picker and gives a text field (pickers ignore a placeholder): the form reader takes it typed so.
  */
 export function typedDateHint(type: string | undefined) {
-  return type === "date" ? { placeholder: "TT.MM.JJJJ" } : {};
+  if (type === "date") return { placeholder: "TT.MM.JJJJ" };
+  return type === "time" ? { placeholder: "HH:MM" } : {};
 }
 
 export function isTime(value: string) {

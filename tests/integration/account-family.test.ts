@@ -58,6 +58,17 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     expect(db.select().from(participants).where(eq(participants.userId, user.id)).get()!.birthDate).toBe("2015-05-01");
   });
 
+  it("refuses a day not in the calendar typed the German way, and shows it back as it was typed", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const refused = await run(accountAction, post("/account", { ...child, birthDate: "30.02.2015" }, { cookie }));
+    expect(refused.status).toBe(400);
+    const answer = await body<{ errors: Record<string, string[]>; values: Record<string, string> }>(refused);
+    expect(answer.errors.birthDate).toHaveLength(1);
+    expect(answer.values.birthDate).toBe("30.02.2015");
+    expect(db.select().from(participants).all()).toHaveLength(0);
+  });
+
   it("refuses a birth date in the future next to its field (DECISIONS: never in the future), for a new and an edited child", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);
