@@ -145,11 +145,11 @@ export function EventForm(props: Props) {
 
       <div className="field-row">
         <Field label="Startdatum*" meta={fields.dateFrom} type="date" />
-        <Field label="Startzeit*" meta={fields.timeFrom} inputProps={{ type: "time" }} />
+        <Field label="Startzeit*" meta={fields.timeFrom} type="time" />
       </div>
       <div className="field-row">
         <Field label="Enddatum" meta={fields.dateTo} type="date" />
-        <Field label="Endzeit" meta={fields.timeTo} inputProps={{ type: "time" }} />
+        <Field label="Endzeit" meta={fields.timeTo} type="time" />
       </div>
       <Field
         label="Anmeldeschluss"

@@ -94,7 +94,7 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
 type FieldProps = {
   label: ReactNode;
   meta: AnyField;
-  type?: "text" | "email" | "password" | "date" | "tel" | "number";
+  type?: "text" | "email" | "password" | "date" | "time" | "tel" | "number";
   hint?: ReactNode;
   /** The value to show, overriding conform's (e.g. an empty password after a failure). */
   inputProps?: InputHTMLAttributes<HTMLInputElement>;

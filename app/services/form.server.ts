@@ -9,7 +9,7 @@ import { Readable } from "node:stream";
 import busboy from "busboy";
 import { settings } from "./env.server";
 import { withoutUnseen } from "~/lib/unseen";
-import { isoDateFromTyped } from "~/lib/dates";
+import { isoDateFromTyped, isoTimeFromTyped } from "~/lib/dates";
 
 /** Fields of the largest real form (the enrolment with ten boxes) stay far below this. */
 export const MAX_FIELDS = 1000;
@@ -91,7 +91,8 @@ function checkName(name: string | undefined, maxIndex: number) {
 function typed(name: string, value: string) {
   if (/password/i.test(name)) return value;
   const clean = withoutUnseen(value).replace(/\r\n?/g, "\n");
-  return DATE_FIELD.test(name) ? isoDateFromTyped(clean) : clean;
+  if (DATE_FIELD.test(name)) return isoDateFromTyped(clean);
+  return TIME_FIELD.test(name) ? isoTimeFromTyped(clean) : clean;
 }
 
 /**
@@ -101,6 +102,9 @@ function typed(name: string, value: string) {
  */
 export const DATE_FIELD_NAMES = ["birthDate", "birthdateOfInsured", "dateFrom", "dateTo", "registrationDeadline", "policeCertificateCheckedOn", "juleicaExpiresOn"];
 const DATE_FIELD = new RegExp(`(?:^|\\.)(?:${DATE_FIELD_NAMES.join("|")})$`);
+/** The same for the time fields (`type="time"`, "10.00" read as "10:00"). */
+export const TIME_FIELD_NAMES = ["timeFrom", "timeTo"];
+const TIME_FIELD = new RegExp(`(?:^|\\.)(?:${TIME_FIELD_NAMES.join("|")})$`);
 
 function decode(part: string) {
   try {

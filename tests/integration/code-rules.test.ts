@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DATE_FIELD_NAMES } from "~/services/form.server";
+import { DATE_FIELD_NAMES, TIME_FIELD_NAMES } from "~/services/form.server";
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -80,5 +80,17 @@ describe("the installs", () => {
       }
     }
     expect([...found].sort()).toEqual([...DATE_FIELD_NAMES].sort());
+  });
+
+  it("reads every time field of a form as HH:MM when typed the German way: the form reader knows each one's name", () => {
+    const found = new Set<string>();
+    for (const file of sources("app").filter((f) => f.endsWith(".tsx"))) {
+      for (const [element] of readFileSync(file, "utf8").matchAll(/<[a-zA-Z]\w*[^>]*?type[=:] ?"time"[^>]*>/g)) {
+        const name = /name=\{?\s*"(?:[\w.\[\]]*\.)?(\w+)"|fields\.(\w+)/.exec(element);
+        expect(name, `${file}: ${element}`).not.toBeNull();
+        found.add(name![1] ?? name![2]);
+      }
+    }
+    expect([...found].sort()).toEqual([...TIME_FIELD_NAMES].sort());
   });
 });

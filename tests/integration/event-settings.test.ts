@@ -63,6 +63,15 @@ describe("sibling discount and offer time", () => {
     expect(db.select().from(events).all()).toEqual([]);
   });
 
+  it("takes times typed the German way, as a browser without a time picker sends them", async () => {
+    const created = await create({ timeFrom: "10.00", timeTo: "16 Uhr" });
+    expect(created.status).toBe(302);
+    expect(db.select({ timeFrom: events.timeFrom, timeTo: events.timeTo }).from(events).get()).toEqual({ timeFrom: "10:00", timeTo: "16:00" });
+    // Not a time of the day: refused next to its field, and shown back as typed.
+    const refused = await create({ timeFrom: "25.00" });
+    expect(await fieldErrors(refused)).toEqual({ timeFrom: ["Bitte geben Sie eine Uhrzeit wie 09:30 an."] });
+  });
+
   it("a missing field does not hide the checks across fields: every message comes in one answer", async () => {
     // Found by a browser test: with "Ort" empty, zod skipped the deadline's check, so the next
     // answer brought a new message.
