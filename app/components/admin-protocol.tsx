@@ -1,5 +1,6 @@
 // 'Protokoll': the audit log, newest first, filtered by kind, in pages; who, when, what, and the
 // reason where one was given.
+import { Fragment } from "react";
 import { formatDate, formatTime } from "~/lib/dates";
 import type { ProtocolEntry } from "~/models/admin.server";
 import { panelHref, PROTOCOL_KINDS, type ProtocolKind } from "~/schemas/admin";
@@ -60,22 +61,51 @@ const COUNTS: [string, string][] = [
   ["mails", "E-Mails gelöscht"],
 ];
 
+type Part = { text: string; href?: string };
+type About = Pick<ProtocolEntry, "kind" | "entityId" | "details" | "person" | "event"> & { accountId?: number | null };
+
 /** What the entry is about: names looked up while they exist, else the small details the writers
- * keep (a name, a title, a document and its version, counts). */
-export function subjectOf(entry: Pick<ProtocolEntry, "kind" | "entityId" | "details" | "person" | "event">) {
+ * keep (a name, a title, a document and its version, counts). A person whose account exists links
+ * to it, so that namesakes are told apart. */
+function subjectParts(entry: About): Part[] {
   const d = entry.details;
-  const parts: string[] = [];
+  const parts: Part[] = [];
   const person = entry.person ?? text(d.name);
   const event = entry.event ?? text(d.title) ?? text(d.event);
   const document = text(d.document);
-  if (document) parts.push(`${document}${text(d.version) ? ` (Version ${text(d.version)})` : ""}${text(d.fileName) ? `: ${text(d.fileName)}` : ""}`);
-  if (person) parts.push(person);
-  if (event) parts.push(event);
+  if (document) parts.push({ text: `${document}${text(d.version) ? ` (Version ${text(d.version)})` : ""}${text(d.fileName) ? `: ${text(d.fileName)}` : ""}` });
+  if (person) parts.push({ text: person, href: entry.accountId ? `/account/${entry.accountId}` : undefined });
+  if (event) parts.push({ text: event });
   if (entry.kind === "system") {
-    for (const [key, label] of COUNTS) if (typeof d[key] === "number") parts.push(`${label}: ${d[key]}`);
+    for (const [key, label] of COUNTS) if (typeof d[key] === "number") parts.push({ text: `${label}: ${d[key]}` });
   }
-  if (parts.length === 0 && entry.entityId !== null) parts.push(`${ENTITY[entry.kind] ?? "Eintrag"} Nr. ${entry.entityId}`);
-  return parts.join(" · ");
+  if (parts.length === 0 && entry.entityId !== null) parts.push({ text: `${ENTITY[entry.kind] ?? "Eintrag"} Nr. ${entry.entityId}` });
+  return parts;
+}
+
+export function subjectOf(entry: About) {
+  return subjectParts(entry)
+    .map((part) => part.text)
+    .join(" · ");
+}
+
+function Subject({ parts }: { parts: Part[] }) {
+  return (
+    <span className="admin-protocol-subject">
+      {": "}
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 ? " · " : null}
+          {part.href ? <a href={part.href}>{part.text}</a> : part.text}
+        </Fragment>
+      ))}
+    </span>
+  );
+}
+
+function Actor({ entry }: { entry: Entry }) {
+  if (entry.actor === null) return <>{entry.kind === "system" || AUTOMATIC.includes(entry.action) ? "System" : "Gelöschtes Konto"}</>;
+  return entry.actorId ? <a href={`/account/${entry.actorId}`}>{entry.actor}</a> : <>{entry.actor}</>;
 }
 
 export function AdminProtocol({ data, kind }: { data: ProtocolData; kind: ProtocolKind | null }) {
@@ -114,16 +144,18 @@ export function AdminProtocol({ data, kind }: { data: ProtocolData; kind: Protoc
             <tbody>
               {data.entries.map((entry) => {
                 const at = new Date(entry.createdAt);
-                const subject = subjectOf(entry);
+                const subject = subjectParts(entry);
                 return (
                   <tr key={entry.id}>
                     <td data-label="Wann">
                       {formatDate(at)} {formatTime(at)}
                     </td>
-                    <td data-label="Wer">{entry.actor ?? (entry.kind === "system" || AUTOMATIC.includes(entry.action) ? "System" : "Gelöschtes Konto")}</td>
+                    <td data-label="Wer">
+                      <Actor entry={entry} />
+                    </td>
                     <td data-label="Was">
                       {ACTIONS[entry.action] ?? "Änderung"}
-                      {subject ? <span className="admin-protocol-subject">: {subject}</span> : null}
+                      {subject.length ? <Subject parts={subject} /> : null}
                     </td>
                     <td data-label="Begründung">{text(entry.details.reason) ?? ""}</td>
                   </tr>

@@ -1,6 +1,6 @@
 // The admin panel (/gott): events with their open decisions, the users with roles and
 // deactivation, the protocol. Every list is one query (plus a count), whatever its length.
-import { and, asc, count, desc, eq, like, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, like, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { auditLog, eventHelpers, events, files, germanNameOrder, participants, registrations, users } from "../../db/schema";
 import { recordAudit } from "./audit.server";
@@ -189,13 +189,17 @@ export type ProtocolEntry = {
   entityId: number | null;
   details: Record<string, unknown>;
   actor: string | null;
-  /** The child of a registration entry, the person of a helper entry (while they exist). */
+  /** The account of the person who acted, while it exists (namesakes told apart by a link). */
+  actorId: number | null;
+  /** The child of a registration entry, the person of a helper or account entry (while they exist). */
   person: string | null;
+  /** The account a helper or account entry is about, while it exists. */
+  accountId: number | null;
   /** The event of a registration or helper entry (while it exists). */
   event: string | null;
 };
 
-const helperUsers = alias(users, "helper_users");
+const entryUsers = alias(users, "entry_users");
 const entryEvents = alias(events, "entry_events");
 
 /** One page of the protocol, newest first, optionally of one kind. */
@@ -212,9 +216,11 @@ export function listProtocol(options: { kind: ProtocolKind | null; page: number 
       kind: auditLog.entityType,
       entityId: auditLog.entityId,
       details: auditLog.details,
+      actorId: users.id,
       actorFirstName: users.firstName,
       actorLastName: users.lastName,
-      person: sql<string | null>`coalesce(${participants.firstName} || ' ' || ${participants.lastName}, ${helperUsers.firstName} || ' ' || ${helperUsers.lastName})`,
+      person: sql<string | null>`coalesce(${participants.firstName} || ' ' || ${participants.lastName}, ${entryUsers.firstName} || ' ' || ${entryUsers.lastName})`,
+      accountId: entryUsers.id,
       event: entryEvents.title,
     })
     .from(auditLog)
@@ -222,7 +228,7 @@ export function listProtocol(options: { kind: ProtocolKind | null; page: number 
     // Names are looked up, not kept in the log: what the entry is about, as long as it exists.
     .leftJoin(registrations, and(eq(auditLog.entityType, "registration"), eq(registrations.id, auditLog.entityId)))
     .leftJoin(participants, eq(participants.id, registrations.participantId))
-    .leftJoin(helperUsers, and(eq(auditLog.entityType, "helper"), eq(helperUsers.id, auditLog.entityId)))
+    .leftJoin(entryUsers, and(inArray(auditLog.entityType, ["helper", "user"]), eq(entryUsers.id, auditLog.entityId)))
     // The event: the registration's, the entry's own (an event's entry), or the one its details name.
     .leftJoin(
       entryEvents,

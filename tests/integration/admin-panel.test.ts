@@ -1,8 +1,11 @@
 // The admin panel (/gott): only admins, the badge numbers, roles and deactivation with their
 // protections, the protocol.
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { auditLog, eventHelpers, legalDocumentVersions, participants, registrations, sessions, users, type ApplicationStatus } from "../../db/schema";
+import { AdminProtocol } from "~/components/admin-protocol";
 import { listAdminEvents, listAdminUsers, setAdminRole, setUserActive } from "~/models/admin.server";
 import { recordAudit } from "~/models/audit.server";
 import { action as loginAction } from "~/routes/login";
@@ -290,6 +293,38 @@ describe("Protokoll", () => {
     ]);
     db.delete(registrations).run();
     expect((await page())[3]).toMatchObject({ person: null, event: "Pfingstlager" });
+  });
+});
+
+describe("Protokoll: namesakes told apart", () => {
+  it("links the person who acted and the account an entry is about, while each exists, under its current name", async () => {
+    const { user: admin, cookie } = await signedIn({ role: "admin", firstName: "Ada", lastName: "Admin" });
+    const first = await createUser({ firstName: "Max", lastName: "Muster" });
+    const second = await createUser({ firstName: "Max", lastName: "Muster" });
+    const helper = await createUser({ firstName: "Hanna", lastName: "Helfer" });
+    const camp = createEvent({ title: "Pfingstlager", helpers: [[helper.id, "accepted"]] });
+    setUserActive(admin, second.id, false);
+    recordAudit(db, { actorId: admin.id, action: "helper.accepted", entityType: "helper", entityId: helper.id, details: { eventId: camp.id, event: "Pfingstlager" } });
+    db.update(users).set({ lastName: "Neumann" }).where(eq(users.id, first.id)).run();
+    recordAudit(db, { actorId: admin.id, action: "user.reactivated", entityType: "user", entityId: first.id, details: { name: "Max Muster" } });
+    type Page = { protocol: { entries: { action: string; actorId: number | null; accountId: number | null; person: string | null }[] } };
+    const entries = async () => (await body<Page>(await run(loader, get("/gott?tab=protokoll", { cookie })))).protocol.entries;
+    expect((await entries()).map((e) => [e.action, e.actorId, e.accountId, e.person])).toEqual([
+      ["user.reactivated", admin.id, first.id, "Max Neumann"],
+      ["helper.accepted", admin.id, helper.id, "Hanna Helfer"],
+      ["user.deactivated", admin.id, second.id, "Max Muster"],
+    ]);
+    const html = renderToStaticMarkup(createElement(AdminProtocol, { data: { entries: await entries(), total: 3, page: 1, pages: 1 } as never, kind: null }));
+    expect(html).toContain(`<a href="/account/${admin.id}">Ada Admin</a>`);
+    expect(html).toContain(`<a href="/account/${second.id}">Max Muster</a>`);
+    expect(html).toContain(`<a href="/account/${helper.id}">Hanna Helfer</a> · Pfingstlager`);
+    // Once deleted, the account is no link; the entry keeps the name it had.
+    db.delete(users).where(eq(users.id, second.id)).run();
+    const gone = (await entries()).find((e) => e.action === "user.deactivated")!;
+    expect(gone).toMatchObject({ accountId: null, person: null });
+    expect(renderToStaticMarkup(createElement(AdminProtocol, { data: { entries: [gone], total: 1, page: 1, pages: 1 } as never, kind: null }))).toContain(
+      "Konto deaktiviert<span class=\"admin-protocol-subject\">: Max Muster</span>",
+    );
   });
 });
 
