@@ -234,7 +234,7 @@ export function EventForm(props: Props) {
         ) : null}
         <label htmlFor={`${props.id}-attachments`}>Neue Anhänge</label>
         <p className="hint" id={`${props.id}-attachments-hint`}>
-          Bilder, Textdateien oder PDF, je höchstens 10 MB, mit dem Foto zusammen höchstens 60 MB. Mehrere Dateien auf einmal sind möglich.
+          Bilder, Textdateien oder PDF, je höchstens 10 MB, mit dem Foto zusammen höchstens 60 MB. Bis zu 20 Dateien auf einmal sind möglich.
         </p>
         <input
           id={`${props.id}-attachments`}

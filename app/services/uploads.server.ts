@@ -91,6 +91,13 @@ async function writeTemp(stream: Readable, tempPath: string, limit: number, budg
 
 /** Files one upload form takes at once (event pictures and attachments, mail attachments, PDFs). */
 const MAX_FILES_AT_ONCE = 20;
+const TOO_MANY_FILES = `Zu viele Dateien auf einmal: höchstens ${MAX_FILES_AT_ONCE}.`;
+/**
+ * Files read past (not written) after the first 20, so that the form's other fields still come
+ * back with the message next to the file field: a person chose too many. More than this is no
+ * browser's form, and the whole body is refused.
+ */
+const MAX_FILES_READ = 100;
 
 /**
  * Reads a multipart form through the one form reader. File fields (`fileFields`: field name →
@@ -122,6 +129,11 @@ export async function readUploadForm(
     const kind = fileFields[name];
     if (!kind) return void stream.resume();
     filesIn.set(name, (filesIn.get(name) ?? 0) + 1);
+    if (arrivals >= MAX_FILES_AT_ONCE) {
+      stream.resume();
+      if (!problems.some((p) => p.message === TOO_MANY_FILES)) problems.push(new UploadError(name, TOO_MANY_FILES, 413));
+      return undefined;
+    }
     const slot = arrivals++;
     const tempPath = path.join(tempDir, randomToken());
     // No folder to write to, or too little room left on the disk: the file is not read.
@@ -147,7 +159,7 @@ export async function readUploadForm(
   // Only a multipart body may carry files, and only it may be larger than a plain form.
   const multipart = /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "");
   try {
-    const formData = await readForm(request, multipart ? { maxBytes, onFile, maxFiles: MAX_FILES_AT_ONCE } : {});
+    const formData = await readForm(request, multipart ? { maxBytes, onFile, maxFiles: MAX_FILES_READ } : {});
     for (const [field, message] of Object.entries(oneFile)) {
       if ((filesIn.get(field) ?? 0) < 2) continue;
       // Which one was meant? None is kept, and the field says why (its other messages go).
@@ -164,7 +176,7 @@ export async function readUploadForm(
       // Each limit named for what it is: too many files, all files together too large, or a
       // field or the number of fields (the form reader's own words).
       const said = await error.text();
-      if (said === FORM_TOO_MANY_FILES) throw new UploadError("", `Zu viele Dateien auf einmal: höchstens ${MAX_FILES_AT_ONCE}.`, 413);
+      if (said === FORM_TOO_MANY_FILES) throw new UploadError("", TOO_MANY_FILES, 413);
       if (said === FORM_TOO_LARGE) throw new UploadError("", `Die Dateien sind zusammen zu groß. Erlaubt sind höchstens ${Math.round(maxBytes / MB)} MB auf einmal.`, 413, true);
       throw new UploadError("", said, 413);
     }

@@ -230,10 +230,13 @@ describe("what a hand-made form sends", () => {
     const post_ = (form: FormData) => run(action, { request: new Request(url, { method: "POST", body: form, headers: { Cookie: cookies.lead } }), params: { id: String(eventId) }, context: {} });
     const body = new FormData();
     for (const [name, value] of Object.entries({ intent: "send", subject: "a", text: "b" })) body.append(name, value);
-    for (let i = 0; i < 21; i++) body.append(`attachment${(i % 10) + 1}`, new File([new Uint8Array(pdfBytes())], `${i}.pdf`));
+    for (let i = 0; i < 21; i++) body.append(`attachment${(i % 5) + 1}`, new File([new Uint8Array(pdfBytes())], `${i}.pdf`));
     const tooManyFiles = await post_(body);
     expect(tooManyFiles.status).toBe(413);
-    expect((await tooManyFiles.json()).alert.message).toBe("Zu viele Dateien auf einmal: höchstens 20.");
+    const said = await tooManyFiles.json();
+    expect(said.fileErrors).toEqual({ attachment1: "Zu viele Dateien auf einmal: höchstens 20." });
+    expect(said.values).toMatchObject({ subject: "a", text: "b" });
+    expect(db.select().from(eventMails).all()).toHaveLength(0);
     const fields = new FormData();
     for (let i = 0; i < 1001; i++) fields.append(`f${i}`, "x");
     const tooManyFields = await post_(fields);

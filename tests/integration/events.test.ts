@@ -175,12 +175,18 @@ describe("creating an event", () => {
   it("says 'too many files' for more than 20 at once, not 'too large'", async () => {
     const { cookie } = await person("admin");
     const many = Array.from({ length: 21 }, (_, i) => ({ name: `Liste${i}.txt`, bytes: Buffer.from(`Zeile ${i}\n`), type: "text/plain" }));
-    const response = await run(createAction, multipartPost("/freizeit/create", validEventFields(), { attachments: many }, cookie));
+    const response = await run(createAction, multipartPost("/freizeit/create", validEventFields({ title: "Pfingstlager" }), { attachments: many }, cookie));
     expect(response.status).toBe(413);
-    const text = JSON.stringify(await response.json());
-    expect(text).toContain("Zu viele Dateien auf einmal: höchstens 20.");
+    const answer = await response.json();
+    const text = JSON.stringify(answer);
     expect(text).not.toContain("zu groß");
+    // Next to the field, and what was typed comes back: without JavaScript the page is drawn from
+    // this answer alone, and a refusal of the whole form emptied every field.
+    expect(answer.fileErrors.attachments).toMatch(/^Zu viele Dateien auf einmal: höchstens 20\. Bitte wählen Sie die Anhänge erneut aus: /);
+    expect(answer.result.initialValue).toMatchObject({ title: "Pfingstlager", location: validEventFields().location });
     expect(eventCount()).toBe(0);
+    const temp = path.join(settings().uploadsDir, ".tmp");
+    expect(existsSync(temp) ? readdirSync(temp) : []).toEqual([]);
   });
 
   it("creates the event with owners, accepted helpers, a picture in small sizes and attachments", async () => {

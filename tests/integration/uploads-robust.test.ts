@@ -9,7 +9,7 @@ import { action as createAction } from "~/routes/freizeit.create";
 import { action as editAction } from "~/routes/freizeit.edit.$freizeitId";
 import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
-import { cleanTempUploads, readUploadForm, SAVE_FAILED, UploadError } from "~/services/uploads.server";
+import { cleanTempUploads, discardUploads, readUploadForm, SAVE_FAILED, UploadError } from "~/services/uploads.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
 import { body, run } from "../support/remix";
@@ -172,9 +172,21 @@ describe("what a hand-made form sends", () => {
     expect(long?.status).toBe(413);
     expect(long?.message).not.toMatch(/Datei/);
 
+    // 21 files: a person chose one too many. The form is read on (the files after the 20th read
+    // past), so that its fields come back with the message beside the file field.
     const manyFiles = new FormData();
+    manyFiles.append("title", "Pfingstlager");
     for (let i = 0; i < 21; i++) manyFiles.append("attachments", new File([new Uint8Array(pdfBytes())], `${i}.pdf`));
-    expect((await read(manyFiles))?.message).toBe("Zu viele Dateien auf einmal: höchstens 20.");
+    manyFiles.append("location", "Plön");
+    const chosen = await readUploadForm(new Request("http://localhost/freizeit/create", { method: "POST", body: manyFiles }), { attachments: "attachment" });
+    expect(chosen.problems.map((p) => [p.field, p.message, p.status])).toEqual([["attachments", "Zu viele Dateien auf einmal: höchstens 20.", 413]]);
+    expect([chosen.formData.get("title"), chosen.formData.get("location")]).toEqual(["Pfingstlager", "Plön"]);
+    expect(chosen.uploads).toHaveLength(20);
+    await discardUploads(chosen.uploads);
+    // 101 files are no browser's form: the whole body is refused.
+    const hostile = new FormData();
+    for (let i = 0; i < 101; i++) hostile.append("attachments", new File([new Uint8Array(pdfBytes())], `${i}.pdf`));
+    expect((await read(hostile))?.message).toBe("Zu viele Dateien auf einmal: höchstens 20.");
     expect(tempFiles()).toEqual([]);
   });
 
