@@ -30,7 +30,7 @@ function NameField({ id, label, defaultValue, refused, placeholder }: { id: stri
       {refused ? (
         <p id={errorId} className="field-errors">
           {/* The spec's toast has a title and a message ('Upps' / 'Du musst …'): both. */}
-          <strong>{refused.title}</strong> {refused.message}
+          <strong>{refused.title}:</strong> {refused.message}
         </p>
       ) : null}
     </>

@@ -25,7 +25,7 @@ export const GROUP_TEXTS = {
   deleted: (name: string) => `Die Gruppe "${name}" wurde gelöscht. Ihre Mitglieder sind jetzt ohne Gruppe.`,
   duplicate: (name: string) => `Es gibt schon eine Gruppe "${name}" in dieser Freizeit.`,
   tooLong: "Der Gruppenname darf höchstens 50 Zeichen lang sein.",
-  reserved: 'Der Name "Ohne Gruppe" steht in den Listen für alle, die keiner Gruppe zugeordnet sind. Bitte wähle einen anderen.',
+  reserved: (name: string) => `Der Name "${name}" steht in den Listen für alle, die keiner Gruppe zugeordnet sind. Bitte wähle einen anderen.`,
   assigned: (person: string, name: string) => `Die Zuordnung von ${person} zur Gruppe "${name}" wurde gespeichert.`,
   unassigned: (person: string) => `${person} ist jetzt keiner Gruppe zugeordnet.`,
   registrationRefused:
@@ -36,6 +36,8 @@ export const GROUP_TEXTS = {
 export const GROUP_NAME_MAX = 50;
 /** The lists' name for those in no group (camp sheets, the Gruppenliste); no group may take it. */
 export const NO_GROUP = "Ohne Gruppe";
+/** Nor the lists' choice of no group, which is also the group field's empty state. */
+const RESERVED_NAMES = [NO_GROUP, "Keine Gruppe"];
 
 /** The groups of an event by name (one query). */
 export function listEventGroups(eventId: number, q: Queryable = db): GroupRow[] {
@@ -57,7 +59,8 @@ function cleanName(raw: unknown): { name: string } | { error: GroupOutcome } {
   const name = typeof raw === "string" ? raw.replace(/\s+/g, " ").replace(INVISIBLE_EDGES, "") : "";
   if (!name || !hasVisibleCharacter(name)) return { error: { ok: false, status: 400, title: GROUP_TEXTS.emptyTitle, message: GROUP_TEXTS.emptyMessage } };
   if (name.length > GROUP_NAME_MAX) return { error: failed(400, GROUP_TEXTS.tooLong) };
-  if (name.toLocaleLowerCase("de") === NO_GROUP.toLocaleLowerCase("de")) return { error: failed(400, GROUP_TEXTS.reserved) };
+  const reserved = RESERVED_NAMES.find((taken) => taken.toLocaleLowerCase("de") === name.toLocaleLowerCase("de"));
+  if (reserved) return { error: failed(400, GROUP_TEXTS.reserved(reserved)) };
   return { name };
 }
 

@@ -94,7 +94,7 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     await page.getByRole("button", { name: "Neue Gruppe anlegen" }).click();
     await page.locator("#new-group-name-error").getByText("Du musst einen Gruppennamen angeben...").waitFor();
     // The spec's title with it (screens' review: only the message showed).
-    expect((await page.locator("#new-group-name-error").textContent())?.trim()).toBe("Upps Du musst einen Gruppennamen angeben...");
+    expect((await page.locator("#new-group-name-error").textContent())?.trim()).toBe("Upps: Du musst einen Gruppennamen angeben...");
     expect(await newName.getAttribute("aria-invalid")).toBe("true");
     expect(await newName.evaluate((el) => el === document.activeElement)).toBe(true);
     for (const name of ["Füchse", "Eulen"]) {

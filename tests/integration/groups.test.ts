@@ -57,6 +57,13 @@ describe("groups", () => {
     for (const name of ["Ohne Gruppe", " ohne  gruppe "]) {
       expect(createGroup(eventId, name)).toMatchObject({ ok: false, status: 400, message: 'Der Name "Ohne Gruppe" steht in den Listen für alle, die keiner Gruppe zugeordnet sind. Bitte wähle einen anderen.' });
     }
+    // The lists' choice for no group, and the group field's empty state, are "Keine Gruppe": a
+    // group of that name looked like no group at all.
+    for (const name of ["Keine Gruppe", "keine gruppe"]) {
+      expect(createGroup(eventId, name)).toMatchObject({ ok: false, status: 400, message: 'Der Name "Keine Gruppe" steht in den Listen für alle, die keiner Gruppe zugeordnet sind. Bitte wähle einen anderen.' });
+    }
+    const [fuechse] = listEventGroups(eventId);
+    expect(renameGroup(eventId, fuechse.id, "Keine Gruppe")).toMatchObject({ ok: false, status: 400 });
   });
 
   // Leaders' review: "Wölfe" and "wölfe" were two groups; the group field, which matches names
