@@ -180,7 +180,7 @@ export function decideHelper(eventId: number, helperUserId: number, decision: He
       action: rule.audit,
       entityType: "helper",
       entityId: helperUserId,
-      details: { eventId, event: row.title, from: rule.from, to: rule.to },
+      details: { eventId, event: row.title, name: `${row.firstName} ${row.lastName}`, from: rule.from, to: rule.to },
     });
     queueMail(tx, { to: row.email, ...decisionMail(decision, row, { id: eventId, title: row.title }) });
     return { ok: true, title: "Erfolgreich", message: DONE[decision](`${row.firstName} ${row.lastName}`) };
@@ -230,14 +230,16 @@ export function setEventFormHelpers(tx: Queryable, eventId: number, chosenAdminI
   if (!added.length && !dropped.length) return;
   const people = new Map(
     tx
-      .select({ id: users.id, firstName: users.firstName, email: users.email })
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
       .from(users)
       .where(inArray(users.id, [...added, ...dropped]))
       .all()
       .map((u) => [u.id, u]),
   );
   const tell = (userId: number, action: AuditAction, from: string, to: string, mail: { subject: string; text: string }) => {
-    recordAudit(tx, { actorId: actor.id, action, entityType: "helper", entityId: userId, details: { eventId, event: event.title, from, to } });
+    const { firstName, lastName } = people.get(userId)!;
+    const details = { eventId, event: event.title, name: `${firstName} ${lastName}`, from, to };
+    recordAudit(tx, { actorId: actor.id, action, entityType: "helper", entityId: userId, details });
     queueMail(tx, { to: people.get(userId)!.email, ...mail });
   };
   for (const userId of added) {

@@ -8,6 +8,7 @@ import { auditLog, eventHelpers, legalDocumentVersions, participants, registrati
 import { AdminProtocol } from "~/components/admin-protocol";
 import { listAdminEvents, listAdminUsers, setAdminRole, setUserActive } from "~/models/admin.server";
 import { recordAudit } from "~/models/audit.server";
+import { decideHelper } from "~/models/helper.server";
 import { action as loginAction } from "~/routes/login";
 import { action as eventAction } from "~/routes/freizeit.$id";
 import { action, loader } from "~/routes/gott";
@@ -302,9 +303,9 @@ describe("Protokoll: namesakes told apart", () => {
     const first = await createUser({ firstName: "Max", lastName: "Muster" });
     const second = await createUser({ firstName: "Max", lastName: "Muster" });
     const helper = await createUser({ firstName: "Hanna", lastName: "Helfer" });
-    const camp = createEvent({ title: "Pfingstlager", helpers: [[helper.id, "accepted"]] });
+    const camp = createEvent({ title: "Pfingstlager", helpers: [[helper.id, "pending"]] });
     setUserActive(admin, second.id, false);
-    recordAudit(db, { actorId: admin.id, action: "helper.accepted", entityType: "helper", entityId: helper.id, details: { eventId: camp.id, event: "Pfingstlager" } });
+    expect(decideHelper(camp.id, helper.id, "accept", admin)).toMatchObject({ ok: true });
     db.update(users).set({ lastName: "Neumann" }).where(eq(users.id, first.id)).run();
     recordAudit(db, { actorId: admin.id, action: "user.reactivated", entityType: "user", entityId: first.id, details: { name: "Max Muster" } });
     type Page = { protocol: { entries: { action: string; actorId: number | null; accountId: number | null; person: string | null }[] } };
@@ -318,6 +319,9 @@ describe("Protokoll: namesakes told apart", () => {
     expect(html).toContain(`<a href="/account/${admin.id}">Ada Admin</a>`);
     expect(html).toContain(`<a href="/account/${second.id}">Max Muster</a>`);
     expect(html).toContain(`<a href="/account/${helper.id}">Hanna Helfer</a> · Pfingstlager`);
+    // A helper decision keeps the helper's name, as an account entry does.
+    const decided = db.select().from(auditLog).where(eq(auditLog.action, "helper.accepted")).all();
+    expect(decided.map((e) => JSON.parse(e.details!).name)).toEqual(["Hanna Helfer"]);
     // Once deleted, the account is no link; the entry keeps the name it had.
     db.delete(users).where(eq(users.id, second.id)).run();
     const gone = (await entries()).find((e) => e.action === "user.deactivated")!;
