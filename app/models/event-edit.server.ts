@@ -30,9 +30,19 @@ export class EventFormRefusal extends Error {
  * fewer places than that would let an offer be taken into a full camp. Inside the transaction.
  */
 function refuseFewerPlacesThanHeld(tx: Queryable, eventId: number, capacity: number | null) {
-  if (capacity === null) return;
+  const message = fewerPlacesThanHeld(tx, eventId, capacity);
+  if (message) throw new EventFormRefusal("capacity", message);
+}
+
+/**
+ * The capacity field's message when fewer places are asked for than are held, else null. Asked in
+ * the transaction that saves, and before it when another field is refused, so that the form says
+ * both in one answer.
+ */
+export function fewerPlacesThanHeld(tx: Queryable, eventId: number, capacity: number | null) {
+  if (capacity === null) return null;
   const held = placesTaken(eventId);
-  if (capacity >= held) return;
+  if (capacity >= held) return null;
   const offers =
     tx
       .select({ n: sql<number>`count(*)` })
@@ -40,7 +50,7 @@ function refuseFewerPlacesThanHeld(tx: Queryable, eventId: number, capacity: num
       .where(and(eq(registrations.eventId, eventId), isNotNull(registrations.offerExpiresAt), inArray(registrations.applicationStatus, ["open", "accepted"])))
       .get()?.n ?? 0;
   const ofWhich = offers === 1 ? ", davon 1 als offenes Platzangebot an die Warteliste" : offers > 1 ? `, davon ${offers} als offene Platzangebote an die Warteliste` : "";
-  throw new EventFormRefusal("capacity", `Mindestens ${held}: so viele Plätze sind schon vergeben${ofWhich}.`);
+  return `Mindestens ${held}: so viele Plätze sind schon vergeben${ofWhich}.`;
 }
 
 export type EventInput = {

@@ -254,6 +254,7 @@ export {
   createEvent,
   deleteEvent,
   EventFormRefusal,
+  fewerPlacesThanHeld,
   getEventForEdit,
   listAdminUsers,
   listLeadCandidates,

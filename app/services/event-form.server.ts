@@ -80,7 +80,13 @@ function checkFields(hadFiles: boolean) {
  * otherwise it hands back the input and the stored files. `requestId` names the request in the
  * error line of a failure.
  */
-export async function readEventForm(request: Request, earlier: (key: string | null) => string | null = () => null, requestId?: string) {
+export async function readEventForm(
+  request: Request,
+  earlier: (key: string | null) => string | null = () => null,
+  requestId?: string,
+  /** Checks against the saved event, asked too when the form is refused (all messages in one answer). */
+  alsoCheck?: (value: { capacity?: number | null }) => Record<string, string[]>,
+) {
   let read;
   try {
     read = await readUploadForm(request, { picture: "picture", attachments: "attachment" }, { oneFile: { picture: ONE_PICTURE } });
@@ -107,7 +113,7 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
     return {
       response: json(
         {
-          result: submission.reply(),
+          result: submission.reply({ fieldErrors: alsoCheck?.({ capacity: refusedFormCapacity(submission) }) ?? {} }),
           alert: (submission.status === "success" && serverRefusal(problems)) || {
             title: INVALID_FORM,
             message: checkFields(problems.length > 0 || uploads.length > 0),
@@ -140,6 +146,15 @@ export async function readEventForm(request: Request, earlier: (key: string | nu
     logError(error, requestId, "Dateien der Freizeit nicht gespeichert");
     return { response: failedAnswer(submission) };
   }
+}
+
+/** The capacity of a refused form, when its own field is fine (undefined otherwise: not asked). */
+function refusedFormCapacity(submission: { error?: Record<string, string[] | null> | null; payload: Record<string, unknown> }) {
+  if (submission.error?.capacity) return undefined;
+  const raw = submission.payload.capacity;
+  if (raw === undefined || raw === "") return null;
+  const n = Number(raw);
+  return Number.isInteger(n) ? n : undefined;
 }
 
 /** The answer when the saved event refused a value (fewer places than held): at its field, 409. */

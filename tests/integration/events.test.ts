@@ -507,6 +507,20 @@ describe("editing and deleting", () => {
     expect(data.alert).toEqual({ title: "Mindestens ein Feld ist nicht valide", message: "Bitte prüfen Sie die markierten Felder und wählen Sie die Dateien erneut aus." });
     expect(db.select().from(events).where(eq(events.id, camp.id)).get()).toMatchObject({ capacity: 3, title: camp.title });
     expect(uploadedFiles()).toEqual([]);
+
+    // With another field refused too, both in one answer (not the places only after the title is fixed).
+    const both = multipartPost(`/freizeit/edit/${camp.id}`, validEventFields({ capacity: "1", title: "" }), {}, cookie);
+    both.params = { freizeitId: String(camp.id) };
+    const bothAnswer = await run(editAction, both);
+    expect(bothAnswer.status).toBe(400);
+    expect((await body<{ result: { error: Record<string, string[]> } }>(bothAnswer)).result.error).toEqual({
+      title: ["Bitte geben Sie einen Titel an."],
+      capacity: ["Mindestens 3: so viele Plätze sind schon vergeben."],
+    });
+    // A capacity the schema refuses keeps its own message only.
+    const odd = multipartPost(`/freizeit/edit/${camp.id}`, validEventFields({ capacity: "zwei", title: "" }), {}, cookie);
+    odd.params = { freizeitId: String(camp.id) };
+    expect((await body<{ result: { error: Record<string, string[]> } }>(await run(editAction, odd))).result.error.capacity).toEqual(["Bitte geben Sie eine ganze Zahl an."]);
   });
 
   it("adds new attachments once when the same edit form is sent twice", async () => {
