@@ -116,6 +116,12 @@ export const eventSchema = z
     if (startValid && dateTo && isIsoDate(dateTo) && dateTo < dateFrom) {
       ctx.addIssue({ code: "custom", path: ["dateTo"], message: "Das Enddatum darf nicht vor dem Startdatum liegen." });
     }
+    // On one day (the same end date, or none) the end cannot come before the start: the page would
+    // say "10:00 Uhr bis 09:00 Uhr" and a calendar would end it before it began.
+    const oneDay = !dateTo || dateTo === dateFrom;
+    if (oneDay && isTime(value.timeFrom) && value.timeTo && isTime(value.timeTo) && value.timeTo < value.timeFrom) {
+      ctx.addIssue({ code: "custom", path: ["timeTo"], message: "Die Endzeit darf nicht vor der Startzeit liegen." });
+    }
     if (startValid && deadline && isIsoDate(deadline) && deadline > dateFrom) {
       ctx.addIssue({ code: "custom", path: ["registrationDeadline"], message: "Der Anmeldeschluss darf nicht nach dem Startdatum liegen." });
     }

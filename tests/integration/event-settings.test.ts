@@ -72,6 +72,16 @@ describe("sibling discount and offer time", () => {
     expect(await fieldErrors(refused)).toEqual({ timeFrom: ["Bitte geben Sie eine Uhrzeit wie 09:30 an."] });
   });
 
+  it("refuses an end time before the start time on the same day, and takes it on a later day", async () => {
+    const early = "Die Endzeit darf nicht vor der Startzeit liegen.";
+    expect(await fieldErrors(await create({ dateFrom: "2030-07-10", dateTo: "2030-07-10", timeFrom: "10:00", timeTo: "09:00" }))).toEqual({ timeTo: [early] });
+    // Without an end date the event is one day.
+    expect(await fieldErrors(await create({ dateFrom: "2030-07-10", dateTo: "", timeFrom: "10:00", timeTo: "09:59" }))).toEqual({ timeTo: [early] });
+    expect(db.select().from(events).all()).toEqual([]);
+    expect((await create({ dateFrom: "2030-07-10", dateTo: "2030-07-11", timeFrom: "10:00", timeTo: "09:00" })).status).toBe(302);
+    expect((await create({ dateFrom: "2030-07-10", dateTo: "2030-07-10", timeFrom: "10:00", timeTo: "10:00" })).status).toBe(302);
+  });
+
   it("a missing field does not hide the checks across fields: every message comes in one answer", async () => {
     // Found by a browser test: with "Ort" empty, zod skipped the deadline's check, so the next
     // answer brought a new message.
