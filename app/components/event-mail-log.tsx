@@ -29,7 +29,7 @@ export function EventMailLog({ mails }: { mails: MailLogEntry[] }) {
                   {mail.attachments.length ? ` · Anhänge: ${mail.attachments.join(", ")}` : ""}
                 </p>
                 <p className="mail-log-summary">
-                  {mail.recipients.length} Empfänger*innen: {count(mail, "sent")} gesendet, {count(mail, "queued")} in der Warteschlange, {failed}{" "}
+                  {mail.recipients.length === 1 ? "1 Empfänger*in" : `${mail.recipients.length} Empfänger*innen`}: {count(mail, "sent")} gesendet, {count(mail, "queued")} in der Warteschlange, {failed}{" "}
                   fehlgeschlagen
                 </p>
                 <details>

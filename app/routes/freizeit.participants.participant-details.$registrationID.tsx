@@ -98,7 +98,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithFlash(`${pageUrl}#comments-title`, { kind: "success", title: "Kommentar gespeichert" }, { request });
   }
   const changed = updateOwnComment({ commentId: parsed.data.commentId, participantId, eventId: event.id, authorId: user.id, text: parsed.data.text });
-  if (!changed) throw new Response("Sie können nur Ihre eigenen Kommentare bearbeiten.", { status: 403 });
+  if (!changed) throw new Response("Du kannst nur deine eigenen Kommentare bearbeiten.", { status: 403 });
   return redirectWithFlash(`${pageUrl}#kommentar-${parsed.data.commentId}`, { kind: "success", title: "Kommentar gespeichert" }, { request });
 }
 

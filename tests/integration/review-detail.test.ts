@@ -127,7 +127,7 @@ describe("comments", () => {
     expect(edited.status).toBe(302);
     const refused = await send("lead", { intent: "comment-edit", commentId: String(teams.id), text: "Überschrieben" });
     expect(refused.status).toBe(403);
-    expect(await refused.text()).toBe("Sie können nur Ihre eigenen Kommentare bearbeiten.");
+    expect(await refused.text()).toBe("Du kannst nur deine eigenen Kommentare bearbeiten.");
     const tooShort = await send("lead", { intent: "comment-edit", commentId: String(leads.id), text: "x" });
     expect(tooShort.status).toBe(400);
     expect(db.select().from(comments).where(eq(comments.id, teams.id)).get()!.text).toBe("Schläft im Zelt 3");
