@@ -1,7 +1,7 @@
 // Tab 'Deine Kontaktdaten' of the account page: names, e-mail, one's own phone for the camp sheet,
 // password, deleting the account.
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "./forms";
 
@@ -44,9 +44,9 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
     defaultValue: { phone: phone ?? "" },
     shouldValidate: "onSubmit",
   });
-  const [passwordForm, password] = useForm({ id: "password", lastResult: resultFor(actionData, "password"), shouldValidate: "onSubmit" });
-  const [newPassword, setNewPassword] = useState<string | null>(null);
-  const [newRepeat, setNewRepeat] = useState<string | null>(null);
+  // A new page (the redirect after a change) draws the password form anew: empty, its checklist
+  // too. Kept, a hydrated page showed both passwords after they were changed.
+  const { key: pageKey } = useLocation();
 
   return (
     <>
@@ -104,23 +104,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
       {self ? (
         <section className="panel" aria-labelledby="password-title">
           <h2 id="password-title">Passwort ändern</h2>
-          <Form method="post" {...getFormProps(passwordForm)} noValidate>
-            <FormAlert alert={alertFor("password")} attempt={actionData?.attempt} />
-            <input type="hidden" name="intent" value="password" />
-            <PasswordField label="Aktuelles Passwort" meta={password.currentPassword} autoComplete="current-password" />
-            <PasswordField
-              label="Neues Passwort"
-              meta={password.newPassword}
-              autoComplete="new-password"
-              onValue={setNewPassword}
-              describedBy="account-password-rules"
-            />
-            <PasswordField label="Neues Passwort wiederholen" meta={password.newPasswordRepeat} autoComplete="new-password" onValue={setNewRepeat} />
-            <PasswordChecklist id="account-password-rules" password={newPassword} repeat={newRepeat} />
-            <button type="submit" disabled={busy}>
-              Passwort ändern
-            </button>
-          </Form>
+          <PasswordChange key={pageKey} lastResult={resultFor(actionData, "password")} alert={alertFor("password")} attempt={actionData?.attempt} busy={busy} />
         </section>
       ) : null}
 
@@ -157,5 +141,30 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
         </section>
       ) : null}
     </>
+  );
+}
+
+function PasswordChange({ lastResult, alert, attempt, busy }: { lastResult: SubmissionResult<string[]> | undefined; alert: Alert | null; attempt?: number; busy: boolean }) {
+  const [passwordForm, password] = useForm({ id: "password", lastResult, shouldValidate: "onSubmit" });
+  const [newPassword, setNewPassword] = useState<string | null>(null);
+  const [newRepeat, setNewRepeat] = useState<string | null>(null);
+  return (
+    <Form method="post" {...getFormProps(passwordForm)} noValidate>
+      <FormAlert alert={alert} attempt={attempt} />
+      <input type="hidden" name="intent" value="password" />
+      <PasswordField label="Aktuelles Passwort" meta={password.currentPassword} autoComplete="current-password" />
+      <PasswordField
+        label="Neues Passwort"
+        meta={password.newPassword}
+        autoComplete="new-password"
+        onValue={setNewPassword}
+        describedBy="account-password-rules"
+      />
+      <PasswordField label="Neues Passwort wiederholen" meta={password.newPasswordRepeat} autoComplete="new-password" onValue={setNewRepeat} />
+      <PasswordChecklist id="account-password-rules" password={newPassword} repeat={newRepeat} />
+      <button type="submit" disabled={busy}>
+        Passwort ändern
+      </button>
+    </Form>
   );
 }

@@ -195,6 +195,10 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await page.getByLabel("Neues Passwort wiederholen").fill("Zweites-Passwort-2");
     await page.getByRole("button", { name: "Passwort ändern" }).click();
     await page.getByText("Dein Passwort wurde geändert.").waitFor();
+    // Changed: the fields are empty again, with JavaScript too (they kept both passwords).
+    for (const label of ["Aktuelles Passwort", "Neues Passwort", "Neues Passwort wiederholen"]) {
+      expect(await page.getByLabel(label, { exact: true }).inputValue()).toBe("");
+    }
 
     if (javaScriptEnabled) {
       // Asking and cancelling stays on the page: a name typed but not yet saved is kept.
