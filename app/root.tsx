@@ -15,6 +15,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "~/components/forms";
 import { elementOfFragment, useInPageLinks } from "~/components/in-page-links";
 import { useNonce } from "~/components/nonce";
+import { PendingNotice } from "~/components/pending-notice";
 import { errorPageText } from "~/components/route-error";
 import { cachedLegalLinks } from "~/models/legal.server";
 import { settings } from "~/services/env.server";
@@ -243,7 +244,12 @@ export default function App() {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   useInPageLinks();
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      <PendingNotice />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

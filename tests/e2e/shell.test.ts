@@ -84,3 +84,27 @@ describe.each(JS_MODES)("the app shell $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 });
+
+describe("the app shell with JavaScript on a slow connection", () => {
+  it("says that a form is on its way while its answer takes long, and nothing once it is there", async () => {
+    const user = await createUser({ firstName: "Paula" });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled: true, baseURL: baseUrl });
+    await context.addCookies([await browserSessionCookie(user.id, baseUrl)]);
+    await page.goto("/account");
+    await page.locator("html[data-hydrated]").waitFor();
+    // The posts take 1.5 s, as on a weak connection; the browser's own indicator does not run for
+    // a hydrated form's fetch, so a parent saw nothing happen and tapped again.
+    await page.route("**/account**", async (route) => {
+      if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.getByLabel("Vorname").fill("Paulina");
+    await page.getByRole("button", { name: "Name speichern" }).click();
+    const notice = page.getByRole("status").filter({ hasText: "Wird gesendet …" });
+    await notice.waitFor();
+    await page.getByText("Der Name wurde geändert.").waitFor();
+    await notice.waitFor({ state: "detached" });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
