@@ -25,4 +25,12 @@ describe("the enrolment mail", () => {
     expect(text).not.toMatch(/Gesamtbetrag|0,00|zahlst|überweise/);
     expect(attachments).toEqual([]);
   });
+
+  it("asks for the children with a place when another waits, and for all children when none does", () => {
+    const sibling = { ...placed, firstName: "Clara", amountCents: 18000 };
+    const withWaiting = confirmationMail({ ...base, created: [placed, sibling, waiting], paymentMethod: "transfer" }).text;
+    expect(withWaiting).toContain("Bitte überweise den Gesamtbetrag in einer Überweisung für die Kinder mit Platz auf dieses Konto:");
+    const all = confirmationMail({ ...base, created: [placed, sibling], paymentMethod: "transfer" }).text;
+    expect(all).toContain("Bitte überweise den Gesamtbetrag in einer Überweisung für alle Kinder auf dieses Konto:");
+  });
 });

@@ -56,7 +56,7 @@ export function confirmationMail({
     } else if (total > 0) {
       payment.push(
         [
-          `Bitte überweise den Gesamtbetrag in einer Überweisung${placed.length > 1 ? " für alle Kinder" : ""} auf dieses Konto:`,
+          `Bitte überweise den Gesamtbetrag in einer Überweisung${placed.length < 2 ? "" : waiting ? " für die Kinder mit Platz" : " für alle Kinder"} auf dieses Konto:`,
           `Kontoinhaber: ${bank.accountHolder}`,
           `IBAN: ${formatIban(bank.iban)}`,
           `BIC: ${bank.bic}`,

@@ -72,6 +72,20 @@ describe("the confirmation's payment", () => {
     expect(text).not.toContain("Noch offen");
   });
 
+  it("names only the children with a place: not one on the waiting list, nor a rejected one (and shows no amount for it)", () => {
+    const withWaiting = page(
+      [{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }, { applicationStatus: "open", waitingListPosition: 2, amountCents: 18000 }],
+      { totalCents: 38000 },
+    );
+    expect(withWaiting).toContain("Bitte überweise den Gesamtbetrag für die Kinder mit Platz in einer Überweisung:");
+    const rejected = page(
+      [{ applicationStatus: "rejected", waitingListPosition: null, amountCents: 20000 }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }],
+      { totalCents: 18000 },
+    );
+    expect(rejected).toContain("Bitte überweise den Gesamtbetrag in einer Überweisung:");
+    expect(rejected).not.toMatch(/200,00/);
+  });
+
   it("asks only for what is open once a child is paid for (a child that got its place later)", () => {
     const text = page([{ applicationStatus: "accepted", waitingListPosition: null, amountCents: 20000, paid: true }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }], { totalCents: 38000, paidCents: 20000 });
     expect(text).toMatch(/Gesamtbetrag: 380,00\s€/);

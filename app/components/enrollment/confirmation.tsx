@@ -14,7 +14,10 @@ type Code = { size: number; d: string };
 type Props = { enrolment: SerializeFrom<EnrolmentConfirmation>; bank: Bank; codes: Code[] };
 
 export function Confirmation({ enrolment, bank, codes }: Props) {
-  const placed = enrolment.children.filter((c) => c.waitingListPosition === null && c.amountCents !== null);
+  // The children a payment is for: with a place (open or accepted), not rejected or cancelled.
+  const holdsPlace = (c: (typeof enrolment.children)[number]) => (c.applicationStatus === "open" || c.applicationStatus === "accepted") && c.waitingListPosition === null;
+  const placed = enrolment.children.filter((c) => holdsPlace(c) && c.amountCents !== null);
+  const forWhom = placed.length < 2 ? "" : placed.length === enrolment.children.length ? "für alle Kinder " : "für die Kinder mit Platz ";
   const inLine = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open" && !c.eventStarted);
   // A child with an open offer waits for no place: it has one to take (its status links to it).
   const waiting = inLine.filter((c) => !c.offerExpiresAt);
@@ -39,7 +42,7 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
               {c.firstName} {c.lastName}
             </strong>{" "}
             <RegistrationStatus registration={c} />
-            {c.amountCents !== null && c.waitingListPosition === null && !free ? <span className="amount"> {formatEuro(c.amountCents)}</span> : null}
+            {c.amountCents !== null && holdsPlace(c) && !free ? <span className="amount"> {formatEuro(c.amountCents)}</span> : null}
           </li>
         ))}
       </ul>
@@ -98,7 +101,7 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
               Verwendungszweck:
             </p>
           ) : (
-            <p>{partlyPaid ? "Bitte überweise den noch offenen Betrag:" : `Bitte überweise den Gesamtbetrag ${placed.length > 1 ? "für alle Kinder " : ""}in einer Überweisung:`}</p>
+            <p>{partlyPaid ? "Bitte überweise den noch offenen Betrag:" : `Bitte überweise den Gesamtbetrag ${forWhom}in einer Überweisung:`}</p>
           )}
           <dl className="facts">
             <dt>Kontoinhaber</dt>
