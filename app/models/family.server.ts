@@ -59,7 +59,12 @@ export function getFamily(userId: number) {
         .from(registrations)
         .innerJoin(events, eq(events.id, registrations.eventId))
         .where(inArray(registrations.participantId, ids))
-        .orderBy(desc(events.dateFrom))
+        // The next event first (what a parent looks for), then the past ones, the latest first.
+        .orderBy(
+          sql`${events.startsAt} <= ${Date.now()}`,
+          sql`case when ${events.startsAt} > ${Date.now()} then ${events.startsAt} end`,
+          desc(events.startsAt),
+        )
         .all()
     : [];
   const notes = ids.length

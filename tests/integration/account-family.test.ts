@@ -58,6 +58,18 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     expect(db.select().from(participants).where(eq(participants.userId, user.id)).get()!.birthDate).toBe("2015-05-01");
   });
 
+  it("lists a child's registrations with the next event first, then the past ones, the latest first", async () => {
+    const user = await createUser();
+    expect((await run(accountAction, post("/account", child, { cookie: await sessionCookieFor(user.id) }))).status).toBe(302);
+    const mia = db.select().from(participants).get()!;
+    for (const [title, inDays] of [["Zeltlager", 60], ["Vorbei", -30], ["Kanutour", 20], ["Lange her", -400]] as const) {
+      const event = createEvent({ title, inDays });
+      db.insert(registrations).values({ eventId: event.id, participantId: mia.id, userId: user.id, paymentMethod: "transfer" }).run();
+    }
+    const { getFamily } = await import("~/models/family.server");
+    expect(getFamily(user.id).children[0].registrations.map((r) => r.title)).toEqual(["Kanutour", "Zeltlager", "Vorbei", "Lange her"]);
+  });
+
   it("refuses a day not in the calendar typed the German way, and shows it back as it was typed", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);
