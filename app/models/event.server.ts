@@ -14,6 +14,7 @@ import {
   users,
   type HelperStatus,
 } from "../../db/schema";
+import { berlinToday } from "~/lib/dates";
 import { sortMyRegistrations } from "~/lib/registration-order";
 import { TILE_TEXT } from "~/lib/event-rules";
 import { db } from "~/services/db.server";
@@ -215,6 +216,8 @@ export function getEventPage(eventId: number, user: SessionUser | null, now = ne
     ...event.event,
     pictureKey: event.pictureKey,
     past: event.event.startsAt.getTime() <= now.getTime(),
+    /** Its last day is over (Berlin): the page says so, and no longer counts places. */
+    ended: (event.event.dateTo ?? event.event.dateFrom) < berlinToday(now),
     owners,
     helpers,
     attachments,

@@ -116,7 +116,7 @@ export default function EventDetail() {
           <dd>{names(event.owners)}</dd>
           <dt>Helfer*innen</dt>
           <dd>{names(event.helpers)}</dd>
-          {event.placesLeft !== null ? (
+          {event.placesLeft !== null && !event.past ? (
             <>
               <dt>Freie Plätze</dt>
               <dd>{event.placesLeft > 0 ? event.placesLeft : closed ? "Keine – der Anmeldeschluss ist vorbei" : "Keine – neue Anmeldungen kommen auf die Warteliste"}</dd>
@@ -186,7 +186,7 @@ export default function EventDetail() {
                   Anmelden
                 </button>
                 <p id="enrol-closed" className="hint">
-                  {event.past ? "Die Veranstaltung hat schon begonnen." : "Der Anmeldeschluss ist vorbei und alle Plätze sind vergeben."}
+                  {event.ended ? "Die Veranstaltung ist vorbei." : event.past ? "Die Veranstaltung hat schon begonnen." : "Der Anmeldeschluss ist vorbei und alle Plätze sind vergeben."}
                 </p>
               </>
             ) : (

@@ -14,7 +14,7 @@ import { loader as pictureLoader } from "~/routes/uploads.pictures.$key";
 import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
-import { createEvent, executableBytes, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
+import { createEvent, daysFromToday, executableBytes, multipartPost, pdfBytes, pngBytes, validEventFields } from "../support/events";
 import { body, cookieFrom, get, outbox, post, run } from "../support/remix";
 import { takeFlash } from "~/services/flash.server";
 import { addGroup, addHelper, quickUser, register } from "../support/lists-fixtures";
@@ -130,6 +130,17 @@ describe("the detail page", () => {
     expect(page.helpers.map((h) => h.lastName)).toEqual(["Thomsen", "Richter", "Neumann", "Richter"]);
     expect(page.helpers.map((h) => h.firstName)).toEqual(["Julia", "Tobias", "Anja", "Sabine"]);
     expect(page.owners.map((o) => o.lastName)).toEqual(["abel", "Ömer", "Thomsen"]);
+  });
+
+  it("says an event is over once its last day has passed, not that it has begun", async () => {
+    const running = createEvent({ inDays: -2, dateTo: daysFromToday(3), capacity: 10 });
+    const over = createEvent({ inDays: -10, dateTo: daysFromToday(-8), capacity: 10 });
+    const oneDay = createEvent({ inDays: -1, capacity: 10 });
+    expect([running, over, oneDay].map((e) => getEventPage(e.id, null)!).map((p) => [p.past, p.ended])).toEqual([
+      [true, false],
+      [true, true],
+      [true, true],
+    ]);
   });
 
   it("shows places left and my registrations in the spec's order", async () => {
