@@ -24,7 +24,8 @@ beforeAll(async () => {
 describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
   it("a parent sees why 'Anmelden' cannot be pressed on an event that has begun", async () => {
     const parent = await createUser();
-    const camp = createEvent({ title: "Schon los", inDays: -2 });
+    const camp = createEvent({ title: "Schon los", inDays: -2, dateTo: daysFromToday(3) });
+    const over = createEvent({ title: "Vorbei", inDays: -2 });
     const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
     await context.addCookies([await browserSessionCookie(parent.id, baseUrl)]);
     await page.goto(`/freizeit/${camp.id}`);
@@ -32,6 +33,10 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
     expect(await button.isDisabled()).toBe(true);
     const hint = await page.locator(`#${await button.getAttribute("aria-describedby")}`).textContent();
     expect(hint).toBe("Die Veranstaltung hat schon begonnen.");
+    // A one-day event two days ago is over, and says so.
+    await page.goto(`/freizeit/${over.id}`);
+    const overButton = page.getByRole("button", { name: "Anmelden" });
+    expect(await page.locator(`#${await overButton.getAttribute("aria-describedby")}`).textContent()).toBe("Die Veranstaltung ist vorbei.");
     expect(problems).toEqual([]);
     await context.close();
   });
