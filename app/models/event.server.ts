@@ -216,7 +216,7 @@ export function getEventPage(eventId: number, user: SessionUser | null, now = ne
     ...event.event,
     pictureKey: event.pictureKey,
     past: event.event.startsAt.getTime() <= now.getTime(),
-    /** Its last day is over (Berlin): the page says so, and no longer counts places. */
+    /** Its last day is over (Berlin): the page says so rather than that it has begun. */
     ended: (event.event.dateTo ?? event.event.dateFrom) < berlinToday(now),
     owners,
     helpers,

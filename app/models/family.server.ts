@@ -32,6 +32,7 @@ export type GuardianInput = {
 
 /** Everything of the tab 'Deine Teilnehmer*innen' in four queries, whatever the family's size. */
 export function getFamily(userId: number) {
+  const now = Date.now();
   const children = db
     .select()
     .from(participants)
@@ -54,15 +55,15 @@ export function getFamily(userId: number) {
           waitingListPosition: waitingPlace,
           offerExpiresAt: registrations.offerExpiresAt,
           enrolmentId: registrations.enrolmentId,
-          eventStarted: sql<boolean>`${events.startsAt} <= ${Date.now()}`.mapWith(Boolean),
+          eventStarted: sql<boolean>`${events.startsAt} <= ${now}`.mapWith(Boolean),
         })
         .from(registrations)
         .innerJoin(events, eq(events.id, registrations.eventId))
         .where(inArray(registrations.participantId, ids))
         // The next event first (what a parent looks for), then the past ones, the latest first.
         .orderBy(
-          sql`${events.startsAt} <= ${Date.now()}`,
-          sql`case when ${events.startsAt} > ${Date.now()} then ${events.startsAt} end`,
+          sql`${events.startsAt} <= ${now}`,
+          sql`case when ${events.startsAt} > ${now} then ${events.startsAt} end`,
           desc(events.startsAt),
         )
         .all()

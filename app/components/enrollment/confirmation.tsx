@@ -7,6 +7,7 @@ import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
 import { isFree } from "~/lib/money";
 import { joinNames } from "~/lib/names";
+import { paysNow } from "~/lib/registration-machine";
 import type { EnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 
 type Bank = { accountHolder: string; iban: string; bic: string; name: string; creditorId: string };
@@ -15,8 +16,7 @@ type Props = { enrolment: SerializeFrom<EnrolmentConfirmation>; bank: Bank; code
 
 export function Confirmation({ enrolment, bank, codes }: Props) {
   // The children a payment is for: with a place (open or accepted), not rejected or cancelled.
-  const holdsPlace = (c: (typeof enrolment.children)[number]) => (c.applicationStatus === "open" || c.applicationStatus === "accepted") && c.waitingListPosition === null;
-  const placed = enrolment.children.filter((c) => holdsPlace(c) && c.amountCents !== null);
+  const placed = enrolment.children.filter((c) => paysNow(c) && c.amountCents !== null);
   const forWhom = placed.length < 2 ? "" : placed.length === enrolment.children.length ? "für alle Kinder " : "für die Kinder mit Platz ";
   const inLine = enrolment.children.filter((c) => c.waitingListPosition !== null && c.applicationStatus === "open" && !c.eventStarted);
   // A child with an open offer waits for no place: it has one to take (its status links to it).
@@ -42,7 +42,7 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
               {c.firstName} {c.lastName}
             </strong>{" "}
             <RegistrationStatus registration={c} />
-            {c.amountCents !== null && holdsPlace(c) && !free ? <span className="amount"> {formatEuro(c.amountCents)}</span> : null}
+            {c.amountCents !== null && paysNow(c) && !free ? <span className="amount"> {formatEuro(c.amountCents)}</span> : null}
           </li>
         ))}
       </ul>
