@@ -4,8 +4,9 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "./forms";
+import type { PasswordCheck } from "~/lib/password-rules";
 
-export type AccountActionData = { intent: string | null; result: unknown; alert: Alert; attempt?: number } | undefined;
+export type AccountActionData = { intent: string | null; result: unknown; alert: Alert; attempt?: number; check?: PasswordCheck | null } | undefined;
 
 type Props = {
   account: { id: number; firstName: string; lastName: string; email: string };
@@ -104,7 +105,14 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
       {self ? (
         <section className="panel" aria-labelledby="password-title">
           <h2 id="password-title">Passwort ändern</h2>
-          <PasswordChange key={pageKey} lastResult={resultFor(actionData, "password")} alert={alertFor("password")} attempt={actionData?.attempt} busy={busy} />
+          <PasswordChange
+            key={pageKey}
+            lastResult={resultFor(actionData, "password")}
+            alert={alertFor("password")}
+            check={actionData?.intent === "password" ? actionData.check : null}
+            attempt={actionData?.attempt}
+            busy={busy}
+          />
         </section>
       ) : null}
 
@@ -144,7 +152,9 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
   );
 }
 
-function PasswordChange({ lastResult, alert, attempt, busy }: { lastResult: SubmissionResult<string[]> | undefined; alert: Alert | null; attempt?: number; busy: boolean }) {
+type PasswordChangeProps = { lastResult: SubmissionResult<string[]> | undefined; alert: Alert | null; check?: PasswordCheck | null; attempt?: number; busy: boolean };
+
+function PasswordChange({ lastResult, alert, check, attempt, busy }: PasswordChangeProps) {
   const [passwordForm, password] = useForm({ id: "password", lastResult, shouldValidate: "onSubmit" });
   const [newPassword, setNewPassword] = useState<string | null>(null);
   const [newRepeat, setNewRepeat] = useState<string | null>(null);
@@ -161,7 +171,7 @@ function PasswordChange({ lastResult, alert, attempt, busy }: { lastResult: Subm
         describedBy="account-password-rules"
       />
       <PasswordField label="Neues Passwort wiederholen" meta={password.newPasswordRepeat} autoComplete="new-password" onValue={setNewRepeat} />
-      <PasswordChecklist id="account-password-rules" password={newPassword} repeat={newRepeat} />
+      <PasswordChecklist id="account-password-rules" password={newPassword} repeat={newRepeat} serverCheck={check} />
       <button type="submit" disabled={busy}>
         Passwort ändern
       </button>

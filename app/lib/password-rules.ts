@@ -35,6 +35,18 @@ export function checkPassword(password: string, repeat: string): PasswordCheck {
   };
 }
 
+/**
+ * The check a refused form sends back for its list of rules, or null when every rule but the
+ * repeat holds. The password fields come back empty, so the list says only which rule the
+ * password broke (without JavaScript nothing else says it); ticks for a good password that is
+ * gone from the form would say a field is fine that is empty.
+ */
+export function brokenRules(password: string, repeat: string): PasswordCheck | null {
+  const check = checkPassword(password, repeat);
+  const broken = (Object.keys(check) as (keyof PasswordCheck)[]).some((rule) => rule !== "matches" && !check[rule]);
+  return broken ? check : null;
+}
+
 /** The rules a new password must meet (everything but the repeat). */
 export function meetsPasswordRules(password: string) {
   const { matches: _ignored, ...rules } = checkPassword(password, password);

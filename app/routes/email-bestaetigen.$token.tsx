@@ -25,10 +25,13 @@ export async function action({ params, request }: ActionFunctionArgs) {
     // account page would only send them on to the login page, which then says they are not
     // signed in instead of that the change worked.
     const ownBrowser = (await getUser(request))?.id === outcome.userId;
+    // Each in the form of address of the page that shows it: the account 'du', the login 'Sie'.
     return redirectWithFlash(ownBrowser ? "/account" : "/login", {
       kind: "success",
       title: "Erfolgreiche Änderung",
-      message: ownBrowser ? "Deine neue E-Mail-Adresse gilt ab jetzt." : `Deine neue E-Mail-Adresse gilt ab jetzt. Melde dich bitte mit ${outcome.email} an.`,
+      message: ownBrowser
+        ? "Deine neue E-Mail-Adresse gilt ab jetzt."
+        : `Ihre neue E-Mail-Adresse gilt ab jetzt. Bitte melden Sie sich mit ${outcome.email} an.`,
     });
   }
   return json(

@@ -5,7 +5,7 @@ import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Field, FormErrors, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
-import { checkPassword, type PasswordCheck } from "~/lib/password-rules";
+import { brokenRules, type PasswordCheck } from "~/lib/password-rules";
 import { EMAIL_MAX } from "~/lib/email";
 import { signUp } from "~/models/auth.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
@@ -49,17 +49,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const mismatch = password !== "" && repeat !== "" && password !== repeat;
     const alert: Alert | null = invalidEmail ? SIGNUP_INVALID_EMAIL : mismatch ? SIGNUP_MISMATCH : null;
     const fieldErrors = mismatchAtField(formData, ["password", "passwordRepeat"], SIGNUP_MISMATCH.title, submission.error);
-    // Both password fields come back empty. The checklist shows the server's check only to say
-    // which rule the password broke (without JavaScript nothing else says it); ticks for a good
-    // password that is gone from the form would say a field is fine that is empty.
-    const check = checkPassword(password, repeat);
-    const rulesBroken = (Object.keys(check) as (keyof PasswordCheck)[]).some((rule) => rule !== "matches" && !check[rule]);
     return json(
       {
         // Passwords are never sent back into the page; after an invalid address the address goes too.
         result: submission.reply({ hideFields: invalidEmail ? ["email", "password", "passwordRepeat"] : ["password", "passwordRepeat"], ...(fieldErrors && { fieldErrors }) }),
         alert,
-        check: invalidEmail || !rulesBroken ? null : check,
+        check: invalidEmail ? null : brokenRules(password, repeat),
         values: invalidEmail ? { ...values, email: "" } : values,
         attempt: Date.now(),
       },

@@ -31,6 +31,7 @@ import { redirectWithFlash } from "./flash.server";
 import { currentSessionHash, endSession, requireUser } from "./session.server";
 import { deviceKeyFor, readDeviceMarks } from "./device.server";
 import { readForm } from "./form.server";
+import { brokenRules, type PasswordCheck } from "~/lib/password-rules";
 
 const CHANGED = "Erfolgreiche Änderung";
 const CHANGE_FAILED = "Fehler beim Ändern";
@@ -47,8 +48,8 @@ async function passwordClient(request: Request, userId: number, clientKey: strin
   return { clientKey, deviceKey: deviceKeyFor(await readDeviceMarks(request), userId) };
 }
 
-function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400) {
-  return json({ intent, result, alert: { title, message }, attempt: Date.now() }, { status });
+function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400, check: PasswordCheck | null = null) {
+  return json({ intent, result, alert: { title, message }, attempt: Date.now(), check }, { status });
 }
 
 /**
@@ -114,7 +115,8 @@ export async function handleAccountForm(
         const checked = await checkCurrentPassword(target.id, current, await passwordClient(request, target.id, clientKey));
         if (checked !== "valid") fieldErrors.currentPassword = [checked === "throttled" ? PASSWORD_THROTTLED : WRONG_PASSWORD];
       }
-      return failure("password", submission.reply({ ...hidden, fieldErrors }), CHANGE_FAILED, PASSWORD_RULES);
+      const check = brokenRules(String(formData.get("newPassword") ?? ""), String(formData.get("newPasswordRepeat") ?? ""));
+      return failure("password", submission.reply({ ...hidden, fieldErrors }), CHANGE_FAILED, PASSWORD_RULES, 400, check);
     }
     const changed = await changePassword(
       target.id,
@@ -141,9 +143,10 @@ export async function handleAccountForm(
     if (!outcome.ok) {
       return failure("delete", submission.reply(), "Fehler beim Löschen", "Das letzte Admin-Konto kann nicht gelöscht werden.", 409);
     }
+    // Shown on the login page, so in its form of address ('Sie', DECISIONS.md).
     return redirectWithFlash(
       "/login",
-      { kind: "success", title: "Konto gelöscht", message: "Dein Konto und alle zugehörigen Daten wurden gelöscht." },
+      { kind: "success", title: "Konto gelöscht", message: "Ihr Konto und alle zugehörigen Daten wurden gelöscht." },
       { setCookie: [await endSession(request)] },
     );
   }

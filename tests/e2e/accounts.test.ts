@@ -190,6 +190,17 @@ describe.each(JS_MODES)("accounts $name", ({ javaScriptEnabled }) => {
     await page.waitForURL((url) => url.pathname === "/account");
     expect(await page.getByRole("textbox", { name: "E-Mail", exact: true }).inputValue()).toBe(newEmail.toLowerCase());
 
+    // A new password that breaks rules: the list says which, without JavaScript too (it said
+    // only that some rule failed; parents' review).
+    await page.getByLabel("Aktuelles Passwort").fill("Erstes-Passwort-1");
+    await page.getByLabel("Neues Passwort", { exact: true }).fill("kurz");
+    await page.getByLabel("Neues Passwort wiederholen").fill("kurz");
+    await page.getByRole("button", { name: "Passwort ändern" }).click();
+    await page.getByText("Passwort entspricht nicht den Anforderungen").first().waitFor();
+    const rules = page.locator("#account-password-rules li");
+    await expect.poll(() => rules.filter({ hasText: "Mindestens 8 Zeichen" }).textContent()).toContain("(nicht erfüllt)");
+    expect(await rules.filter({ hasText: "Höchstens 72 Zeichen" }).textContent()).toContain("(erfüllt)");
+
     await page.getByLabel("Aktuelles Passwort").fill("Erstes-Passwort-1");
     await page.getByLabel("Neues Passwort", { exact: true }).fill("Zweites-Passwort-2");
     await page.getByLabel("Neues Passwort wiederholen").fill("Zweites-Passwort-2");

@@ -99,7 +99,8 @@ describe("e-mail change", () => {
     // "Sie sind nicht angemeldet" in place of the success: nothing said the change had worked.
     expect(confirmed.headers.get("Location")).toBe("/login");
     const flash = await takeFlash(new Request("http://localhost/login", { headers: { Cookie: cookieFrom(confirmed, "lf_flash")! } }));
-    expect(flash?.flash).toMatchObject({ kind: "success", message: "Deine neue E-Mail-Adresse gilt ab jetzt. Melde dich bitte mit neu@example.org an." });
+    // The login page says 'Sie' (DECISIONS.md, form of address), also in the flash it shows.
+    expect(flash?.flash).toMatchObject({ kind: "success", message: "Ihre neue E-Mail-Adresse gilt ab jetzt. Bitte melden Sie sich mit neu@example.org an." });
   });
 
   it("sends someone else who is signed in on the confirming browser to the login page too", async () => {
@@ -136,7 +137,10 @@ describe("password change", () => {
 
     const weak = await run(accountAction, post("/account", { ...form, currentPassword: "Alt-Passwort-1", newPassword: "schwach", newPasswordRepeat: "schwach" }, { cookie }));
     expect(weak.status).toBe(400);
-    expect((await body<Failure>(weak)).alert.message).toBe("Passwort entspricht nicht den Anforderungen");
+    const weakAnswer = await body<Failure & { check: unknown }>(weak);
+    expect(weakAnswer.alert.message).toBe("Passwort entspricht nicht den Anforderungen");
+    // Which rules the refused password broke, for the list a page without JavaScript shows.
+    expect(weakAnswer.check).toEqual({ minLength: false, upperAndLower: false, digit: false, special: false, maxLength: true, matches: true });
 
     const ok = await run(accountAction, post("/account", { ...form, currentPassword: "Alt-Passwort-1" }, { cookie }));
     expect(ok.status).toBe(302);
@@ -234,6 +238,9 @@ describe("deleting the account", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login");
     expect(cookieFrom(response, "lf_session")).toBe("lf_session=");
+    // Shown on the login page, which says 'Sie' (DECISIONS.md, form of address).
+    const flash = await takeFlash(new Request("http://localhost/login", { headers: { Cookie: cookieFrom(response, "lf_flash")! } }));
+    expect(flash?.flash).toMatchObject({ title: "Konto gelöscht", message: "Ihr Konto und alle zugehörigen Daten wurden gelöscht." });
     expect(fresh(user.id)).toBeUndefined();
     expect(db.select().from(participants).all()).toHaveLength(0);
     expect(db.select().from(guardians).all()).toHaveLength(0);
