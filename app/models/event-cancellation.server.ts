@@ -14,15 +14,15 @@ import { GREETING, queueMail } from "~/services/mail.server";
 // 'Sie', as the delete dialog that causes it (DECISIONS.md: a mail uses the form of its screen).
 type Told = { firstName: string; children: string[]; paidFor: string[]; owing: boolean; helper: "accepted" | "pending" | null; lead: boolean };
 
-/** Queues the cancellation mails of an event that has not begun; returns how many. */
-export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: number; email: string } | null, now = new Date()) {
+/** Who a cancellation tells, one entry per address; null for an event that has begun (no one). */
+function cancellationRecipients(tx: Queryable, eventId: number, actor: { id: number } | null, now: Date) {
   const notActor = actor ? ne(users.id, actor.id) : undefined;
   const event = tx
     .select({ title: events.title, dateFrom: events.dateFrom })
     .from(events)
     .where(and(eq(events.id, eventId), gt(events.startsAt, now)))
     .get();
-  if (!event) return 0;
+  if (!event) return null;
   const children = tx
     .select({
       email: users.email,
@@ -71,7 +71,31 @@ export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: 
   }
   for (const h of helpers) person(h.email, h.firstName).helper = h.status === "accepted" ? "accepted" : "pending";
   for (const l of leads) person(l.email, l.firstName).lead = true;
+  return { event, told };
+}
 
+/**
+ * What the delete dialog says before it (read-only): how many addresses a cancellation would
+ * tell, each once, as a family (a child in it), else a helper, else a lead person; null when the
+ * event has begun and no one is told.
+ */
+export function cancellationAudience(tx: Queryable, eventId: number, actor: { id: number }, now = new Date()) {
+  const recipients = cancellationRecipients(tx, eventId, actor, now);
+  if (!recipients) return null;
+  const audience = { families: 0, helpers: 0, leads: 0 };
+  for (const { children, helper } of recipients.told.values()) {
+    if (children.length > 0) audience.families++;
+    else if (helper) audience.helpers++;
+    else audience.leads++;
+  }
+  return audience;
+}
+
+/** Queues the cancellation mails of an event that has not begun; returns how many. */
+export function tellEventCancelled(tx: Queryable, eventId: number, actor: { id: number; email: string } | null, now = new Date()) {
+  const recipients = cancellationRecipients(tx, eventId, actor, now);
+  if (!recipients) return 0;
+  const { event, told } = recipients;
   for (const [email, { firstName, children: names, paidFor, owing, helper, lead }] of told) {
     queueMail(tx, {
       to: email,

@@ -8,6 +8,9 @@ import { berlinToday, formatClock, formatDate, formatIsoDate } from "~/lib/dates
 import { formatEuro } from "~/lib/event-rules";
 import { enrolmentLinks } from "~/models/enrollment-confirmation.server";
 import { applyAsHelper, deleteEvent, getEventAccess, getEventPage } from "~/models/event.server";
+import { cancellationAudience } from "~/models/event-cancellation.server";
+import { cancellationNotice } from "~/lib/cancellation-notice";
+import { db } from "~/services/db.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getUser, requireUser } from "~/services/session.server";
 import { readForm } from "~/services/form.server";
@@ -29,6 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const event = getEventPage(eventId(params.id), user);
   if (!event) throw new Response("Nicht gefunden", { status: 404 });
   const { startsAt: _startsAt, ...shown } = event;
+  const confirmDelete = event.canManage && new URL(request.url).searchParams.has("loeschen");
   return json({
     // The event's lead persons are in charge already: they are offered no helper application.
     event: { ...shown, mayApplyAsHelper: !event.isOwner },
@@ -36,7 +40,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     enrolments: user ? enrolmentLinks(event.id, user.id) : [],
     // After the deadline a full event takes no one (DECISIONS.md, registration deadline).
     closed: event.placesLeft === 0 && event.registrationDeadline !== null && berlinToday() > event.registrationDeadline,
-    confirmDelete: event.canManage && new URL(request.url).searchParams.has("loeschen"),
+    confirmDelete,
+    // Whom the dialog's deletion would tell (it promised mails also when no one would get one).
+    cancellation: confirmDelete && user ? cancellationAudience(db, event.id, user) : null,
   });
 }
 
@@ -78,7 +84,7 @@ function names(people: { firstName: string; lastName: string }[]) {
 }
 
 export default function EventDetail() {
-  const { event, signedIn, enrolments, closed, confirmDelete } = useLoaderData<typeof loader>();
+  const { event, signedIn, enrolments, closed, confirmDelete, cancellation } = useLoaderData<typeof loader>();
   const refused = (useActionData() as { error?: string } | undefined)?.error;
   const dateTo = event.dateTo ?? event.dateFrom;
   return (
@@ -240,7 +246,7 @@ export default function EventDetail() {
           <p id="delete-text">
             Sind Sie sicher, dass Sie diese Freizeit löschen möchten? Diese Aktion kann nicht rückgängig gemacht werden.
           </p>
-          {event.past ? null : <p>Alle angemeldeten Familien und Helfer*innen erhalten eine E-Mail, dass die Freizeit abgesagt ist.</p>}
+          {cancellation ? <p>{cancellationNotice(cancellation)}</p> : null}
           <Form method="post" className="actions">
             <input type="hidden" name="intent" value="delete" />
             <button type="submit" className="danger">

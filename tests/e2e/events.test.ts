@@ -116,7 +116,8 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
     // Delete, with the spec's question first.
     await page.getByRole("link", { name: "Löschen" }).click();
     await page.getByText("Sind Sie sicher, dass Sie diese Freizeit löschen möchten? Diese Aktion kann nicht rückgängig gemacht werden.").waitFor();
-    expect(await page.getByText("Alle angemeldeten Familien und Helfer*innen erhalten eine E-Mail, dass die Freizeit abgesagt ist.").isVisible()).toBe(true);
+    // No one has enrolled or helps: no mail is promised (leaders' review).
+    expect(await page.getByText("Es ist niemand angemeldet, es wird keine Absage verschickt.").isVisible()).toBe(true);
     await page.getByRole("alertdialog", { name: "Freizeit löschen" }).getByRole("button", { name: "Löschen" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByText("Veranstaltung gelöscht").waitFor();

@@ -590,6 +590,9 @@ describe("deleting an upcoming event", () => {
     const colead = quickUser({ email: "colead@example.org", firstName: "Cora" });
     db.insert(eventOwners).values({ eventId: camp.id, userId: colead.id }).run();
     addHelper(camp.id, lead.id, "accepted");
+    // The dialog before it says who will be told, each address once (Berta as a family).
+    const dialog = await body<{ cancellation: unknown }>(await run(detailLoader, get(`/freizeit/${camp.id}?loeschen=1`, { cookie, params: { id: String(camp.id) } })));
+    expect(dialog.cancellation).toEqual({ families: 1, helpers: 1, leads: 1 });
 
     const response = await run(detailAction, post(`/freizeit/${camp.id}`, { intent: "delete" }, { cookie, params: { id: String(camp.id) } }));
     expect(response.status).toBe(302);
@@ -619,8 +622,20 @@ describe("deleting an upcoming event", () => {
 
     const past = createEvent({ title: "Vorbei", inDays: -20, ownerIds: [lead.id] });
     register(past.id, { userId: both.id });
+    const pastDialog = await body<{ cancellation: unknown }>(await run(detailLoader, get(`/freizeit/${past.id}?loeschen=1`, { cookie, params: { id: String(past.id) } })));
+    expect(pastDialog.cancellation).toBeNull();
     await run(detailAction, post(`/freizeit/${past.id}`, { intent: "delete" }, { cookie, params: { id: String(past.id) } }));
     expect(outbox()).toHaveLength(3);
+  });
+
+  it("with no one to tell, the dialog promises no mail (leaders' review: it always promised them)", async () => {
+    const { user: lead, cookie } = await person("admin");
+    const camp = createEvent({ title: "Leer", inDays: 20, ownerIds: [lead.id] });
+    const dialog = await body<{ cancellation: unknown }>(await run(detailLoader, get(`/freizeit/${camp.id}?loeschen=1`, { cookie, params: { id: String(camp.id) } })));
+    expect(dialog.cancellation).toEqual({ families: 0, helpers: 0, leads: 0 });
+    // Asked only for the dialog.
+    const page = await body<{ cancellation: unknown }>(await run(detailLoader, get(`/freizeit/${camp.id}`, { cookie, params: { id: String(camp.id) } })));
+    expect(page.cancellation).toBeNull();
   });
 
   it("speaks of a payment only where there was one to make: paid, owed, or a free place", async () => {
