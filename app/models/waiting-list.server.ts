@@ -2,8 +2,8 @@
 // and held for the event's offer time; the parent takes it or lets it go; an offer that runs out
 // passes the place on. Deadlines live in the database (registrations.offer_expires_at); the
 // scheduler only asks `expireOffers(now)` now and then, so a restart loses nothing.
-import { and, eq, isNotNull, lte } from "drizzle-orm";
-import { events, registrations } from "../../db/schema";
+import { and, desc, eq, isNotNull, lte } from "drizzle-orm";
+import { events, registrationHistory, registrations } from "../../db/schema";
 import { formatDate, formatTime } from "~/lib/dates";
 import { canAnswerOffer, stateOf, type OfferAnswer } from "~/lib/registration-machine";
 import { db, writeTransaction, type Queryable, type Tx } from "~/services/db.server";
@@ -97,7 +97,39 @@ export function getOffer(registrationId: number, user: SessionUser, now = new Da
   // What taking the place costs now, as the answer would store it.
   const amountCents = open ? amountOnGettingPlace(db, row) : 0;
   const cost = amountCents > 0 ? { amountCents, discounted: amountCents < row.priceCents, paymentMethod: row.paymentMethod } : null;
-  return { row, open, state: stateOf(row), cost };
+  return { row, open, state: stateOf(row), cost, gone: open ? null : offerGone(db, row) };
+}
+
+/**
+ * What became of an offer that can no longer be answered, for its link opened again (it said
+ * only "answered or no longer valid"). A cancellation asks the registration's history whether
+ * the parent gave the place away or the offer ran out.
+ */
+function offerGone(tx: Queryable, row: ChangeRow): string {
+  const child = `${row.childFirstName} ${row.childLastName}`;
+  switch (stateOf(row)) {
+    case "offered":
+      return `Das Angebot für ${child} ist abgelaufen.`;
+    case "open":
+      return `${child} hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.`;
+    case "accepted":
+      return `${child} hat den Platz schon, und die Leitung hat die Anmeldung bestätigt.`;
+    case "waiting":
+      return `Das Angebot gilt nicht mehr. ${child} steht auf Platz ${row.waitingListPosition} der Warteliste.`;
+    case "rejected":
+      return `Die Anmeldung von ${child} wurde abgelehnt.`;
+    case "cancelled": {
+      const last = tx
+        .select({ action: registrationHistory.action })
+        .from(registrationHistory)
+        .where(eq(registrationHistory.registrationId, row.id))
+        .orderBy(desc(registrationHistory.id))
+        .get()?.action;
+      if (last === "offer_declined") return `Du hast den Platz für ${child} freigegeben. Die Anmeldung ist storniert.`;
+      if (last === "offer_expired") return `Das Angebot für ${child} ist abgelaufen, ohne dass es angenommen wurde. Die Anmeldung ist storniert.`;
+      return `Die Anmeldung von ${child} ist storniert.`;
+    }
+  }
 }
 
 function findOwn(tx: Queryable, registrationId: number, user: SessionUser) {
@@ -117,9 +149,7 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
       tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider abgelaufen; ${passedOnText(passedOn)}.`]);
       return { ok: false, status: 410, message: `Das Angebot ist abgelaufen. ${sentence(passedOnText(passedOn))}`, eventId: row.eventId };
     }
-    if (stateOf(row) !== "offered") {
-      return { ok: false, status: 409, message: "Dieses Angebot wurde bereits beantwortet oder ist nicht mehr gültig.", eventId: row.eventId };
-    }
+    if (stateOf(row) !== "offered") return { ok: false, status: 409, message: offerGone(tx, row), eventId: row.eventId };
     let passedOn = false;
     if (answer === "accept") {
       const amountCents = takePlace(tx, row, now);

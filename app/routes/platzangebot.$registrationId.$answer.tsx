@@ -41,6 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     eventTitle: row.eventTitle,
     expiresAt: row.offerExpiresAt ? new Date(row.offerExpiresAt).getTime() : null,
     cost: offer.cost,
+    gone: offer.gone,
   });
 }
 
@@ -100,7 +101,7 @@ export default function OfferPage() {
           </Form>
         </>
       ) : (
-        <p>Dieses Angebot wurde bereits beantwortet oder ist nicht mehr gültig.</p>
+        <p>{data.gone}</p>
       )}
       <p>
         <a href={`/freizeit/${data.eventId}`}>Zur Veranstaltung</a>

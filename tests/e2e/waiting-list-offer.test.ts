@@ -52,9 +52,10 @@ describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
     expect(registration(waiting.id)).toMatchObject({ waitingListPosition: null, amountCents: 12000 });
     await waitForMail(mailDir, parent.email, /^Platz angenommen: Wiebke Muster/);
 
-    // The same link again: answered already, no button.
+    // The same link again: answered already, no button, and what became of it (it said only
+    // "answered or no longer valid").
     await page.goto(link!);
-    expect(await page.getByRole("main").textContent()).toContain("Dieses Angebot wurde bereits beantwortet oder ist nicht mehr gültig.");
+    expect(await page.getByRole("main").textContent()).toContain("Wiebke Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.");
     expect(await page.getByRole("button", { name: "Platz annehmen" }).count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     expect(problems).toEqual([]);

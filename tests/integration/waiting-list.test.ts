@@ -385,4 +385,34 @@ describe("the offer pages", () => {
     const signedOut = await run(offerLoader, get(`/platzangebot/${waiting[0].id}/annehmen`, { params }));
     expect(signedOut.headers.get("Location")).toMatch(/^\/login\?redirectTo=%2Fplatzangebot%2F/);
   });
+
+  it("a link opened again says what became of the offer (parents' review: only 'answered or no longer valid')", async () => {
+    const { first, second, waiting } = await fullCamp();
+    decide(eventId, first.id, "reject", lead, "x");
+    decide(eventId, second.id, "cancel", lead, "x");
+    const gone = async (i: number, answer = "annehmen") => {
+      const cookie = await sessionCookieFor(parents[i + 1].id);
+      const params = { registrationId: String(waiting[i].id), answer };
+      const page = await (await run(offerLoader, get(`/platzangebot/${waiting[i].id}/${answer}`, { cookie, params }))).json();
+      const again = await run(offerAction, post(`/platzangebot/${waiting[i].id}/${answer}`, {}, { cookie, params }));
+      return { page: page.gone, again: again.status === 409 ? (await again.json()).message : again.status };
+    };
+    expect((await gone(0)).page).toBeNull();
+
+    answerOffer(waiting[0].id, parents[1], "accept");
+    const taken = "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.";
+    expect(await gone(0)).toEqual({ page: taken, again: taken });
+    decide(eventId, waiting[0].id, "accept", lead);
+    expect((await gone(0, "freigeben")).page).toBe("Warte1 Muster hat den Platz schon, und die Leitung hat die Anmeldung bestätigt.");
+
+    answerOffer(waiting[1].id, parents[2], "decline");
+    const declined = "Du hast den Platz für Warte2 Muster freigegeben. Die Anmeldung ist storniert.";
+    expect(await gone(1)).toEqual({ page: declined, again: declined });
+
+    // Run out: said on the page before the scheduler has passed the place on, and after it.
+    db.update(registrations).set({ offerExpiresAt: new Date(Date.now() - 60_000) }).where(eq(registrations.id, waiting[2].id)).run();
+    expect((await gone(2)).page).toBe("Das Angebot für Warte3 Muster ist abgelaufen.");
+    expireOffers();
+    expect((await gone(2)).page).toBe("Das Angebot für Warte3 Muster ist abgelaufen, ohne dass es angenommen wurde. Die Anmeldung ist storniert.");
+  });
 });
