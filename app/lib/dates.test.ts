@@ -65,8 +65,21 @@ describe("isoDateFromTyped", () => {
     expect(isoDateFromTyped(" 24. 12. 2016 ")).toBe("2016-12-24");
   });
 
+  it("reads a two-digit year as the app prints one ('01.07.27'): from 79 years ago to twenty years ahead", () => {
+    const now = new Date("2026-11-24T12:00:00Z");
+    expect(isoDateFromTyped("1.5.27", now)).toBe("2027-05-01");
+    expect(isoDateFromTyped("1.5.15", now)).toBe("2015-05-01");
+    expect(isoDateFromTyped("01.05.00", now)).toBe("2000-05-01");
+    expect(isoDateFromTyped("1.5.46", now)).toBe("2046-05-01");
+    expect(isoDateFromTyped("1.5.47", now)).toBe("1947-05-01");
+    expect(isoDateFromTyped("30.02.15", now)).toBe("30.02.15");
+    // Late in a century the next one's early years are ahead.
+    expect(isoDateFromTyped("1.5.05", new Date("2090-01-01T12:00:00Z"))).toBe("2105-05-01");
+    expect(isoDateFromTyped("1.5.95", new Date("2090-01-01T12:00:00Z"))).toBe("2095-05-01");
+  });
+
   it("leaves an ISO date, an empty field and anything else as it came (the schema says what is wrong)", () => {
-    for (const value of ["2015-05-01", "", "1.5.15", "32.13.2015x", "Mai 2015", "1.5.2015.3"]) expect(isoDateFromTyped(value)).toBe(value);
+    for (const value of ["2015-05-01", "", "1.5.215", "32.13.2015x", "Mai 2015", "1.5.2015.3"]) expect(isoDateFromTyped(value)).toBe(value);
     // Not a day of the calendar: left as typed, so that the form shows it back as the person wrote
     // it, next to the schema's message (not as "2015-02-30").
     expect(isoDateFromTyped("30.02.2015")).toBe("30.02.2015");

@@ -32,18 +32,27 @@ export function isIsoDate(value: string) {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-const TYPED_DATE = /^\s*(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\s*$/;
+const TYPED_DATE = /^\s*(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4}|\d{2})\s*$/;
+/** A two-digit year is the one of the hundred years from 79 years ago to this many years ahead. */
+const TWO_DIGIT_YEARS_AHEAD = 20;
 
 /**
  * A date field's value as ISO: a browser without a date picker (Opera Mini on a weak connection)
- * shows a text field, where people type "1.5.2015". Anything else stays as it came, for the
- * schema to judge; so does a day not in the calendar ("30.02.2015"), which the form then shows
- * back as it was typed, next to the schema's message.
+ * shows a text field, where people type "1.5.2015", or "1.5.15" as the app prints dates. Anything
+ * else stays as it came, for the schema to judge; so does a day not in the calendar
+ * ("30.02.2015"), which the form then shows back as it was typed, next to the schema's message.
  */
-export function isoDateFromTyped(value: string) {
+export function isoDateFromTyped(value: string, now = new Date()) {
   const match = TYPED_DATE.exec(value);
   if (!match) return value;
-  const iso = `${match[3]}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}`;
+  let year = match[3];
+  if (year.length === 2) {
+    const thisYear = now.getUTCFullYear();
+    const candidate = Math.floor(thisYear / 100) * 100 + Number(year);
+    const ahead = candidate - thisYear;
+    year = String(ahead > TWO_DIGIT_YEARS_AHEAD ? candidate - 100 : ahead <= TWO_DIGIT_YEARS_AHEAD - 100 ? candidate + 100 : candidate);
+  }
+  const iso = `${year}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}`;
   return isIsoDate(iso) ? iso : value;
 }
 
