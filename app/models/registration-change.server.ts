@@ -8,7 +8,7 @@ import { formatEuro } from "~/lib/event-rules";
 import { formatIban } from "~/lib/iban";
 import type { RegistrationAction } from "~/lib/enums";
 import { childAmounts } from "~/lib/money";
-import type { RegistrationFacts } from "~/lib/registration-machine";
+import { owes, type RegistrationFacts } from "~/lib/registration-machine";
 import { type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { GIROCODE_LINE, girocodeAttachment } from "~/services/girocode.server";
@@ -229,6 +229,21 @@ export function paymentPointer(row: ChangeRow): PaymentRequest {
     lines: [`Falls du für ${row.childFirstName} noch nicht bezahlt hast: Konto, Betrag und Verwendungszweck stehen auf deiner Anmeldebestätigung:`, link(`/anmeldung/${row.enrolmentId}`)],
     attachments: [],
   };
+}
+
+/**
+ * What a rejection or cancellation says about money for a child that held a place and still owed
+ * its amount (not booked as paid, not free): nothing is to pay for it now. A booked payment has its
+ * own line (a refund); a free place or the waiting list owed nothing, so nothing is said.
+ */
+export function paymentDropped(row: ChangeRow): string[] {
+  if (!owes(row)) return [];
+  const child = row.childFirstName;
+  if (row.paymentMethod === "sepa") return [`Für ${child} wird damit nichts per Lastschrift eingezogen.`];
+  return [
+    `Für ${child} ist damit nichts zu zahlen.`,
+    `Falls du für ${child} schon überwiesen hast: Sobald die Zahlung bei uns verbucht ist, melden wir uns wegen der Rückzahlung bei dir.`,
+  ];
 }
 
 /** The subject of a mail to the parent about one child's registration. */

@@ -30,6 +30,7 @@ import {
   parentMailSubject,
   PAYMENT_RECEIVED,
   askAlone,
+  paymentDropped,
   paymentPointer,
   tellParent,
   writeHistory,
@@ -144,6 +145,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
           : `die Anmeldung von ${row.childFirstName} wurde storniert.`,
         ...because,
         ...(row.paid ? ["", `Deine Zahlung für ${row.childFirstName} ist bei uns eingegangen; wegen der Rückzahlung melden wir uns bei dir.`] : []),
+        ...withBlankLine(paymentDropped(row)),
       ]);
       break;
     case "revoke-rejection": {

@@ -142,7 +142,28 @@ describe("a single decision", () => {
     // Unpaid: no such line.
     const unpaid = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Ole" });
     decide(eventId, unpaid.id, "cancel", lead, "Fällt aus.");
-    expect(outbox().find((m) => m.subject.includes("Ole"))!.text).not.toContain("Rückzahlung");
+    expect(outbox().find((m) => m.subject.includes("Ole"))!.text).not.toContain("Deine Zahlung für Ole ist bei uns eingegangen");
+  });
+
+  // Parents' review: a rejected child's mail did not say whether its amount was still to be paid.
+  it("payments: a rejected or cancelled child that still owed says nothing is to pay for it; a free or waiting one says nothing of money", () => {
+    const owing = createRegistration(eventId, parent.id, { status: "open", firstName: "Lena" });
+    decide(eventId, owing.id, "reject", lead, "Zu jung.");
+    const text = outbox().find((m) => m.subject.includes("Lena"))!.text;
+    expect(text).toContain("Für Lena ist damit nichts zu zahlen.");
+    expect(text).toContain("Falls du für Lena schon überwiesen hast: Sobald die Zahlung bei uns verbucht ist, melden wir uns wegen der Rückzahlung bei dir.");
+
+    const mandate = createMandate(eventId, parent.id);
+    const debited = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Sepp", sepaMandateId: mandate.id });
+    decide(eventId, debited.id, "cancel", lead, "Fällt aus.");
+    const sepa = outbox().find((m) => m.subject.includes("Sepp"))!.text;
+    expect(sepa).toContain("Für Sepp wird damit nichts per Lastschrift eingezogen.");
+    expect(sepa).not.toContain("überwiesen");
+
+    const free = createRegistration(eventId, parent.id, { status: "open", firstName: "Frei", amountCents: 0 });
+    const waiting = createRegistration(eventId, parent.id, { firstName: "Wanda", waiting: 1 });
+    for (const r of [free, waiting]) decide(eventId, r.id, "reject", lead, "Zu jung.");
+    for (const name of ["Frei", "Wanda"]) expect(outbox().find((m) => m.subject.includes(name))!.text).not.toMatch(/zahl|Lastschrift|überwies/i);
   });
 
   // Mail review: a "Zahlung eingegangen" held back for its ten minutes still went out after the
