@@ -4,12 +4,13 @@
 // select's name carries the group the page showed, so the server leaves alone a row someone else
 // changed meanwhile (group-rows.server.ts). With JavaScript a searchable field (type to filter the
 // event's groups, placeholder 'Keine Gruppe') whose choice is sent at once through a fetcher,
-// without leaving the page. The server (handleGroupForm) decides.
+// without leaving the page; a refusal is answered for that field (4xx) and said next to it. The
+// server (handleGroupForm) decides.
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "~/components/forms";
 import { helperAnchor, rowAnchor } from "~/lib/row-anchors";
-import { groupRowField } from "~/lib/group-row-field";
+import { groupRowField, type GroupAssignReply } from "~/lib/group-row-field";
 
 export type GroupOption = { id: number; name: string };
 
@@ -85,6 +86,15 @@ function SearchableGroup({ action, groups, groupId, target, name }: Props) {
   useEffect(() => {
     if (fetcher.state === "idle") sent.current = null;
   }, [fetcher.state]);
+  // Refused by the server (the person's state or the group changed meanwhile): said here, and the
+  // field shows the stored group again.
+  const refusal = (fetcher.data as GroupAssignReply | undefined)?.groupAssign?.message ?? null;
+  useEffect(() => {
+    if (!refusal) return;
+    setError(refusal);
+    setText(currentName);
+    // Only a new answer counts; the stored name is read as it is then.
+  }, [fetcher.data]);
 
   function commit(value: string) {
     const wanted = value.trim().toLocaleLowerCase("de");

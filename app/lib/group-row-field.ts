@@ -5,6 +5,9 @@
 
 export type GroupRowTarget = { registrationId: number } | { helperUserId: number };
 
+/** What a refused assignment of one row answers (the searchable field, JavaScript): its message. */
+export type GroupAssignReply = { groupAssign: { target: GroupRowTarget; message: string } };
+
 export function groupRowField(target: GroupRowTarget, shown: number | null) {
   const who = "registrationId" in target ? `r${target.registrationId}` : `h${target.helperUserId}`;
   return `group-${who}-from-${shown ?? 0}`;

@@ -31,6 +31,7 @@ export const GROUP_TEXTS = {
   registrationRefused:
     "Nur offene oder angenommene Anmeldungen (nicht auf der Warteliste) können einer Gruppe zugeordnet werden.",
   helperRefused: "Nur angenommene Mitarbeiter*innen können einer Gruppe zugeordnet werden.",
+  groupGone: "Diese Gruppe gibt es nicht mehr. Bitte lade die Seite neu.",
 } as const;
 
 export const GROUP_NAME_MAX = 50;
@@ -177,7 +178,7 @@ export function assignToGroup(
       return { ok: true, groupId: null, groupName: null, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.unassigned(state.name) };
     }
     const group = findGroup(tx, eventId, groupId);
-    if (!group) return failed(404);
+    if (!group) return failed(404, GROUP_TEXTS.groupGone);
     if (!state.allowed) {
       return failed(409, "registrationId" in target ? GROUP_TEXTS.registrationRefused : GROUP_TEXTS.helperRefused);
     }

@@ -5,7 +5,10 @@
 // camp team too), 'manageGroups' to create, rename or delete groups (lead persons and admins,
 // DECISIONS.md); a refusal is a 404 (the list page itself sends strangers home). It answers with a
 // redirect to `backTo` carrying the spec's toast as a flash message (PRG, works without JS); a
-// refused group name instead with a 4xx and the toast's words next to the name's field.
+// refused group name, or a refused row of the searchable field, instead with a 4xx and the words
+// next to its field. The list's form of all rows (without JavaScript) saves what it may and
+// answers with a redirect whose flash names the rows not saved: the saved rows are written, and a
+// reload of a 4xx page would send the whole list again against the new state.
 import { redirect } from "@remix-run/node";
 import { json } from "./json.server";
 import { assignToGroup, createGroup, deleteGroup, renameGroup, type GroupOutcome } from "~/models/group.server";
@@ -14,7 +17,7 @@ import { redirectWithFlash } from "./flash.server";
 import { readForm } from "./form.server";
 import { requireEventCapability } from "./permissions.server";
 import { idFrom } from "~/lib/ids";
-import { GROUP_ROW_FIELD } from "~/lib/group-row-field";
+import { GROUP_ROW_FIELD, type GroupAssignReply } from "~/lib/group-row-field";
 
 export const GROUP_INTENTS = ["assign-group", "assign-groups", "create-group", "rename-group", "delete-group"] as const;
 export type GroupIntent = (typeof GROUP_INTENTS)[number];
@@ -115,7 +118,10 @@ export async function handleGroupForm(request: Request, eventId: number, backTo:
       const target = hasRegistration
         ? { registrationId: idField(data, "registrationId") }
         : { helperUserId: idField(data, "helperUserId") };
-      return answer(assignToGroup(eventId, target, optionalGroupId(data), user), backTo, request);
+      const outcome = assignToGroup(eventId, target, optionalGroupId(data), user);
+      // Sent by the searchable field (JavaScript) for one row: a refusal is said at that field.
+      if (!outcome.ok) return json({ groupAssign: { target, message: outcome.message } } satisfies GroupAssignReply, { status: outcome.status });
+      return answer(outcome, backTo, request);
     }
     case "assign-groups":
       return redirectWithFlash(withoutConfirm(backTo), assignRowsToGroups(eventId, groupRows(data)), { request });

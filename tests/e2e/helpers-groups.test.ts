@@ -9,7 +9,10 @@ import { fileBrowser, JS_MODES, openTab } from "../support/browser";
 import { createEvent, daysFromToday } from "../support/events";
 import { browserSessionCookie, createUser } from "../support/fixtures";
 import { createRegistration } from "../support/helper-camp";
+import { eq } from "drizzle-orm";
+import { registrations } from "../../db/schema";
 import { listEventGroups } from "~/models/group.server";
+import { db } from "~/services/db.server";
 
 const { baseUrl } = inject("e2e")!;
 const browser = fileBrowser();
@@ -34,7 +37,7 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     const parent = await createUser();
     const event = createEvent({ title: `Sommerlager ${suffix}`, ownerIds: [lead.id], dateFrom: daysFromToday(40), dateTo: daysFromToday(47) });
     createRegistration(event.id, parent.id, { firstName: "Mia", lastName: "Acker", mobilePhone: "0171 5550001", phone: "04522 5550002" });
-    createRegistration(event.id, parent.id, { firstName: "Noah", lastName: "Berg", mobilePhone: "", phone: "" });
+    const noah = createRegistration(event.id, parent.id, { firstName: "Noah", lastName: "Berg", mobilePhone: "", phone: "" });
 
     // Both apply on the event page.
     for (const person of [hanna, jonas]) {
@@ -145,6 +148,16 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
         await select.press("Enter");
         await flash(page, `Die Zuordnung von ${name} zur Gruppe "${group}" wurde gespeichert.`);
       }
+      // Noah is put on the waiting list meanwhile (another lead person): moving him is refused,
+      // said at his field, which shows his stored group again (it was a flash at the page's top).
+      db.update(registrations).set({ waitingListPosition: 1 }).where(eq(registrations.id, noah.id)).run();
+      const noahField = childRow("Noah Berg").getByLabel("Gruppe von Noah Berg");
+      await noahField.fill("Füchse");
+      await noahField.press("Enter");
+      await childRow("Noah Berg").getByText("Nur offene oder angenommene Anmeldungen (nicht auf der Warteliste) können einer Gruppe zugeordnet werden.").waitFor();
+      await expect.poll(() => noahField.inputValue()).toBe("Eulen");
+      expect(await noahField.getAttribute("aria-invalid")).toBe("true");
+      db.update(registrations).set({ waitingListPosition: null }).where(eq(registrations.id, noah.id)).run();
     } else {
       // Both chosen, then the first row's button: both are saved (each row saved on its own
       // before, and the second choice was lost).

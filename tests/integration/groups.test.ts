@@ -103,7 +103,8 @@ describe("groups", () => {
     expect(assignToGroup(eventId, { registrationId: reg.id }, foreign, lead)).toMatchObject({
       ok: false,
       status: 404,
-      message: "Die Freizeit konnten nicht aktualisiert werden",
+      // To this event it is not there (said at the searchable field, which sends one row).
+      message: "Diese Gruppe gibt es nicht mehr. Bitte lade die Seite neu.",
     });
     const own = newGroup("Eigen");
     expect(assignToGroup(otherEventId, { registrationId: reg.id }, own, lead)).toMatchObject({ ok: false, status: 404 });

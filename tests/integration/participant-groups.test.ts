@@ -70,11 +70,22 @@ describe("sorting children into groups on the participant list", () => {
     expect(db.select().from(eventGroups).where(and(eq(eventGroups.eventId, camp.event.id), eq(eventGroups.name, "Dachse"))).get()).toBeUndefined();
   });
 
-  it("a waiting child cannot be put into a group (the group rules), and nothing is written", async () => {
+  it("a waiting child cannot be put into a group (the group rules): a 409 with the message for its field, nothing written", async () => {
+    // The searchable field sends one row (JavaScript): a refusal is answered for that field, not
+    // with a redirect and a flash at the top of the page (leaders' review).
     const refused = await send("lead", { intent: "assign-group", registrationId: String(ids.waiting), groupId: String(ids.foxes) });
-    expect(refused.status).toBe(302);
-    expect((await readFlash(refused))?.title).toBe("Da hat etwas nicht geklappt");
+    expect(refused.status).toBe(409);
+    expect(await body(refused)).toEqual({
+      groupAssign: {
+        target: { registrationId: ids.waiting },
+        message: "Nur offene oder angenommene Anmeldungen (nicht auf der Warteliste) können einer Gruppe zugeordnet werden.",
+      },
+    });
     expect(groupOf(ids.waiting)).toBeNull();
+    // A group gone meanwhile: 404, said at the field too.
+    const gone = await send("lead", { intent: "assign-group", registrationId: String(ids.open), groupId: "999999" });
+    expect(gone.status).toBe(404);
+    expect(await body(gone)).toMatchObject({ groupAssign: { target: { registrationId: ids.open }, message: "Diese Gruppe gibt es nicht mehr. Bitte lade die Seite neu." } });
   });
 
   it.each(["pending", "declined", "parent"] as const)("%s cannot sort anyone in", async (person) => {
