@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ageOn, needsGuardian } from "./age";
-import { checkIban, formatIban } from "./iban";
+import { checkIban, formatIban, maskIban } from "./iban";
 
 describe("IBAN", () => {
   it("accepts a valid German IBAN, with spaces and in lower case, and stores it compact", () => {
@@ -25,6 +25,10 @@ describe("IBAN", () => {
   });
   it("formats in blocks of four", () => {
     expect(formatIban("DE89370400440532013000")).toBe("DE89 3704 0044 0532 0130 00");
+  });
+  it("shortens to country, check digits and the last four (what a page may show of a parent's account)", () => {
+    expect(maskIban("DE89370400440532013000")).toBe("DE89 … 3000");
+    expect(maskIban("AT611904300234573201")).toBe("AT61 … 3201");
   });
 });
 

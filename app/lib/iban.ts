@@ -32,3 +32,8 @@ export function checkIban(input: string): IbanCheck {
 export function formatIban(iban: string) {
   return iban.replace(/(.{4})/g, "$1 ").trim();
 }
+
+/** A parent's IBAN as a page may show it: country, check digits and the last four ("DE89 … 3000"). */
+export function maskIban(iban: string) {
+  return `${iban.slice(0, 4)} … ${iban.slice(-4)}`;
+}

@@ -1,7 +1,8 @@
 // The confirmation page of one enrolment, and the ways back to it (event page, account).
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { enrolments, events, participants, registrations } from "../../db/schema";
+import { enrolments, events, participants, registrations, sepaMandates } from "../../db/schema";
 import { mandateReference } from "~/lib/creditor-id";
+import { maskIban } from "~/lib/iban";
 import { totalCents } from "~/lib/money";
 import { paysNow } from "~/lib/registration-machine";
 import { db, preparedQuery } from "~/services/db.server";
@@ -34,9 +35,10 @@ const ownEnrolment = enrolmentQuery(true);
 const anyEnrolment = enrolmentQuery(false);
 const childrenOfEnrolment = preparedQuery((database) =>
   database
-    .select({ ...registrationStateColumns, amountAskedAlone: registrations.amountAskedAlone, sepaMandateId: registrations.sepaMandateId })
+    .select({ ...registrationStateColumns, amountAskedAlone: registrations.amountAskedAlone, sepaMandateId: registrations.sepaMandateId, mandateIban: sepaMandates.iban })
     .from(registrations)
     .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .leftJoin(sepaMandates, eq(sepaMandates.id, registrations.sepaMandateId))
     .where(eq(registrations.enrolmentId, sql.placeholder("enrolmentId")))
     .orderBy(asc(registrations.id))
     .prepare(),
@@ -75,9 +77,10 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
   const { startsAt, ...enrolment } = found;
   // Once the event has begun, a child still waiting gets no place (no offers any more).
   const eventStarted = startsAt.getTime() <= Date.now();
-  const children = childrenOfEnrolment()
-    .all({ enrolmentId })
-    .map((child) => ({ ...child, eventStarted }));
+  const rows = childrenOfEnrolment().all({ enrolmentId });
+  // The whole IBAN stays here: the page shows it shortened.
+  const children = rows.map(({ mandateIban: _iban, ...child }) => ({ ...child, eventStarted }));
+  const mandateIban = rows.find((c) => c.mandateIban !== null)?.mandateIban;
   // Only children that hold a place and are not turned down count (waiting ones pay later). A
   // child that got its place after another was paid for is asked for on its own: the page asks
   // only for what is open, never again for a payment the leaders have booked.
@@ -95,6 +98,7 @@ export function getEnrolmentConfirmation(enrolmentId: number, user: SessionUser)
     openParts: openParts(open),
     // The enrolment's children share its one mandate.
     mandateReference: mandateOf(enrolment.eventId, children),
+    debitAccount: mandateIban ? maskIban(mandateIban) : null,
   };
 }
 

@@ -39,7 +39,7 @@ async function sepaEnrolment({ capacity = 5, children = ["Anna"] } = {}) {
     "sepa.street": "Weg 1",
     "sepa.postalCode": "24103",
     "sepa.city": "Kiel",
-    "sepa.iban": "DE02120300000000202051",
+    "sepa.iban": "DE89370400440532013000",
     "sepa.consentMandate": "on",
     "sepa.consentPrivacy": "on",
   };
@@ -55,11 +55,14 @@ describe("the creditor identifier and the mandate's reference", () => {
     const reference = `LF-${camp.id}-M${mandate.id}`;
     const [mail] = outbox();
     expect(mail.text).toContain(`Gläubiger-Identifikationsnummer: DE98ZZZ09999999999\nMandatsreferenz: ${reference}`);
-    const page = await body<{ enrolment: { mandateReference: string | null }; bank: { creditorId: string } }>(
-      await run(confirmationLoader, get(location, { cookie, params: { enrolmentId: location.split("/").pop()! } })),
-    );
+    const answer = await run(confirmationLoader, get(location, { cookie, params: { enrolmentId: location.split("/").pop()! } }));
+    const raw = await answer.text();
+    const page = JSON.parse(raw) as { enrolment: { mandateReference: string | null; debitAccount: string | null }; bank: { creditorId: string } };
     expect(page.enrolment.mandateReference).toBe(reference);
     expect(page.bank.creditorId).toBe("DE98ZZZ09999999999");
+    // Which account is debited, shortened (parents' review): never the whole IBAN in the page.
+    expect(page.enrolment.debitAccount).toBe("DE89 … 3000");
+    expect(raw).not.toContain("DE89370400440532013000");
   });
 
   it("are in the mail that asks for a child moved up later", async () => {

@@ -12,13 +12,14 @@ type Part = { names: string[]; cents: number; alone: boolean };
 
 function page(
   children: Child[],
-  { offerHours = 48, totalCents = 0, paidCents = 0, openParts = undefined as Part[] | undefined, paymentMethod = "transfer" as "transfer" | "sepa", mandateReference = null as string | null, priceCents = 20000 } = {},
+  { offerHours = 48, totalCents = 0, paidCents = 0, openParts = undefined as Part[] | undefined, paymentMethod = "transfer" as "transfer" | "sepa", mandateReference = null as string | null, debitAccount = null as string | null, priceCents = 20000 } = {},
 ) {
   const enrolment = {
     id: 1,
     reference: "FZ-1-1",
     paymentMethod,
     mandateReference,
+    debitAccount,
     createdAt: "2026-11-20T10:00:00.000Z",
     eventId: 1,
     title: "Zeltlager",
@@ -117,9 +118,15 @@ describe("the confirmation's payment", () => {
   });
 
   it("a direct debit names who collects it, the creditor identifier and the mandate's reference", () => {
-    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }], { totalCents: 20000, paymentMethod: "sepa", mandateReference: "LF-1-M7" });
+    const text = page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }], {
+      totalCents: 20000,
+      paymentMethod: "sepa",
+      mandateReference: "LF-1-M7",
+      debitAccount: "DE02 … 2051",
+    });
     expect(text).toContain("Der Gesamtbetrag wird einmal per SEPA-Lastschrift eingezogen.");
-    expect(text).toContain("ZahlungsempfängerJugendverband e.V.Gläubiger-IdentifikationsnummerDE98ZZZ09999999999MandatsreferenzLF-1-M7");
+    // From which account (parents' review: the page did not say), shortened.
+    expect(text).toContain("Von deinem KontoDE02 … 2051ZahlungsempfängerJugendverband e.V.Gläubiger-IdentifikationsnummerDE98ZZZ09999999999MandatsreferenzLF-1-M7");
     expect(text).not.toContain("überweise");
   });
 

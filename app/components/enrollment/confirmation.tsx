@@ -79,6 +79,12 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
             <p>{partlyPaid ? "Der noch offene Betrag" : "Der Gesamtbetrag"} wird einmal per SEPA-Lastschrift eingezogen.</p>
           )}
           <dl className="facts">
+            {enrolment.debitAccount ? (
+              <>
+                <dt>Von deinem Konto</dt>
+                <dd>{enrolment.debitAccount}</dd>
+              </>
+            ) : null}
             <dt>Zahlungsempfänger</dt>
             <dd>{bank.accountHolder}</dd>
             <dt>Gläubiger-Identifikationsnummer</dt>
