@@ -5,6 +5,7 @@
 // e-mails still waiting to go out are taken back.
 import { and, asc, eq, gt, inArray, ne } from "drizzle-orm";
 import { eventHelpers, eventMailRecipients, eventMails, eventOwners, events, mailOutbox, participants, registrations, users } from "../../db/schema";
+import type { CancellationAudience } from "~/lib/cancellation-notice";
 import { formatIsoDate } from "~/lib/dates";
 import { joinNames } from "~/lib/names";
 import { owes } from "~/lib/registration-machine";
@@ -79,10 +80,10 @@ function cancellationRecipients(tx: Queryable, eventId: number, actor: { id: num
  * tell, each once, as a family (a child in it), else a helper, else a lead person; null when the
  * event has begun and no one is told.
  */
-export function cancellationAudience(tx: Queryable, eventId: number, actor: { id: number }, now = new Date()) {
+export function cancellationAudience(tx: Queryable, eventId: number, actor: { id: number }, now = new Date()): CancellationAudience | null {
   const recipients = cancellationRecipients(tx, eventId, actor, now);
   if (!recipients) return null;
-  const audience = { families: 0, helpers: 0, leads: 0 };
+  const audience: CancellationAudience = { families: 0, helpers: 0, leads: 0 };
   for (const { children, helper } of recipients.told.values()) {
     if (children.length > 0) audience.families++;
     else if (helper) audience.helpers++;
