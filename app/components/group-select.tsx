@@ -87,13 +87,13 @@ function SearchableGroup({ action, groups, groupId, target, name }: Props) {
     if (fetcher.state === "idle") sent.current = null;
   }, [fetcher.state]);
   // Refused by the server (the person's state or the group changed meanwhile): said here, and the
-  // field shows the stored group again.
-  const refusal = (fetcher.data as GroupAssignReply | undefined)?.groupAssign?.message ?? null;
+  // field shows the stored group again. Only a new answer counts; the stored name is read as it
+  // is then.
   useEffect(() => {
+    const refusal = (fetcher.data as GroupAssignReply | undefined)?.groupAssign?.message;
     if (!refusal) return;
     setError(refusal);
     setText(currentName);
-    // Only a new answer counts; the stored name is read as it is then.
   }, [fetcher.data]);
 
   function commit(value: string) {

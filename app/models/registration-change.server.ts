@@ -170,6 +170,9 @@ export function link(path: string) {
   return `${settings().appUrl}${path}`;
 }
 
+/** A mail's paragraph after a blank line, or nothing when it has no lines. */
+export const withBlankLine = (lines: string[]) => (lines.length ? ["", ...lines] : []);
+
 /** What a mail to a parent says about paying, and the GiroCode it carries for a transfer. */
 export type PaymentRequest = { lines: string[]; attachments: MailAttachment[] };
 const nothingToPay = (): PaymentRequest => ({ lines: [], attachments: [] });

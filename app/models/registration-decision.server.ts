@@ -32,6 +32,7 @@ import {
   askAlone,
   paymentDropped,
   paymentPointer,
+  withBlankLine,
   tellParent,
   writeHistory,
   type ChangeRow,
@@ -45,7 +46,6 @@ export const REASON_MISSING = "Begründung ist erforderlich";
 export const PAYMENT_MAIL_DELAY_MS = 10 * 60_000;
 const PAYMENT_MAIL_NOTE = `Die Eltern bekommen in ${PAYMENT_MAIL_DELAY_MS / 60_000} Minuten eine E-Mail`;
 
-const withBlankLine = (lines: string[]) => (lines.length ? ["", ...lines] : []);
 
 export type DecisionOutcome =
   | { ok: true; changed: boolean; message: string }

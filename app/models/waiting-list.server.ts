@@ -17,6 +17,7 @@ import {
   tellParent,
   waitingInLine,
   writeHistory,
+  withBlankLine,
   type ChangeRow,
 } from "./registration-change.server";
 import type { SessionUser } from "./user.server";
@@ -158,7 +159,7 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
       const payment = askAlone(tx, row, amountCents);
       tellParent(tx, row, "Platz angenommen", [
         `${row.childFirstName} hat jetzt einen Platz. Die Leitung prüft die Anmeldung noch und bestätigt sie dann.`,
-        ...(payment.lines.length ? ["", ...payment.lines] : []),
+        ...withBlankLine(payment.lines),
       ], { attachments: payment.attachments });
     } else {
       passedOn = releasePlace(tx, row, now, "offer_declined");
