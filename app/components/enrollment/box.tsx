@@ -18,6 +18,15 @@ export type BoxData = {
   registered: number[];
 };
 
+/** A box's fields in the order it draws them (the error summary lists their messages so). */
+export const BOX_FIELDS = [
+  "participant",
+  ...["firstName", "lastName", "street", "postalCode", "city", "birthDate", "municipality", "amtsverwaltung"].map((f) => `child.${f}`),
+  ...["tshirtSize", "swimBadge", "specialNeeds", "nameOfInsured", "birthdateOfInsured", "allowedToWander", "allowedToSwim", "canSwim", "allowedToCanoe"],
+  "guardian",
+  ...["firstName", "lastName", "street", "postalCode", "city", "email", "mobilePhone", "phone"].map((f) => `newGuardian.${f}`),
+];
+
 /** `saved`: what 'Im Konto speichern' of this box has just saved. */
 type Props = { index: number; count: number; data: BoxData; values: Values; errors: Errors; typed: Record<number, string>; action: string; saved?: string };
 

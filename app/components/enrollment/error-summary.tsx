@@ -5,6 +5,7 @@
 // one box (DECISIONS.md): the summary names each mandate field to check, in neither form, and
 // links to it; the field's own message stands beside it in the mandate's section.
 import { useFocusOnAnswer } from "../forms";
+import { BOX_FIELDS } from "./box";
 import { fieldId, type Errors } from "./fields";
 import { SEPA_FIELD_NAMES, SEPA_FIELDS } from "./payment";
 
@@ -22,10 +23,13 @@ function sepaEntry(path: string, messages: string[]) {
   return messages.some((m) => /\b(Sie|Ihr\w*)\b/.test(m)) ? "Angaben prüfen" : messages.join(" ");
 }
 
-/** Where a field is on the page: general messages, the boxes in order, then the rest of the form. */
+/**
+ * Where a field is on the page: general messages, the boxes in order (each box's fields as it
+ * draws them, a message of the box as a whole first), then the rest of the form.
+ */
 function order(path: string) {
-  const box = /^boxes\[(\d+)\]/.exec(path);
-  if (box) return 1 + Number(box[1]);
+  const box = /^boxes\[(\d+)\]\.?(.*)$/.exec(path);
+  if (box) return 1 + Number(box[1]) + (box[2] ? (BOX_FIELDS.indexOf(box[2]) + 1 || BOX_FIELDS.length + 1) / 100 : 0);
   const rest = ["referral", "paymentMethod", "sepa", "terms"].findIndex((p) => path.startsWith(p));
   // The mandate's fields as they stand in its section (IBAN after the address).
   const inSepa = path.startsWith("sepa.") ? (SEPA_FIELDS.indexOf(path.slice(5)) + 1) / 100 : 0;
