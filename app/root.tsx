@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "~/components/forms";
+import { useImpossibleDatesSent } from "~/components/impossible-dates";
 import { elementOfFragment, useInPageLinks } from "~/components/in-page-links";
 import { useNonce } from "~/components/nonce";
 import { PendingNotice } from "~/components/pending-notice";
@@ -244,6 +245,7 @@ export default function App() {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   useInPageLinks();
+  useImpossibleDatesSent();
   return (
     <>
       <Outlet />

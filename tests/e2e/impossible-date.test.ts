@@ -1,0 +1,43 @@
+// A date the calendar does not have, typed into Chromium's own date field ("30.02."): the browser
+// sends the field empty, so the server said "Bitte gib das Geburtsdatum an." to a parent who had
+// just typed one (parents' review). With JavaScript the form says what the browser knows: the
+// date typed is not a valid one. Without JavaScript only the browser knows, and it sends nothing.
+import { describe, expect, inject, it } from "vitest";
+import { fileBrowser, hydrated, phoneTab } from "../support/browser";
+import { createEvent } from "../support/events";
+import { createUser } from "../support/fixtures";
+
+const { baseUrl } = inject("e2e")!;
+const browser = fileBrowser();
+
+describe("an impossible date typed into the browser's date field", () => {
+  it("is refused as not a valid date, next to the field and in the summary", async () => {
+    const parent = await createUser({ firstName: "Dora", lastName: "Datum" });
+    const camp = createEvent({ title: `Datumslager ${Date.now()}` });
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled: true, baseURL: baseUrl, userId: parent.id });
+    await page.goto(`/enroll/${camp.id}`);
+    await hydrated(page);
+    const box = page.getByRole("group", { name: "Teilnehmer*in 1" });
+    await box.getByLabel("Vorname*").first().fill("Emil");
+    await box.getByLabel("Nachname*").first().fill("Datum");
+    await box.getByLabel("Straße und Hausnummer*").fill("Kalenderweg 1");
+    await box.getByLabel("Ort*").fill("Kiel");
+    const birthDate = box.getByLabel("Geburtsdatum*");
+    await birthDate.focus();
+    // The 30th of February. Headless Chromium's field reads month, day, year whatever the locale.
+    await page.keyboard.type("02302016");
+    expect(await birthDate.evaluate((input: HTMLInputElement) => [input.value, input.validity.badInput])).toEqual(["", true]);
+    await box.getByLabel("Erziehungsberechtigte*r (für Kinder unter 18)").selectOption("neu");
+    await box.getByLabel("Vorname*").nth(1).fill("Dora");
+    await box.getByLabel("Nachname*").nth(1).fill("Datum");
+    await page.getByLabel("Überweisung").check();
+    await page.getByLabel(/Teilnahmebedingungen und die Datenschutzerklärung gelesen und akzeptiere/).check();
+    await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();
+
+    const summary = page.locator("#fehler");
+    await expect.poll(() => summary.getByRole("link").allTextContents()).toEqual(["Teilnehmer*in 1 (neues Kind): Bitte gib ein gültiges Datum an."]);
+    expect(await page.locator(`#${await birthDate.getAttribute("aria-describedby")}`).textContent()).toContain("Bitte gib ein gültiges Datum an.");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
