@@ -87,7 +87,7 @@ function releasePlace(tx: Tx, row: ChangeRow, now: Date, action: "offer_declined
 }
 
 export type OfferOutcome =
-  | { ok: true; answer: OfferAnswer; eventId: number; passedOn: boolean }
+  | { ok: true; answer: OfferAnswer; eventId: number; passedOn: boolean; repeated?: string }
   | { ok: false; status: 404 | 409 | 410; message: string; eventId?: number };
 
 /** What the parent may see of an offer (the page with one button). */
@@ -120,17 +120,37 @@ function offerGone(tx: Queryable, row: ChangeRow): string {
     case "rejected":
       return `Die Anmeldung von ${child} wurde abgelehnt.`;
     case "cancelled": {
-      const last = tx
-        .select({ action: registrationHistory.action })
-        .from(registrationHistory)
-        .where(eq(registrationHistory.registrationId, row.id))
-        .orderBy(desc(registrationHistory.id))
-        .get()?.action;
+      const last = lastChange(tx, row.id);
       if (last === "offer_declined") return `Du hast den Platz für ${child} freigegeben. Die Anmeldung ist storniert.`;
       if (last === "offer_expired") return `Das Angebot für ${child} ist abgelaufen, ohne dass es angenommen wurde. Die Anmeldung ist storniert.`;
       return `Die Anmeldung von ${child} ist storniert.`;
     }
   }
+}
+
+function lastChange(tx: Queryable, registrationId: number) {
+  return tx
+    .select({ action: registrationHistory.action })
+    .from(registrationHistory)
+    .where(eq(registrationHistory.registrationId, registrationId))
+    .orderBy(desc(registrationHistory.id))
+    .get()?.action;
+}
+
+/**
+ * Whether the offer was answered so before: the place taken and still held (open, or confirmed
+ * by the leaders since), or given away.
+ */
+function answeredSo(tx: Queryable, row: ChangeRow, answer: OfferAnswer) {
+  const state = stateOf(row);
+  if (answer === "decline") return state === "cancelled" && lastChange(tx, row.id) === "offer_declined";
+  if (state !== "open" && state !== "accepted") return false;
+  const accepted = tx
+    .select({ id: registrationHistory.id })
+    .from(registrationHistory)
+    .where(and(eq(registrationHistory.registrationId, row.id), eq(registrationHistory.action, "offer_accepted")))
+    .get();
+  return accepted !== undefined;
 }
 
 function findOwn(tx: Queryable, registrationId: number, user: SessionUser) {
@@ -140,7 +160,11 @@ function findOwn(tx: Queryable, registrationId: number, user: SessionUser) {
   return loadForChange(tx, eventId.eventId, registrationId);
 }
 
-/** 'Platz annehmen' or 'Platz freigeben', once; a repeat or a late answer changes nothing. */
+/**
+ * 'Platz annehmen' or 'Platz freigeben', once; a repeat or a late answer changes nothing. The same
+ * answer again (a double tap) is answered as given, with what became of the offer (`repeated`);
+ * the other answer after it is refused.
+ */
 export function answerOffer(registrationId: number, user: SessionUser, answer: OfferAnswer, now = new Date()): OfferOutcome {
   return writeTransaction((tx) => {
     const row = findOwn(tx, registrationId, user);
@@ -150,7 +174,10 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
       tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider abgelaufen; ${passedOnText(passedOn)}.`]);
       return { ok: false, status: 410, message: `Das Angebot ist abgelaufen. ${sentence(passedOnText(passedOn))}`, eventId: row.eventId };
     }
-    if (stateOf(row) !== "offered") return { ok: false, status: 409, message: offerGone(tx, row), eventId: row.eventId };
+    if (stateOf(row) !== "offered") {
+      if (answeredSo(tx, row, answer)) return { ok: true, answer, eventId: row.eventId, passedOn: false, repeated: offerGone(tx, row) };
+      return { ok: false, status: 409, message: offerGone(tx, row), eventId: row.eventId };
+    }
     let passedOn = false;
     if (answer === "accept") {
       const amountCents = takePlace(tx, row, now);

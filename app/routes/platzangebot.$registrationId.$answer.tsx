@@ -56,11 +56,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (outcome.status === 404) throw new Response(NOT_FOUND, { status: 404 });
     return json({ message: outcome.message }, { status: outcome.status });
   }
+  // The same answer given again (a double tap) says what became of the offer.
   return redirectWithFlash(
     `/freizeit/${outcome.eventId}`,
     answer === "accept"
-      ? { kind: "success", title: "Platz angenommen", message: "Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch und bestätigt sie dir." }
-      : { kind: "info", title: "Platz freigegeben", message: outcome.passedOn ? "Der Platz geht an das nächste Kind auf der Warteliste." : "Der Platz ist wieder frei." },
+      ? { kind: "success", title: "Platz angenommen", message: outcome.repeated ?? "Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch und bestätigt sie dir." }
+      : { kind: "info", title: "Platz freigegeben", message: outcome.repeated ?? (outcome.passedOn ? "Der Platz geht an das nächste Kind auf der Warteliste." : "Der Platz ist wieder frei.") },
   );
 }
 

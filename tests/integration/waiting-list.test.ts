@@ -15,10 +15,11 @@ import type { SessionUser } from "~/models/user.server";
 import { answerOffer, expireOffers, OFFER_NOT_TAKEN } from "~/models/waiting-list.server";
 import { action as offerAction, loader as offerLoader } from "~/routes/platzangebot.$registrationId.$answer";
 import { closeDatabase, db } from "~/services/db.server";
+import { takeFlash } from "~/services/flash.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { createEvent } from "../support/events";
 import { createRegistration, historyOf, registration } from "../support/registrations";
-import { get, linkIn, outbox, post, run } from "../support/remix";
+import { cookieFrom, get, linkIn, outbox, post, run } from "../support/remix";
 
 const HOUR = 3600_000;
 let lead: SessionUser;
@@ -379,9 +380,20 @@ describe("the offer pages", () => {
     const answered = await run(offerAction, post(`/platzangebot/${waiting[0].id}/annehmen`, {}, { cookie, params }));
     expect(answered.status).toBe(302);
     expect(answered.headers.get("Location")).toBe(`/freizeit/${eventId}`);
+    // The same answer again (a double click, a slow phone's second tap) is answered as the first
+    // was, with what became of the offer: it said "Das hat nicht geklappt" to a parent whose
+    // place was taken. Nothing changes, no second mail.
+    const mails = outbox().length;
     const again = await run(offerAction, post(`/platzangebot/${waiting[0].id}/annehmen`, {}, { cookie, params }));
-    expect(again.status).toBe(409);
-    expect(registration(waiting[0].id).waitingListPosition).toBeNull();
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(`/freizeit/${eventId}`);
+    const flash = await takeFlash(new Request(`http://localhost/freizeit/${eventId}`, { headers: { Cookie: cookieFrom(again, "lf_flash")! } }));
+    expect(flash?.flash).toMatchObject({ kind: "success", title: "Platz angenommen", message: "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir." });
+    expect(outbox()).toHaveLength(mails);
+    // The other answer after the first stays refused.
+    const other = await run(offerAction, post(`/platzangebot/${waiting[0].id}/freigeben`, {}, { cookie, params: { ...params, answer: "freigeben" } }));
+    expect(other.status).toBe(409);
+    expect(registration(waiting[0].id)).toMatchObject({ applicationStatus: "open", waitingListPosition: null });
     const signedOut = await run(offerLoader, get(`/platzangebot/${waiting[0].id}/annehmen`, { params }));
     expect(signedOut.headers.get("Location")).toMatch(/^\/login\?redirectTo=%2Fplatzangebot%2F/);
   });
@@ -401,13 +413,16 @@ describe("the offer pages", () => {
 
     answerOffer(waiting[0].id, parents[1], "accept");
     const taken = "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.";
-    expect(await gone(0)).toEqual({ page: taken, again: taken });
+    expect(await gone(0, "freigeben")).toEqual({ page: taken, again: taken });
     decide(eventId, waiting[0].id, "accept", lead);
     expect((await gone(0, "freigeben")).page).toBe("Warte1 Muster hat den Platz schon, und die Leitung hat die Anmeldung bestätigt.");
 
     answerOffer(waiting[1].id, parents[2], "decline");
     const declined = "Du hast den Platz für Warte2 Muster freigegeben. Die Anmeldung ist storniert.";
     expect(await gone(1)).toEqual({ page: declined, again: declined });
+    // Declining again is answered as the first time (see above), accepting after it refused.
+    expect(answerOffer(waiting[1].id, parents[2], "decline")).toMatchObject({ ok: true, repeated: declined });
+    expect(answerOffer(waiting[1].id, parents[2], "accept")).toMatchObject({ ok: false, status: 409 });
 
     // Run out: said on the page before the scheduler has passed the place on, and after it.
     db.update(registrations).set({ offerExpiresAt: new Date(Date.now() - 60_000) }).where(eq(registrations.id, waiting[2].id)).run();
