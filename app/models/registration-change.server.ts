@@ -249,7 +249,6 @@ export function paymentDropped(row: ChangeRow): string[] {
   ];
 }
 
-/** The subject of a mail to the parent about one child's registration. */
 /** The subject of the mail that tells a parent their payment arrived (held back ten minutes). */
 export const PAYMENT_RECEIVED = "Zahlung eingegangen";
 
@@ -269,6 +268,7 @@ export function withdrawPaymentMails(tx: Queryable, eventId: number) {
   withdrawWaitingMails(tx, paid.map((row) => ({ to: row.parentEmail, subject: parentMailSubject(row, PAYMENT_RECEIVED) })));
 }
 
+/** The subject of a mail to the parent about one child's registration. */
 export function parentMailSubject(row: Pick<ChangeRow, "childFirstName" | "childLastName" | "eventTitle">, subject: string) {
   return `${subject}: ${row.childFirstName} ${row.childLastName} – ${row.eventTitle}`;
 }

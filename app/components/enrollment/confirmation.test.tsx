@@ -87,6 +87,22 @@ describe("the confirmation's payment", () => {
     expect(rejected).not.toMatch(/200,00/);
   });
 
+  it("says why the total is smaller than the enrolment's mail asked for: a rejected or cancelled child that owed pays nothing", () => {
+    const text = page(
+      [
+        { applicationStatus: "open", waitingListPosition: null, amountCents: 20000 },
+        { applicationStatus: "rejected", waitingListPosition: null, amountCents: 18000 },
+        { applicationStatus: "cancelled", waitingListPosition: null, amountCents: 18000 },
+        { applicationStatus: "cancelled", waitingListPosition: null, amountCents: null },
+        { applicationStatus: "cancelled", waitingListPosition: null, amountCents: 18000, paid: true },
+      ],
+      { totalCents: 20000 },
+    );
+    expect(text).toMatch(/Gesamtbetrag: 200,00\s€Ohne Kind1 Muster und Kind2 Muster: Für abgelehnte und stornierte Anmeldungen ist nichts zu zahlen\./);
+    // Nothing to say when every child still pays, or only a waiting one (never asked for) left.
+    expect(page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }], { totalCents: 20000 })).not.toContain("Ohne ");
+  });
+
   it("asks only for what is open once a child is paid for (a child that got its place later)", () => {
     const text = page([{ applicationStatus: "accepted", waitingListPosition: null, amountCents: 20000, paid: true }, { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 }], { totalCents: 38000, paidCents: 20000 });
     expect(text).toMatch(/Gesamtbetrag: 380,00\s€/);

@@ -27,6 +27,10 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
   // asked for twice (DECISIONS.md, one enrolment, one payment).
   const transfer = enrolment.paymentMethod === "transfer" && enrolment.openCents > 0;
   const partlyPaid = enrolment.paidCents > 0 && enrolment.openCents > 0;
+  // Children asked for with the enrolment and turned down or cancelled since, unpaid: the total
+  // is smaller than the enrolment's mail said (their own mail said so; a paid one's mail speaks
+  // of the refund).
+  const dropped = enrolment.children.filter((c) => (c.applicationStatus === "rejected" || c.applicationStatus === "cancelled") && (c.amountCents ?? 0) > 0 && !c.paid);
   // What is open, in the payments the mails asked for: usually one.
   const parts = enrolment.openParts;
   return (
@@ -53,6 +57,9 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
             ? ` (mit Geschwisterrabatt: ${formatEuro(enrolment.siblingDiscountCents)} weniger für jedes weitere Kind)`
             : ""}
         </p>
+      ) : null}
+      {placed.length > 0 && !free && dropped.length > 0 ? (
+        <p>Ohne {joinNames(dropped.map((c) => `${c.firstName} ${c.lastName}`))}: Für abgelehnte und stornierte Anmeldungen ist nichts zu zahlen.</p>
       ) : null}
       {partlyPaid ? (
         <p>
