@@ -17,6 +17,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Mitarbeiter*innen-Details „${data.event.title}“ – Lagerfeuer` : "Mitarbeiter*innen-Details – Lagerfeuer" },
 ];
 
+// Its JavaScript says an impossible date typed into a check's date field as such
+// (components/impossible-dates.ts); without it the browser sends the field empty.
+export const handle = { hydrate: true };
+
 const STATUS_WORDS = { pending: "Bewerbung offen", accepted: "Angenommen", declined: "Abgelehnt" } as const;
 
 const NOT_FOUND = "Nutzer*in nicht gefunden";

@@ -4,8 +4,9 @@
 // date typed is not a valid one. Without JavaScript only the browser knows, and it sends nothing.
 import { describe, expect, inject, it } from "vitest";
 import { fileBrowser, hydrated, phoneTab } from "../support/browser";
-import { createEvent } from "../support/events";
+import { createEvent, daysFromToday } from "../support/events";
 import { createUser } from "../support/fixtures";
+import { addHelperEntry } from "../support/helper-camp";
 
 const { baseUrl } = inject("e2e")!;
 const browser = fileBrowser();
@@ -37,6 +38,27 @@ describe("an impossible date typed into the browser's date field", () => {
     const summary = page.locator("#fehler");
     await expect.poll(() => summary.getByRole("link").allTextContents()).toEqual(["Teilnehmer*in 1 (neues Kind): Bitte gib ein gültiges Datum an."]);
     expect(await page.locator(`#${await birthDate.getAttribute("aria-describedby")}`).textContent()).toContain("Bitte gib ein gültiges Datum an.");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  // Every page with a date field runs the page's JavaScript, or the browser sends the field empty
+  // (an attacker's probe: the helper details had none, and said "Bitte gib das Datum der Einsicht an.").
+  it("is refused so on a lead person's helper details too", async () => {
+    const admin = await createUser({ role: "admin" });
+    const helper = await createUser({ firstName: "Hanna", lastName: "Helfer" });
+    const camp = createEvent({ title: `Helferlager ${Date.now()}`, dateFrom: daysFromToday(40), dateTo: daysFromToday(47) });
+    addHelperEntry(camp.id, helper.id, "accepted");
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled: true, baseURL: baseUrl, userId: admin.id });
+    await page.goto(`/freizeit/helper/${camp.id}/helper-details/${helper.id}`);
+    await hydrated(page);
+    const checkedOn = page.getByLabel("Eingesehen am");
+    await checkedOn.focus();
+    await page.keyboard.type("02302026");
+    expect(await checkedOn.evaluate((input: HTMLInputElement) => input.validity.badInput)).toBe(true);
+    await page.getByLabel("Eingesehen von").fill("Frau Prüfer");
+    await page.getByRole("button", { name: "Nachweise speichern" }).click();
+    await expect.poll(() => page.locator("#check-policeCertificateCheckedOn-error").textContent()).toBe("Bitte gib ein gültiges Datum an.");
     expect(problems).toEqual([]);
     await context.close();
   });

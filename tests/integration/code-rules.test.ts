@@ -70,6 +70,9 @@ describe("the installs", () => {
     }
   });
 
+});
+
+describe("the forms' date and time fields", () => {
   it("reads every date field of a form as ISO when typed the German way: the form reader knows each one's name", () => {
     const found = new Set<string>();
     for (const file of sources("app").filter((f) => f.endsWith(".tsx"))) {
@@ -80,6 +83,21 @@ describe("the installs", () => {
       }
     }
     expect([...found].sort()).toEqual([...DATE_FIELD_NAMES].sort());
+  });
+
+  it("runs the JavaScript of every page with a date or time field, which says an impossible date typed there as such", () => {
+    // A route's page with its components, followed through their imports from ~/components.
+    const withComponents = (file: string, seen = new Set<string>()): string => {
+      if (seen.has(file)) return "";
+      seen.add(file);
+      const source = readFileSync(file, "utf8");
+      const imported = [...source.matchAll(/from\s*"~\/components\/([\w\-/]+)"/g)].map((m) => path.join("app/components", `${m[1]}.tsx`));
+      return source + imported.filter((f) => statSync(f, { throwIfNoEntry: false })).map((f) => withComponents(f, seen)).join("");
+    };
+    const routes = readdirSync("app/routes").filter((f) => f.endsWith(".tsx")).map((f) => path.join("app/routes", f));
+    const withDates = routes.filter((file) => /type[=:] ?"(date|time)"/.test(withComponents(file)));
+    expect(withDates.length).toBeGreaterThanOrEqual(5);
+    for (const file of withDates) expect(readFileSync(file, "utf8"), file).toMatch(/export const handle = \{[^}]*hydrate: true/);
   });
 
   it("reads every time field of a form as HH:MM when typed the German way: the form reader knows each one's name", () => {
