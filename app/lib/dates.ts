@@ -24,10 +24,18 @@ function berlinOffsetMinutes(instant: number) {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
+/**
+ * The years a date of the app can have: births since 1900, events of this and the next centuries.
+ * A mistyped year ("215") is refused, not stored and printed as "15" (dates show dd.mm.yy).
+ */
+const FIRST_YEAR = 1900;
+const LAST_YEAR = 2199;
+
 export function isIsoDate(value: string) {
   const match = DATE.exec(value);
   if (!match) return false;
   const [, y, m, d] = match.map(Number);
+  if (y < FIRST_YEAR || y > LAST_YEAR) return false;
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
