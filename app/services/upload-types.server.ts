@@ -33,7 +33,8 @@ export class UploadError extends Error {
 const WRONG_TYPE: Record<UploadKind, string> = {
   picture: "Als Foto sind nur Bilder im Format JPEG, PNG, WebP oder GIF erlaubt.",
   attachment: "Als Anhang sind nur Bilder, Textdateien und PDF erlaubt.",
-  legal: "Bitte laden Sie eine PDF-Datei hoch.",
+  // Only the admin panel takes legal documents; it speaks 'du' (legal-form.server).
+  legal: "Bitte lade eine PDF-Datei hoch.",
 };
 
 const PICTURE_TYPES = new Map([

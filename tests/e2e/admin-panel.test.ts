@@ -137,7 +137,7 @@ describe.each(JS_MODES)("admin panel $name", ({ javaScriptEnabled }) => {
       // the message stood 3,750 px below the top of the page at 360 px).
       await legal.getByLabel("Datei Hochladen: Datenschutzerklärung").setInputFiles(notPdf);
       await legal.getByRole("button", { name: "Speichern" }).click();
-      const message = legal.getByText("Bitte laden Sie eine PDF-Datei hoch.");
+      const message = legal.getByText("Bitte lade eine PDF-Datei hoch.");
       await message.waitFor();
       expect(new URL(page.url()).hash).toBe("#admin-legal");
       expect(await message.evaluate((el) => el.getBoundingClientRect().bottom <= innerHeight && el.getBoundingClientRect().top >= 0)).toBe(true);

@@ -6,6 +6,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { events, files, mailOutbox } from "../../db/schema";
 import { action as createAction } from "~/routes/freizeit.create";
+import { action as panelAction } from "~/routes/gott";
 import { action as mailAction } from "~/routes/freizeit.sendEmails.$id";
 import { loader as healthLoader } from "~/routes/healthz";
 import { db } from "~/services/db.server";
@@ -32,6 +33,17 @@ function leftOnDisk() {
 }
 
 describe("when the disk is nearly full", () => {
+  it("refuses a legal document in the admin panel's words ('du'), and stores nothing", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    const pdf = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
+    const response = await run(panelAction, multipartPost("/gott", { intent: "legal" }, { agb: [{ name: "AGB.pdf", bytes: pdf }] }, cookie));
+    expect(response.status).toBe(507);
+    const answer = await body<{ legal: { messages: Record<string, string> } }>(response);
+    expect(answer.legal.messages.agb).toBe("Auf dem Server ist kaum noch Speicherplatz frei, deshalb wurde die Datei nicht gespeichert. Bitte wende dich an die Person, die den Server betreut.");
+    expect(db.select().from(files).all()).toEqual([]);
+  });
+
   it("refuses an event's files with a message at each file, and stores nothing of the form", async () => {
     const admin = await createUser({ role: "admin" });
     const cookie = await sessionCookieFor(admin.id);

@@ -14,6 +14,10 @@ import { loader as documentLoader } from "~/routes/legal.$document";
 import { loader as versionLoader } from "~/routes/legal.version.$versionId";
 import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
+import { DISK_LOW } from "~/services/disk-space.server";
+import { FORM_FIELD_TOO_LONG, FORM_UNREADABLE } from "~/services/form.server";
+import { inPanelWords } from "~/services/legal-form.server";
+import { SAVE_FAILED } from "~/services/upload-types.server";
 import { createEvent, executableBytes, multipartPost, type Upload } from "../support/events";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
 import { body, cookieFrom, get, post, run } from "../support/remix";
@@ -100,7 +104,7 @@ describe("uploading", () => {
     expect((await body<{ legalKey: string }>(await run(panelLoader, get("/gott", { cookie: adminCookie })))).legalKey).not.toBe(page.legalKey);
   });
 
-  const NO_PDF = "Bitte laden Sie eine PDF-Datei hoch.";
+  const NO_PDF = "Bitte lade eine PDF-Datei hoch.";
   const FORGED: [string, Upload, string][] = [
     ["a renamed executable", { name: "agb.pdf", bytes: executableBytes(), type: "application/pdf" }, NO_PDF],
     ["an HTML file named .pdf", { name: "agb.pdf", bytes: Buffer.from("<!doctype html><html><body><script>alert(1)</script></body></html>"), type: "application/pdf" }, NO_PDF],
@@ -125,17 +129,27 @@ describe("uploading", () => {
     const response = await upload({ datenschutz: [{ name: "ds.docx", bytes: executableBytes() }], agb: [{ name: "agb.docx", bytes: executableBytes() }] });
     expect(response.status).toBe(400);
     const answer = await body<Failure>(response);
-    expect(answer.legal.messages).toEqual({ datenschutz: "Bitte laden Sie eine PDF-Datei hoch.", agb: "Bitte laden Sie eine PDF-Datei hoch." });
+    expect(answer.legal.messages).toEqual({ datenschutz: "Bitte lade eine PDF-Datei hoch.", agb: "Bitte lade eine PDF-Datei hoch." });
     expect(storedFiles()).toEqual([]);
+  });
+
+  // The admin panel speaks 'du' (its user administration: "Du kannst dich nicht selbst
+  // deaktivieren."); its documents said 'Sie' on the same screen (texts' audit).
+  it("speaks 'du', as the rest of the admin panel, also in the upload's shared refusals", () => {
+    expect(inPanelWords(SAVE_FAILED)).toBe("Die Datei konnte nicht gespeichert werden. Bitte versuche es später erneut.");
+    expect(inPanelWords(DISK_LOW)).toBe("Auf dem Server ist kaum noch Speicherplatz frei, deshalb wurde die Datei nicht gespeichert. Bitte wende dich an die Person, die den Server betreut.");
+    expect(inPanelWords(FORM_UNREADABLE)).toBe("Das Formular konnte nicht gelesen werden. Bitte versuche es erneut.");
+    expect(inPanelWords(FORM_FIELD_TOO_LONG)).toBe("Ein Feld des Formulars ist zu lang. Bitte kürze deine Eingaben und versuche es erneut.");
+    expect(inPanelWords("Die Datei agb.pdf ist leer.")).toBe("Die Datei agb.pdf ist leer.");
   });
 
   it("asks for a file when none was chosen, and for one file per document", async () => {
     const none = await upload({});
     expect(none.status).toBe(400);
-    expect((await body<Failure>(none)).legal.messages[""]).toBe("Bitte wählen Sie mindestens eine PDF-Datei aus.");
+    expect((await body<Failure>(none)).legal.messages[""]).toBe("Bitte wähle mindestens eine PDF-Datei aus.");
     const two = await upload({ agb: [{ name: "a.pdf", bytes: pdf("a") }, { name: "b.pdf", bytes: pdf("b") }] });
     expect(two.status).toBe(400);
-    expect((await body<Failure>(two)).legal.messages.agb).toBe("Bitte wählen Sie je Dokument nur eine Datei aus.");
+    expect((await body<Failure>(two)).legal.messages.agb).toBe("Bitte wähle je Dokument nur eine Datei aus.");
     expect(storedFiles()).toEqual([]);
   });
 
