@@ -138,19 +138,13 @@ function lastChange(tx: Queryable, registrationId: number) {
 }
 
 /**
- * Whether the offer was answered so before: the place taken and still held (open, or confirmed
- * by the leaders since), or given away.
+ * Whether what the answer asks for holds already: the child has the place (taken before, or
+ * given by the leaders meanwhile, and confirmed or not), or the place was given away.
  */
 function answeredSo(tx: Queryable, row: ChangeRow, answer: OfferAnswer) {
   const state = stateOf(row);
-  if (answer === "decline") return state === "cancelled" && lastChange(tx, row.id) === "offer_declined";
-  if (state !== "open" && state !== "accepted") return false;
-  const accepted = tx
-    .select({ id: registrationHistory.id })
-    .from(registrationHistory)
-    .where(and(eq(registrationHistory.registrationId, row.id), eq(registrationHistory.action, "offer_accepted")))
-    .get();
-  return accepted !== undefined;
+  if (answer === "accept") return state === "open" || state === "accepted";
+  return state === "cancelled" && lastChange(tx, row.id) === "offer_declined";
 }
 
 function findOwn(tx: Queryable, registrationId: number, user: SessionUser) {
@@ -161,9 +155,9 @@ function findOwn(tx: Queryable, registrationId: number, user: SessionUser) {
 }
 
 /**
- * 'Platz annehmen' or 'Platz freigeben', once; a repeat or a late answer changes nothing. The same
- * answer again (a double tap) is answered as given, with what became of the offer (`repeated`);
- * the other answer after it is refused.
+ * 'Platz annehmen' or 'Platz freigeben', once; a repeat or a late answer changes nothing. An
+ * answer that holds already (a double tap; a place the leaders gave meanwhile) is answered as
+ * given, with what became of the offer (`repeated`); the other answer after it is refused.
  */
 export function answerOffer(registrationId: number, user: SessionUser, answer: OfferAnswer, now = new Date()): OfferOutcome {
   return writeTransaction((tx) => {

