@@ -62,4 +62,29 @@ describe("an impossible date typed into the browser's date field", () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("is refused so on the event form, in its words, with a start time typed only in part", async () => {
+    const admin = await createUser({ role: "admin" });
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled: true, baseURL: baseUrl, userId: admin.id });
+    await page.goto("/freizeit/create");
+    await hydrated(page);
+    await page.getByLabel("Titel*").fill("Kalenderlager");
+    const start = page.getByLabel("Startdatum*");
+    await start.focus();
+    await page.keyboard.type("02302027");
+    const time = page.getByLabel("Startzeit*");
+    await time.focus();
+    await page.keyboard.type("10");
+    expect(await page.evaluate(() => ["dateFrom", "timeFrom"].map((n) => document.querySelector<HTMLInputElement>(`[name=${n}]`)!.validity.badInput))).toEqual([true, true]);
+    await page.getByRole("button", { name: "Veranstalltung veröffentlichen" }).click();
+    await expect.poll(() => page.locator(`[name=dateFrom]`).getAttribute("aria-invalid")).toBe("true");
+    const errorOf = async (name: string) => {
+      const id = (await page.locator(`[name=${name}]`).getAttribute("aria-describedby"))!.split(" ").find((i) => i.endsWith("error"))!;
+      return page.locator(`[id="${id}"]`).textContent();
+    };
+    expect(await errorOf("dateFrom")).toContain("Bitte geben Sie ein gültiges Datum an.");
+    expect(await errorOf("timeFrom")).toContain("Bitte geben Sie eine Uhrzeit wie 09:30 an.");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
