@@ -9,6 +9,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { GREETING, queueMail } from "~/services/mail.server";
+import { isOwnPhone, OWN_PHONE_MESSAGE } from "~/lib/phone";
 
 export type HelperChecks = {
   policeCertificateCheckedOn: string | null;
@@ -66,7 +67,7 @@ export function parseHelperChecks(form: FormData, today: string): { ok: true; va
   if (value.juleicaNumber && !/^[A-Za-z0-9 ./-]{1,30}$/.test(value.juleicaNumber)) {
     errors.juleicaNumber = "Die Juleica-Nummer darf nur Buchstaben, Ziffern, Leerzeichen, Punkte, Schrägstriche und Bindestriche enthalten (höchstens 30 Zeichen).";
   }
-  if (value.phone && !/^\+?[0-9 ()/-]{3,50}$/.test(value.phone)) errors.phone = "Bitte gib eine Telefonnummer aus Ziffern an (höchstens 50 Zeichen).";
+  if (value.phone && !isOwnPhone(value.phone)) errors.phone = OWN_PHONE_MESSAGE;
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value };
 }
 

@@ -5,6 +5,7 @@ import { berlinToday, isIsoDate } from "~/lib/dates";
 import { EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
 import { NAME_MAX } from "./auth";
+import { isOwnPhone, OWN_PHONE_MESSAGE } from "~/lib/phone";
 import { optionalEmail, optionalLines, optionalText, requiredText } from "./fields";
 
 /** Names and the e-mail address; passwords allow PASSWORD_MAX (72) everywhere. */
@@ -40,10 +41,11 @@ export const deleteSchema = z.object({
   confirm: z.literal("ja", { errorMap: () => ({ message: "Bitte bestätige das Löschen." }) }),
 });
 
-/** One's own phone for the camp sheet (users.phone); checked like a guardian's phone. */
+/** One's own phone for the camp sheet (users.phone); checked as in the helper checks. */
 export const phoneSchema = z.object({
   intent: z.literal("phone"),
-  phone: optionalText(50),
+  // Too long is said once, by its own message.
+  phone: optionalText(50).refine((value) => !value || value.length > 50 || isOwnPhone(value), OWN_PHONE_MESSAGE),
 });
 
 export type AccountIntent = "names" | "email" | "phone" | "password" | "delete";

@@ -31,6 +31,25 @@ describe("own phone for the camp sheet (/account)", () => {
     expect(phoneOf(helper.id)).toBeNull();
   });
 
+  // The texts' audit: "abc" was saved here, while the helper checks refused it for the same
+  // number (users.phone): one rule for it wherever it is typed.
+  it("refuses what is no phone number, as the helper checks do, and keeps the old number", async () => {
+    const helper = await createUser();
+    db.update(users).set({ phone: "040 1" }).where(eq(users.id, helper.id)).run();
+    const cookie = await sessionCookieFor(helper.id);
+    for (const phone of ["abc", "0170 123 abends", "12"]) {
+      const refused = await run(accountAction, post("/account", { intent: "phone", phone }, { cookie }));
+      expect(refused.status, phone).toBe(400);
+      const answer = await body<{ result: { error?: Record<string, string[]> } }>(refused);
+      expect(answer.result.error?.phone).toEqual(["Bitte gib eine Telefonnummer aus Ziffern an (höchstens 50 Zeichen)."]);
+    }
+    expect(phoneOf(helper.id)).toBe("040 1");
+    for (const phone of ["(040) 123 456", "0170/1234567", "+49 170-1234567"]) {
+      expect((await run(accountAction, post("/account", { intent: "phone", phone }, { cookie }))).status, phone).toBe(302);
+      expect(phoneOf(helper.id)).toBe(phone);
+    }
+  });
+
   it("refuses more than 50 characters with the message at the field and keeps the old number", async () => {
     const helper = await createUser();
     db.update(users).set({ phone: "040 1" }).where(eq(users.id, helper.id)).run();
