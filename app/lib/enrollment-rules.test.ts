@@ -18,7 +18,7 @@ describe("birthDateProblem", () => {
   it("refuses dates in the future and after the event's start", () => {
     expect(birthDateProblem("2030-01-16", "2030-01-15", "2030-07-01")).toBe("Das Geburtsdatum darf nicht in der Zukunft liegen.");
     expect(birthDateProblem("2030-01-15", "2030-01-15", "2030-07-01")).toBeNull();
-    expect(birthDateProblem("2030-01-10", "2030-01-15", "2030-01-01")).toBe("Das Geburtsdatum darf nicht nach dem Beginn der Freizeit liegen.");
+    expect(birthDateProblem("2030-01-10", "2030-01-15", "2030-01-01")).toBe("Das Geburtsdatum darf nicht nach dem Beginn der Veranstaltung liegen.");
   });
 });
 
@@ -49,7 +49,7 @@ describe("checkBoxes", () => {
       "boxes[1].swimBadge",
       "boxes[1].tshirtSize",
     ]);
-    expect(problems["boxes[0].guardian"]).toEqual(["Mia ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."]);
+    expect(problems["boxes[0].guardian"]).toEqual(["Mia ist bei Beginn der Veranstaltung noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."]);
   });
 
   it("accepts a guardian typed into another box, but not a reference to itself or to a box without one", () => {
@@ -87,7 +87,7 @@ describe("permission questions and the guardian choice (review at 360 px)", () =
     expect(checkBoxes([{ participant: "1", guardian: "keine" }], adult)).toEqual({});
     expect(checkBoxes([{ participant: "1", guardian: "" }], adult)).toEqual({});
     expect(checkBoxes([{ participant: "1", guardian: "keine" }], context())["boxes[0].guardian"]).toEqual([
-      "Mia ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.",
+      "Mia ist bei Beginn der Veranstaltung noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.",
     ]);
   });
 });
@@ -99,13 +99,13 @@ describe("a new child's missing field does not hide the guardian's rule (forms' 
     const problems = checkBoxes([{ participant: "neu", child: { ...newChild, street: "" }, guardian: "" }], context());
     expect(problems).toEqual({
       "boxes[0].child.street": ["Bitte gib Straße und Hausnummer an."],
-      "boxes[0].guardian": ["Ida ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."],
+      "boxes[0].guardian": ["Ida ist bei Beginn der Veranstaltung noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."],
     });
   });
 
   it("without a first name it says 'Das Kind'; a birth date that is wrong or missing decides nothing", () => {
     expect(checkBoxes([{ participant: "neu", child: { ...newChild, firstName: "" }, guardian: "" }], context())["boxes[0].guardian"]).toEqual([
-      "Das Kind ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.",
+      "Das Kind ist bei Beginn der Veranstaltung noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.",
     ]);
     expect(checkBoxes([{ participant: "neu", child: { ...newChild, street: "", birthDate: "" }, guardian: "" }], context())["boxes[0].guardian"]).toBeUndefined();
     expect(checkBoxes([{ participant: "neu", child: { ...newChild, birthDate: "2031-01-01" }, guardian: "" }], context())["boxes[0].guardian"]).toBeUndefined();

@@ -39,7 +39,7 @@ export function guardianBoxIndex(value: unknown) {
 /** The message for a birth date in the future or after the event's start; null when it is fine. */
 export function birthDateProblem(date: string, today: string, eventStart: string) {
   if (date > today) return "Das Geburtsdatum darf nicht in der Zukunft liegen.";
-  if (date > eventStart) return "Das Geburtsdatum darf nicht nach dem Beginn der Freizeit liegen.";
+  if (date > eventStart) return "Das Geburtsdatum darf nicht nach dem Beginn der Veranstaltung liegen.";
   return null;
 }
 
@@ -100,7 +100,7 @@ export function checkBoxes(boxes: RawBox[], ctx: RuleContext): Problems {
     } else if (guardian) {
       if (!/^\d{1,12}$/.test(guardian) || !ctx.guardianIds.has(Number(guardian))) add(at("guardian"), "Bitte wähle eine erziehungsberechtigte Person aus oder lege eine an.");
     } else if (child && needsGuardian(child.birthDate, ctx.event.dateFrom)) {
-      add(at("guardian"), `${child.firstName} ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.`);
+      add(at("guardian"), `${child.firstName} ist bei Beginn der Veranstaltung noch nicht 18: Bitte wähle eine erziehungsberechtigte Person.`);
     }
 
     if (ctx.event.tshirtSizeRequired && !str(box.tshirtSize)) add(at("tshirtSize"), "Bitte wähle eine T-Shirt-Größe.");

@@ -36,7 +36,7 @@ describe("helper checks", () => {
     expect(checkWarnings(ok, "2026-08-10", "2026-07-01")).toEqual([]);
     const early = record({ policeCertificateCheckedOn: "2025-01-01", juleicaExpiresOn: "2026-08-09" });
     expect(checkWarnings(early, "2026-08-10", "2026-07-01")).toEqual([
-      { kind: "juleica-expires", text: "Juleica läuft vor Ende der Freizeit ab (am 09.08.26)" },
+      { kind: "juleica-expires", text: "Juleica läuft vor Ende der Veranstaltung ab (am 09.08.26)" },
     ]);
   });
 

@@ -36,7 +36,7 @@ export function certificateValidUntil(checkedOn: string) {
 
 /**
  * What is missing for this helper at this event. `today` (YYYY-MM-DD) tells 'abgelaufen' (already
- * expired) from 'läuft vor Ende der Freizeit ab' (expires before the last day).
+ * expired) from 'läuft vor Ende der Veranstaltung ab' (expires before the last day).
  */
 export function checkWarnings(record: HelperCheckRecord, lastDay: string, today: string): CheckWarning[] {
   const warnings: CheckWarning[] = [];
@@ -54,7 +54,7 @@ export function checkWarnings(record: HelperCheckRecord, lastDay: string, today:
     warnings.push(
       expires < today
         ? { kind: "juleica-expired", text: `Juleica abgelaufen (am ${formatIsoDate(expires)})` }
-        : { kind: "juleica-expires", text: `Juleica läuft vor Ende der Freizeit ab (am ${formatIsoDate(expires)})` },
+        : { kind: "juleica-expires", text: `Juleica läuft vor Ende der Veranstaltung ab (am ${formatIsoDate(expires)})` },
     );
   }
   return warnings;

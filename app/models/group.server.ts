@@ -23,7 +23,7 @@ export const GROUP_TEXTS = {
   created: (name: string) => `Du hast erfolgreich die Gruppe "${name}" angelegt.`,
   renamed: (name: string) => `Die Gruppe heißt jetzt "${name}".`,
   deleted: (name: string) => `Die Gruppe "${name}" wurde gelöscht. Ihre Mitglieder sind jetzt ohne Gruppe.`,
-  duplicate: (name: string) => `Es gibt schon eine Gruppe "${name}" in dieser Freizeit.`,
+  duplicate: (name: string) => `Es gibt schon eine Gruppe "${name}" in dieser Veranstaltung.`,
   tooLong: "Der Gruppenname darf höchstens 50 Zeichen lang sein.",
   reserved: (name: string) => `Der Name "${name}" steht in den Listen für alle, die keiner Gruppe zugeordnet sind. Bitte wähle einen anderen.`,
   assigned: (person: string, name: string) => `Die Zuordnung von ${person} zur Gruppe "${name}" wurde gespeichert.`,

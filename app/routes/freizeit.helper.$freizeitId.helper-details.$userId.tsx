@@ -113,7 +113,7 @@ export default function HelperDetail() {
             ))}
           </ul>
         ) : (
-          <p className="status status-ok">Alle Nachweise sind für diese Freizeit gültig.</p>
+          <p className="status status-ok">Alle Nachweise sind für diese Veranstaltung gültig.</p>
         )}
       </section>
       {mayRecordChecks ? (

@@ -107,7 +107,7 @@ describe.each(JS_MODES)("helpers and groups $name", ({ javaScriptEnabled }) => {
     }
     await newName.fill("Eulen");
     await page.getByRole("button", { name: "Neue Gruppe anlegen" }).click();
-    await page.locator("#new-group-name-error").getByText('Es gibt schon eine Gruppe "Eulen" in dieser Freizeit.').waitFor();
+    await page.locator("#new-group-name-error").getByText('Es gibt schon eine Gruppe "Eulen" in dieser Veranstaltung.').waitFor();
     expect(await newName.inputValue()).toBe("Eulen");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 

@@ -81,7 +81,7 @@ describe("'Keine (ab 18 Jahren)'", () => {
     expect(db.select().from(registrations).where(eq(registrations.participantId, jan.id)).get()?.guardianId).toBeNull();
     const refused = await submit(camp.id, cookie, form({ "boxes[0].participant": String(mia.id), "boxes[0].guardian": "keine" }));
     expect(refused.status).toBe(400);
-    expect((await body<Answer>(refused)).errors["boxes[0].guardian"]).toEqual(["Mia ist bei Beginn der Freizeit noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."]);
+    expect((await body<Answer>(refused)).errors["boxes[0].guardian"]).toEqual(["Mia ist bei Beginn der Veranstaltung noch nicht 18: Bitte wähle eine erziehungsberechtigte Person."]);
   });
 });
 

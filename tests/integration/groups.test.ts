@@ -71,7 +71,7 @@ describe("groups", () => {
   it("refuses a name that differs from another group's only in upper and lower case, also on renaming", () => {
     const wolves = newGroup("Wölfe");
     for (const name of ["wölfe", "WÖLFE", " wÖlfe "]) {
-      expect(createGroup(eventId, name)).toMatchObject({ ok: false, status: 409, message: `Es gibt schon eine Gruppe "${name.trim()}" in dieser Freizeit.` });
+      expect(createGroup(eventId, name)).toMatchObject({ ok: false, status: 409, message: `Es gibt schon eine Gruppe "${name.trim()}" in dieser Veranstaltung.` });
     }
     const owls = newGroup("Käuzchen");
     expect(renameGroup(eventId, owls, "WÖLFE")).toMatchObject({ ok: false, status: 409 });
@@ -202,7 +202,7 @@ describe("handleGroupForm", () => {
     const before = listEventGroups(eventId).length;
     const cases: [Record<string, string>, number, object][] = [
       [{ intent: "create-group", name: "   " }, 400, { intent: "create-group", groupId: null, name: "   ", title: "Upps", message: "Du musst einen Gruppennamen angeben..." }],
-      [{ intent: "create-group", name: "Biber" }, 409, { intent: "create-group", groupId: null, name: "Biber", message: 'Es gibt schon eine Gruppe "Biber" in dieser Freizeit.' }],
+      [{ intent: "create-group", name: "Biber" }, 409, { intent: "create-group", groupId: null, name: "Biber", message: 'Es gibt schon eine Gruppe "Biber" in dieser Veranstaltung.' }],
       [{ intent: "rename-group", groupId: String(other), name: "Biber" }, 409, { intent: "rename-group", groupId: other, name: "Biber" }],
     ];
     for (const [form, status, reply] of cases) {
