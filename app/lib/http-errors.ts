@@ -28,7 +28,7 @@ const TEXTS: Record<number, ErrorText> = {
   413: {
     title: "Zu viele Daten",
     message:
-      "Die gesendeten Daten sind zu groß. Gehen Sie im Browser einen Schritt zurück: Dort ist das Formular meist noch ausgefüllt. Senden Sie es dann mit weniger oder kleineren Dateien.",
+      "Die gesendeten Daten sind zu groß. Gehen Sie im Browser einen Schritt zurück: Dort ist das Formular meist noch ausgefüllt. Kürzen Sie dann lange Texte oder senden Sie weniger oder kleinere Dateien.",
   },
   // An Expect header other than 100-continue (no browser sends one).
   417: {
