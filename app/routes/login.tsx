@@ -4,7 +4,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { json } from "~/services/json.server";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Field, FormAlert, PasswordField, type Alert } from "~/components/forms";
-import { LOGIN_FAILED, loginSchema, safeRedirect } from "~/schemas/auth";
+import { LOGIN_FAILED, LOGIN_INCOMPLETE, loginSchema, safeRedirect } from "~/schemas/auth";
 import { readForm } from "~/services/form.server";
 import { clientKey } from "~/services/request.server";
 import { getUser } from "~/services/session.server";
@@ -39,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { result: submission.reply({ hideFields: ["email", "password"] }), alert, unconfirmedEmail, attempt: Date.now() },
       { status },
     );
-  if (submission.status !== "success") return fail(LOGIN_FAILED, 400);
+  if (submission.status !== "success") return fail(LOGIN_INCOMPLETE, 400);
   const { email, password, redirectTo } = submission.value;
   const outcome = await signIn(request, { email, password }, clientKey(context));
   if (!outcome.ok) {

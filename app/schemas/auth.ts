@@ -18,6 +18,8 @@ export const SIGNUP_TAKEN = {
 export const EMAIL_HAS_ACCOUNT = "Diese E-Mail-Adresse hat schon ein Konto.";
 export const SIGNUP_FAILED = { title: "Registrierung fehlgeschlagen", message: "Bitte versuchen Sie es erneut." };
 export const LOGIN_FAILED = { title: "Da hat etwas nicht geklappt", message: "Nutzername oder Passwort falsch." };
+/** A field left empty: nothing was wrong yet, the fields say what they miss. */
+export const LOGIN_INCOMPLETE = { title: "Da hat etwas nicht geklappt", message: "Bitte geben Sie E-Mail-Adresse und Passwort ein." };
 
 export const signupSchema = z
   .object({

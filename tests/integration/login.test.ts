@@ -78,6 +78,16 @@ describe("signing in", () => {
     expect(cookieFrom(wrong, "lf_session")).toBeUndefined();
   });
 
+  // The texts' audit: an empty form was told "Nutzername oder Passwort falsch." beside the
+  // fields' own messages asking for them.
+  it("asks for what is missing, and does not call an empty form wrong", async () => {
+    const empty = await login("", "");
+    expect(empty.status).toBe(400);
+    const answer = await body<LoginAnswer & { result: { error?: Record<string, string[]> } }>(empty);
+    expect(answer.alert).toEqual({ title: "Da hat etwas nicht geklappt", message: "Bitte geben Sie E-Mail-Adresse und Passwort ein." });
+    expect(answer.result.error).toEqual({ email: ["Bitte geben Sie Ihre E-Mail-Adresse ein."], password: ["Bitte geben Sie Ihr Passwort ein."] });
+  });
+
   it("takes about as long for an unknown address as for a wrong password", async () => {
     await createUser({ email: "eltern@example.org", password: PASSWORD });
     await login("niemand@example.org", PASSWORD); // warms the dummy hash up
