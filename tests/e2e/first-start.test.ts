@@ -35,9 +35,9 @@ describe("the first start", () => {
     const page = await rawRequest(`${app.baseUrl}/`, { headers: { Cookie: await app.sessionCookie(ADMIN.email) } });
     const html = page.text();
     expect(html).toContain("Keine Aktivitäten gefunden");
-    expect(html).toMatch(/So beginnen Sie: <a[^>]*href="\/freizeit\/create"[^>]*>Erste Veranstaltung anlegen<\/a>/);
+    expect(html).toMatch(/So beginnst du: <a[^>]*href="\/freizeit\/create"[^>]*>Erste Veranstaltung anlegen<\/a>/);
     // A visitor sees no such hint.
-    expect((await rawRequest(`${app.baseUrl}/`)).text()).not.toContain("So beginnen Sie");
+    expect((await rawRequest(`${app.baseUrl}/`)).text()).not.toContain("So beginnst du");
   });
 
   it("warns that the bank account and the footer's links parents see are still examples", () => {
