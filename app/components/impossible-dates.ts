@@ -2,7 +2,7 @@
 // own date or time field: the browser sends the field empty, so the server asked for a date the
 // person had just typed ("Bitte gib das Geburtsdatum an."). Only the browser knows what was typed
 // (`validity.badInput`), so with JavaScript every form of the app sends such a field as this
-// value instead: not a date, so the server's check says "Bitte gib ein gültiges Datum an." (or
+// value instead: not a date, so the server's check says "Bitte gib ein gültiges Geburtsdatum an." (or
 // its time's words) next to the field. Without JavaScript the browser sends it empty, as before.
 import { useEffect } from "react";
 

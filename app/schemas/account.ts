@@ -69,7 +69,7 @@ export const participantSchema = z.object({
   postalCode: optionalText(20).transform((v) => v || null),
   city: required(150),
   birthDate: z.string({ required_error: REQUIRED_FIELDS }).superRefine((value, ctx) => {
-    if (!isIsoDate(value)) ctx.addIssue({ code: "custom", message: "Bitte gib ein gültiges Datum an." });
+    if (!isIsoDate(value)) ctx.addIssue({ code: "custom", message: "Bitte gib ein gültiges Geburtsdatum an." });
     // DECISIONS: birth dates are never in the future (the enrolment would refuse the child).
     else if (value > berlinToday()) ctx.addIssue({ code: "custom", message: "Das Geburtsdatum darf nicht in der Zukunft liegen." });
   }),

@@ -7,8 +7,7 @@ import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 
 const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
 
-const date = (required: string) =>
-  z.string({ required_error: required }).refine(isIsoDate, "Bitte gib ein gültiges Datum an.");
+const date = (required: string, invalid: string) => z.string({ required_error: required }).refine(isIsoDate, invalid);
 
 /** A yes/no answer of a radio pair; missing stays undefined (checked by the submit rules). */
 const answer = z.enum(["ja", "nein"]).optional();
@@ -19,7 +18,7 @@ export const participantFields = {
   street: text(200, "Bitte gib Straße und Hausnummer an."),
   postalCode: text(20),
   city: text(150, "Bitte gib den Ort an."),
-  birthDate: date("Bitte gib das Geburtsdatum an."),
+  birthDate: date("Bitte gib das Geburtsdatum an.", "Bitte gib ein gültiges Geburtsdatum an."),
   municipality: text(100),
   amtsverwaltung: text(200),
 };
@@ -46,7 +45,7 @@ export const boxSchema = z.object({
   birthdateOfInsured: z
     .string()
     .optional()
-    .refine((v) => !v || isIsoDate(v), "Bitte gib ein gültiges Datum an."),
+    .refine((v) => !v || isIsoDate(v), "Bitte gib ein gültiges Geburtsdatum der versicherten Person an."),
   allowedToWander: answer,
   allowedToSwim: answer,
   canSwim: answer,

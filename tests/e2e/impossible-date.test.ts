@@ -36,8 +36,8 @@ describe("an impossible date typed into the browser's date field", () => {
     await page.getByRole("button", { name: "Verbindlich Anmelden" }).click();
 
     const summary = page.locator("#fehler");
-    await expect.poll(() => summary.getByRole("link").allTextContents()).toEqual(["Teilnehmer*in 1 (neues Kind): Bitte gib ein gültiges Datum an."]);
-    expect(await page.locator(`#${await birthDate.getAttribute("aria-describedby")}`).textContent()).toContain("Bitte gib ein gültiges Datum an.");
+    await expect.poll(() => summary.getByRole("link").allTextContents()).toEqual(["Teilnehmer*in 1 (neues Kind): Bitte gib ein gültiges Geburtsdatum an."]);
+    expect(await page.locator(`#${await birthDate.getAttribute("aria-describedby")}`).textContent()).toContain("Bitte gib ein gültiges Geburtsdatum an.");
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -70,6 +70,18 @@ describe("'Im Konto speichern'", () => {
     expect(first.payload.boxes[0].saveKey).not.toBe("speichern-abcdefghijklmnop");
   });
 
+  // An attacker's probe: two dates of one box both said "Bitte gib ein gültiges Datum an.", and
+  // the summary could not tell which was meant.
+  it("names which birth date is no date: the child's or the insured person's", async () => {
+    const camp = createEvent();
+    const { cookie } = await parent();
+    const response = await submit(camp.id, cookie, { ...form({}), ...NEW_CHILD, "boxes[0].child.birthDate": "30.02.2014", "boxes[0].birthdateOfInsured": "ungültig" });
+    expect(response.status).toBe(400);
+    const { errors } = await body<Answer>(response);
+    expect(errors["boxes[0].child.birthDate"]).toEqual(["Bitte gib ein gültiges Geburtsdatum an."]);
+    expect(errors["boxes[0].birthdateOfInsured"]).toEqual(["Bitte gib ein gültiges Geburtsdatum der versicherten Person an."]);
+  });
+
   it("refuses a birth date in the future and saves nothing", async () => {
     const camp = createEvent();
     const { cookie } = await parent();
