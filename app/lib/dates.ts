@@ -25,19 +25,27 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /**
- * The years a date of the app can have: births since 1900, events of this and the next centuries.
- * A mistyped year ("215") is refused, not stored and printed as "15" (dates show dd.mm.yy).
+ * The years a date typed into the app can have: births since 1900, events of this and the next
+ * centuries. A mistyped year ("215") is refused, not stored and printed as "15" (dates show
+ * dd.mm.yy).
  */
 const FIRST_YEAR = 1900;
 const LAST_YEAR = 2199;
 
-export function isIsoDate(value: string) {
+/** A day of the calendar as YYYY-MM-DD, of any year: what a stored date is read as. */
+function isCalendarDate(value: string) {
   const match = DATE.exec(value);
   if (!match) return false;
   const [, y, m, d] = match.map(Number);
-  if (y < FIRST_YEAR || y > LAST_YEAR) return false;
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** A date as a form takes it: a day of the calendar in the years above. */
+export function isIsoDate(value: string) {
+  if (!isCalendarDate(value)) return false;
+  const year = Number(value.slice(0, 4));
+  return year >= FIRST_YEAR && year <= LAST_YEAR;
 }
 
 const TYPED_DATE = /^\s*(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4}|\d{2})\s*$/;
@@ -96,7 +104,8 @@ export function isTime(value: string) {
  * autumn change) is the first of the two.
  */
 export function berlinToInstant(date: string, time = "00:00"): Date {
-  if (!isIsoDate(date) || !isTime(time)) throw new RangeError(`Ungültiges Datum oder Uhrzeit: ${date} ${time}`);
+  // Also a date stored before the years were checked (the calendar feeds read every event's).
+  if (!isCalendarDate(date) || !isTime(time)) throw new RangeError(`Ungültiges Datum oder Uhrzeit: ${date} ${time}`);
   const [y, m, d] = date.split("-").map(Number);
   const [hh, mm] = time.split(":").map(Number);
   const wall = Date.UTC(y, m - 1, d, hh, mm);

@@ -17,6 +17,8 @@ const newChild = { firstName: "Ida", lastName: "Muster", street: "Weg 1", city: 
 describe("birthDateProblem", () => {
   it("refuses dates in the future and after the event's start", () => {
     expect(birthDateProblem("2030-01-16", "2030-01-15", "2030-07-01")).toBe("Das Geburtsdatum darf nicht in der Zukunft liegen.");
+    // A child saved before the years were checked is no adult (a review of the change).
+    expect(birthDateProblem("0215-01-05", "2030-01-15", "2030-07-01")).toBe("Bitte gib ein gültiges Geburtsdatum an.");
     expect(birthDateProblem("2030-01-15", "2030-01-15", "2030-07-01")).toBeNull();
     expect(birthDateProblem("2030-01-10", "2030-01-15", "2030-01-01")).toBe("Das Geburtsdatum darf nicht nach dem Beginn der Veranstaltung liegen.");
   });

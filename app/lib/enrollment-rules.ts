@@ -4,6 +4,7 @@
 import { needsGuardian } from "./age";
 import { isIsoDate } from "./dates";
 import { newChildSchema, newGuardianSchema } from "~/schemas/enrollment";
+import { INVALID_BIRTH_DATE } from "~/schemas/fields";
 
 export type RawBox = Record<string, unknown>;
 export type Problems = Record<string, string[]>;
@@ -36,8 +37,12 @@ export function guardianBoxIndex(value: unknown) {
   return match ? Number(match[1]) : null;
 }
 
-/** The message for a birth date in the future or after the event's start; null when it is fine. */
+/**
+ * The message for a birth date that is no date of the years a form takes (a child saved before
+ * they were checked), in the future or after the event's start; null when it is fine.
+ */
 export function birthDateProblem(date: string, today: string, eventStart: string) {
+  if (!isIsoDate(date)) return INVALID_BIRTH_DATE;
   if (date > today) return "Das Geburtsdatum darf nicht in der Zukunft liegen.";
   if (date > eventStart) return "Das Geburtsdatum darf nicht nach dem Beginn der Veranstaltung liegen.";
   return null;

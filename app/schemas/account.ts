@@ -6,7 +6,7 @@ import { EMAIL_PATTERN } from "~/lib/email";
 import { meetsPasswordRules, PASSWORD_MAX } from "~/lib/password-rules";
 import { NAME_MAX } from "./auth";
 import { isOwnPhone, OWN_PHONE_MESSAGE } from "~/lib/phone";
-import { optionalEmail, optionalLines, optionalText, requiredText } from "./fields";
+import { INVALID_BIRTH_DATE, optionalEmail, optionalLines, optionalText, requiredText } from "./fields";
 
 /** Names and the e-mail address; passwords allow PASSWORD_MAX (72) everywhere. */
 export const ACCOUNT_INPUT_MAX = 50;
@@ -69,7 +69,7 @@ export const participantSchema = z.object({
   postalCode: optionalText(20).transform((v) => v || null),
   city: required(150),
   birthDate: z.string({ required_error: REQUIRED_FIELDS }).superRefine((value, ctx) => {
-    if (!isIsoDate(value)) ctx.addIssue({ code: "custom", message: "Bitte gib ein gültiges Geburtsdatum an." });
+    if (!isIsoDate(value)) ctx.addIssue({ code: "custom", message: INVALID_BIRTH_DATE });
     // DECISIONS: birth dates are never in the future (the enrolment would refuse the child).
     else if (value > berlinToday()) ctx.addIssue({ code: "custom", message: "Das Geburtsdatum darf nicht in der Zukunft liegen." });
   }),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isIsoDate } from "~/lib/dates";
 import { checkIban } from "~/lib/iban";
-import { oneLine, optionalEmail, optionalLines, optionalText, requiredText } from "./fields";
+import { INVALID_BIRTH_DATE, oneLine, optionalEmail, optionalLines, optionalText, requiredText } from "./fields";
 import { SWIM_BADGES, TSHIRT_SIZES } from "~/lib/enums";
 
 const text = (max: number, required?: string) => (required ? requiredText(max, required) : optionalText(max));
@@ -18,7 +18,7 @@ export const participantFields = {
   street: text(200, "Bitte gib Straße und Hausnummer an."),
   postalCode: text(20),
   city: text(150, "Bitte gib den Ort an."),
-  birthDate: date("Bitte gib das Geburtsdatum an.", "Bitte gib ein gültiges Geburtsdatum an."),
+  birthDate: date("Bitte gib das Geburtsdatum an.", INVALID_BIRTH_DATE),
   municipality: text(100),
   amtsverwaltung: text(200),
 };

@@ -69,3 +69,6 @@ export const optionalLines = (max: number) => z.string().trim().max(max, tooLong
  */
 export const optionalEmail = (max: number) =>
   optionalText(max).refine((v) => v === "" || EMAIL_PATTERN.test(v), "Bitte gib eine gültige E-Mail-Adresse an.");
+
+/** A child's birth date that is no date (the enrolment, the account's children). */
+export const INVALID_BIRTH_DATE = "Bitte gib ein gültiges Geburtsdatum an.";

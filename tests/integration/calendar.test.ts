@@ -80,6 +80,15 @@ describe("the event's calendar file", () => {
     expect(winter).toContain("DTEND;TZID=Europe/Berlin:20270115T190000");
   });
 
+  // A review of the change: forms take years 1900–2199 now; an event saved before with a mistyped
+  // year must not break its file (nor the feeds that list it).
+  it("is still served for an event stored with a year the forms no longer take", async () => {
+    const old = createEvent({ title: "Vertippt", dateFrom: "0215-07-10", timeFrom: "09:30" }).id;
+    const response = await ics(old);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("SUMMARY:Vertippt");
+  });
+
   it("a title with line breaks or ICS separators cannot add lines to the file (its name is escaped)", async () => {
     const hostile = createEvent({ title: "Lager\r\nATTACH:http://evil.test/x; a,b\\", dateFrom: "2027-08-01" });
     const text = await (await ics(hostile.id)).text();
