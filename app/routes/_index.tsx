@@ -46,7 +46,7 @@ export default function Home() {
       {upcoming.length === 0 && past.length === 0 ? <p>Keine Aktivitäten gefunden</p> : null}
       {admin && filter === "all" && upcoming.length === 0 && past.length === 0 ? (
         <p className="hint">
-          So beginnst du: <a href="/freizeit/create">Erste Veranstaltung anlegen</a>. Sie erscheint danach hier
+          So beginnst du: <a href="/freizeit/create">Erste Veranstaltung anlegen</a>. Die Veranstaltung erscheint danach hier
           für alle Besucher*innen.
         </p>
       ) : null}

@@ -39,7 +39,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { result: submission.reply({ hideFields: ["email", "password"] }), alert, unconfirmedEmail, attempt: Date.now() },
       { status },
     );
-  if (submission.status !== "success") return fail(LOGIN_INCOMPLETE, 400);
+  if (submission.status !== "success") {
+    // A field left empty is asked for; anything else the schema refuses (far too long) is wrong.
+    const missing = ["email", "password"].some((name) => !String(formData.get(name) ?? "").trim());
+    return fail(missing ? LOGIN_INCOMPLETE : LOGIN_FAILED, 400);
+  }
   const { email, password, redirectTo } = submission.value;
   const outcome = await signIn(request, { email, password }, clientKey(context));
   if (!outcome.ok) {

@@ -91,11 +91,13 @@ describe("the forms' date and time fields", () => {
       if (seen.has(file)) return "";
       seen.add(file);
       const source = readFileSync(file, "utf8");
-      const imported = [...source.matchAll(/from\s*"~\/components\/([\w\-/]+)"/g)].map((m) => path.join("app/components", `${m[1]}.tsx`));
+      const imported = [...source.matchAll(/from\s*"(~\/components\/|\.\.?\/)([\w\-/.]+)"/g)].map((m) =>
+        m[1].startsWith("~") ? path.join("app/components", `${m[2]}.tsx`) : path.join(path.dirname(file), `${m[1]}${m[2]}.tsx`),
+      );
       return source + imported.filter((f) => statSync(f, { throwIfNoEntry: false })).map((f) => withComponents(f, seen)).join("");
     };
     const routes = readdirSync("app/routes").filter((f) => f.endsWith(".tsx")).map((f) => path.join("app/routes", f));
-    const withDates = routes.filter((file) => /type[=:] ?"(date|time)"/.test(withComponents(file)));
+    const withDates = routes.filter((file) => /type[=:] ?\{?"(date|time)"/.test(withComponents(file)));
     expect(withDates.length).toBeGreaterThanOrEqual(5);
     for (const file of withDates) expect(readFileSync(file, "utf8"), file).toMatch(/export const handle = \{[^}]*hydrate: true/);
   });

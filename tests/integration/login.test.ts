@@ -86,6 +86,9 @@ describe("signing in", () => {
     const answer = await body<LoginAnswer & { result: { error?: Record<string, string[]> } }>(empty);
     expect(answer.alert).toEqual({ title: "Da hat etwas nicht geklappt", message: "Bitte geben Sie E-Mail-Adresse und Passwort ein." });
     expect(answer.result.error).toEqual({ email: ["Bitte geben Sie Ihre E-Mail-Adresse ein."], password: ["Bitte geben Sie Ihr Passwort ein."] });
+    // Both given, one far too long: wrong, not missing.
+    const tooLong = await body<LoginAnswer>(await login("eltern@example.org", "x".repeat(1001)));
+    expect(tooLong.alert.message).toBe("Nutzername oder Passwort falsch.");
   });
 
   it("takes about as long for an unknown address as for a wrong password", async () => {

@@ -37,7 +37,7 @@ describe("own phone for the camp sheet (/account)", () => {
     const helper = await createUser();
     db.update(users).set({ phone: "040 1" }).where(eq(users.id, helper.id)).run();
     const cookie = await sessionCookieFor(helper.id);
-    for (const phone of ["abc", "0170 123 abends", "12"]) {
+    for (const phone of ["abc", "0170 123 abends", "12", "---", "(/)", "+1-2"]) {
       const refused = await run(accountAction, post("/account", { intent: "phone", phone }, { cookie }));
       expect(refused.status, phone).toBe(400);
       const answer = await body<{ result: { error?: Record<string, string[]> } }>(refused);

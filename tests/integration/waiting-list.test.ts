@@ -434,7 +434,12 @@ describe("the offer pages", () => {
     answerOffer(waiting[1].id, parents[2], "decline");
     const declined = "Du hast den Platz für Warte2 Muster freigegeben. Die Anmeldung ist storniert.";
     expect(await gone(1)).toEqual({ page: declined, again: declined });
-    // Declining again is answered as the first time (see above), accepting after it refused.
+    // Declining again is answered as the first time, with what became of it; accepting after it refused.
+    const cookie = await sessionCookieFor(parents[2].id);
+    const again = await run(offerAction, post(`/platzangebot/${waiting[1].id}/freigeben`, {}, { cookie, params: { registrationId: String(waiting[1].id), answer: "freigeben" } }));
+    expect(again.status).toBe(302);
+    const flash = await takeFlash(new Request(`http://localhost/freizeit/${eventId}`, { headers: { Cookie: cookieFrom(again, "lf_flash")! } }));
+    expect(flash?.flash).toMatchObject({ kind: "info", title: "Platz freigegeben", message: declined });
     expect(answerOffer(waiting[1].id, parents[2], "accept")).toMatchObject({ ok: false, status: 409 });
 
     // Run out: said on the page before the scheduler has passed the place on, and after it.

@@ -99,8 +99,25 @@ describe("the confirmation's payment", () => {
       { totalCents: 20000 },
     );
     expect(text).toMatch(/Gesamtbetrag: 200,00\s€Ohne Kind1 Muster und Kind2 Muster: Für abgelehnte und stornierte Anmeldungen ist nichts zu zahlen\./);
+    // After what is paid and open, which "Davon" refers to; a mandate's words for a debit.
+    const sepa = page(
+      [
+        { applicationStatus: "accepted", waitingListPosition: null, amountCents: 20000, paid: true },
+        { applicationStatus: "open", waitingListPosition: null, amountCents: 18000 },
+        { applicationStatus: "rejected", waitingListPosition: null, amountCents: 18000 },
+      ],
+      { totalCents: 38000, paidCents: 20000, paymentMethod: "sepa" },
+    );
+    expect(sepa).toMatch(/Gesamtbetrag: 380,00\s€Davon bezahlt: 200,00\s€\. Noch offen: 180,00\s€Ohne Kind2 Muster: Für abgelehnte und stornierte Anmeldungen wird nichts eingezogen\./);
     // Nothing to say when every child still pays, or only a waiting one (never asked for) left.
-    expect(page([{ applicationStatus: "open", waitingListPosition: null, amountCents: 20000 }], { totalCents: 20000 })).not.toContain("Ohne ");
+    const waitingLeft = page(
+      [
+        { applicationStatus: "open", waitingListPosition: null, amountCents: 20000 },
+        { applicationStatus: "cancelled", waitingListPosition: null, amountCents: null },
+      ],
+      { totalCents: 20000 },
+    );
+    expect(waitingLeft).not.toContain("Ohne ");
   });
 
   it("asks only for what is open once a child is paid for (a child that got its place later)", () => {

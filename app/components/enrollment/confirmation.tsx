@@ -27,9 +27,10 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
   // asked for twice (DECISIONS.md, one enrolment, one payment).
   const transfer = enrolment.paymentMethod === "transfer" && enrolment.openCents > 0;
   const partlyPaid = enrolment.paidCents > 0 && enrolment.openCents > 0;
-  // Children asked for with the enrolment and turned down or cancelled since, unpaid: the total
-  // is smaller than the enrolment's mail said (their own mail said so; a paid one's mail speaks
-  // of the refund).
+  // Children once asked for (with the enrolment or in their own mail) and turned down or
+  // cancelled since, unpaid: the total is smaller than a mail said (their own mail said so; a paid
+  // one's mail speaks of the refund). Unlike owes(), a child without an amount was never asked
+  // for: it waited for a place.
   const dropped = enrolment.children.filter((c) => (c.applicationStatus === "rejected" || c.applicationStatus === "cancelled") && (c.amountCents ?? 0) > 0 && !c.paid);
   // What is open, in the payments the mails asked for: usually one.
   const parts = enrolment.openParts;
@@ -58,12 +59,15 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
             : ""}
         </p>
       ) : null}
-      {placed.length > 0 && !free && dropped.length > 0 ? (
-        <p>Ohne {joinNames(dropped.map((c) => `${c.firstName} ${c.lastName}`))}: Für abgelehnte und stornierte Anmeldungen ist nichts zu zahlen.</p>
-      ) : null}
       {partlyPaid ? (
         <p>
           Davon bezahlt: {formatEuro(enrolment.paidCents)}. Noch offen: <strong>{formatEuro(enrolment.openCents)}</strong>
+        </p>
+      ) : null}
+      {placed.length > 0 && !free && dropped.length > 0 ? (
+        <p>
+          Ohne {joinNames(dropped.map((c) => `${c.firstName} ${c.lastName}`))}: Für abgelehnte und stornierte Anmeldungen{" "}
+          {enrolment.paymentMethod === "sepa" ? "wird nichts eingezogen." : "ist nichts zu zahlen."}
         </p>
       ) : null}
       {inLine.length > 0 && !free ? <p>Für Kinder auf der Warteliste zahlst du erst, wenn sie einen Platz bekommen.</p> : null}

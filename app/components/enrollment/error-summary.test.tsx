@@ -17,7 +17,7 @@ describe("the enrolment form's error summary", () => {
   it("lists a box's messages in the order of its fields, whichever check found them first", () => {
     expect(
       entries({
-        "boxes[1].child.birthDate": ["Bitte gib ein gültiges Datum an."],
+        "boxes[1].child.birthDate": ["Bitte gib ein gültiges Geburtsdatum an."],
         "boxes[0].tshirtSize": ["Bitte wähle eine T-Shirt-Größe."],
         "boxes[1].newGuardian.firstName": ["Bitte gib den Vornamen an."],
         "boxes[1].child.lastName": ["Bitte gib den Nachnamen an."],
@@ -29,7 +29,7 @@ describe("the enrolment form's error summary", () => {
       "Teilnehmer*in 1: Bitte wähle eine T-Shirt-Größe.",
       "Teilnehmer*in 2: Bitte wähle ein Kind.",
       "Teilnehmer*in 2 (neues Kind): Bitte gib den Nachnamen an.",
-      "Teilnehmer*in 2 (neues Kind): Bitte gib ein gültiges Datum an.",
+      "Teilnehmer*in 2 (neues Kind): Bitte gib ein gültiges Geburtsdatum an.",
       "Teilnehmer*in 2: Bitte wähle eine T-Shirt-Größe.",
       "Teilnehmer*in 2 (neue*r Erziehungsberechtigte*r): Bitte gib den Vornamen an.",
       "Bitte bestätige die Teilnahmebedingungen und die Datenschutzerklärung.",
