@@ -13,7 +13,7 @@ import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { PersonName } from "./event.server";
 import type { SessionUser } from "./user.server";
 import { placesTaken } from "./registration-change.server";
-import { offerFreePlaces } from "./waiting-list.server";
+import { endOffersByStart, offerFreePlaces } from "./waiting-list.server";
 
 /** A value of the form the database refuses as it stands (the places held): said at its field. */
 export class EventFormRefusal extends Error {
@@ -225,7 +225,9 @@ export function updateEvent(
     if (earlierSubmission(tx, submissionKey, actor.id)) return stored.map((f) => ({ kind: f.kind, key: f.key }));
     refuseFewerPlacesThanHeld(tx, eventId, input.capacity);
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
-    tx.update(events).set(eventColumns(input)).where(eq(events.id, eventId)).run();
+    const columns = eventColumns(input);
+    tx.update(events).set(columns).where(eq(events.id, eventId)).run();
+    endOffersByStart(tx, eventId, columns.startsAt);
     // More places (or none any more) than before: the waiting list moves up at once.
     offerFreePlaces(tx, eventId);
 

@@ -2,7 +2,7 @@
 // and held for the event's offer time; the parent takes it or lets it go; an offer that runs out
 // passes the place on. Deadlines live in the database (registrations.offer_expires_at); the
 // scheduler only asks `expireOffers(now)` now and then, so a restart loses nothing.
-import { and, desc, eq, isNotNull, lte } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, lte } from "drizzle-orm";
 import { events, registrationHistory, registrations } from "../../db/schema";
 import { formatDate, formatTime } from "~/lib/dates";
 import { canAnswerOffer, stateOf, type OfferAnswer } from "~/lib/registration-machine";
@@ -26,7 +26,8 @@ export const OFFER_NOT_TAKEN = "Platz nicht angenommen";
 
 /**
  * Offers every free place of the event to the next in line, inside the caller's transaction
- * (the one that freed the place). None once the event has started. Returns how many.
+ * (the one that freed the place). None once the event has started, and none held past its start.
+ * Returns how many.
  */
 export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
   const event = tx
@@ -37,7 +38,8 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
   if (!event || event.startsAt.getTime() <= now.getTime()) return 0;
   const free = event.capacity === null ? 10_000 : event.capacity - placesTaken(eventId);
   if (free <= 0) return 0;
-  const expiresAt = new Date(now.getTime() + event.offerHours * 3600_000);
+  // Held for the offer time, and never past the start: no offers once the event has started.
+  const expiresAt = new Date(Math.min(now.getTime() + event.offerHours * 3600_000, event.startsAt.getTime()));
   const next = waitingInLine(tx, eventId, free);
   for (const row of next) {
     tx.update(registrations).set({ offerExpiresAt: expiresAt, updatedAt: now }).where(eq(registrations.id, row.id)).run();
@@ -54,6 +56,17 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
     ]);
   }
   return next.length;
+}
+
+/**
+ * The start moved (the edit form, inside its transaction): open offers end at the new start at the
+ * latest, so that none is taken once the event has started.
+ */
+export function endOffersByStart(tx: Tx, eventId: number, startsAt: Date) {
+  tx.update(registrations)
+    .set({ offerExpiresAt: startsAt })
+    .where(and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"), gt(registrations.offerExpiresAt, startsAt)))
+    .run();
 }
 
 /** Takes the place: the registration holds it from now on, open for the leaders' decision. */

@@ -91,7 +91,7 @@ export default function OfferPage() {
           <p>
             Der Platz ist für euch reserviert bis {formatDate(data.expiresAt)}, {formatTime(data.expiresAt)}.
             {accept
-              ? " Mit dem Annehmen ist der Platz fest für dein Kind; die Leitung bestätigt die Anmeldung danach."
+              ? " Mit dem Annehmen bekommt dein Kind den Platz; die Leitung prüft die Anmeldung danach und bestätigt sie dir."
               : " Wenn du ihn freigibst, geben wir ihn weiter. Die Anmeldung ist damit storniert und dein Kind auch nicht mehr auf der Warteliste; das lässt sich nicht rückgängig machen."}
           </p>
           {accept && data.cost ? <p>{costText(data.cost)}</p> : null}

@@ -9,6 +9,7 @@ import { getParticipantList } from "~/models/review.server";
 import { enrol, type EnrolmentRequest } from "~/models/enrollment.server";
 import { getEnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 import { applicationStatusWord } from "~/lib/registration-status";
+import { berlinToInstant, berlinToday, formatDate, formatTime } from "~/lib/dates";
 import { deleteAccount } from "~/models/account-deletion.server";
 import { decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
@@ -145,6 +146,37 @@ describe("a freed place", () => {
     db.update(events).set({ startsAt: new Date(Date.now() - HOUR) }).where(eq(events.id, eventId)).run();
     decide(eventId, first.id, "reject", lead, "x");
     expect(registration(waiting[0].id).offerExpiresAt).toBeNull();
+  });
+
+  // 'No offers once the event has started' (DECISIONS.md): an offer made shortly before the start
+  // is held until the start at the latest, and the mail says so; after it the place is not taken.
+  it("an offer made shortly before the start ends at the start", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    const start = new Date(now.getTime() + 5 * HOUR);
+    db.update(events).set({ startsAt: start }).where(eq(events.id, eventId)).run();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(start.getTime());
+    const mail = outbox().find((m) => m.to[0] === parents[1].email)!;
+    expect(mail.text).toContain(`bis ${formatDate(start)}, ${formatTime(start)} für euch frei`);
+    expect(answerOffer(waiting[0].id, parents[1], "accept", new Date(start.getTime() + 60_000))).toMatchObject({ ok: false, status: 410 });
+    expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
+    // Nobody is offered the place after the start.
+    expect(registration(waiting[1].id).offerExpiresAt).toBeNull();
+  });
+
+  it("an open offer ends at the start when the leaders move the start before its end", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    // Tomorrow at noon: within the offer's 48 hours.
+    const input: EventInput = { ...formOf(db.select().from(events).where(eq(events.id, eventId)).get()!), dateFrom: berlinToday(now.getTime() + 24 * HOUR), timeFrom: "12:00", dateTo: null, timeTo: null, registrationDeadline: null };
+    updateEvent(eventId, input, lead, [], { renamed: [], removedIds: [], removePicture: false });
+    const moved = berlinToInstant(input.dateFrom, "12:00");
+    expect(moved.getTime()).toBeLessThan(now.getTime() + 48 * HOUR);
+    expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(moved.getTime());
+    expect(expireOffers(new Date(moved.getTime()))).toBe(1);
+    expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
   });
 
   // An open offer holds a place (DECISIONS.md): the child behind it is first in line for the next
