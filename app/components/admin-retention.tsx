@@ -12,7 +12,7 @@ const ROWS: [keyof RetentionCounts, string][] = [
   ["comments", "Kommentare"],
   ["sepaMandates", "SEPA-Lastschriftmandate"],
   ["registrations", "Anmeldungen, die ganz gelöscht werden"],
-  ["helperChecks", "Mitarbeiter*innen, deren Nachweise (Führungszeugnis, Juleica, Telefon) gelöscht werden"],
+  ["helperChecks", "Mitarbeiter*innen, deren Nachweise (Führungszeugnis, Juleica) gelöscht werden"],
   ["mails", "Versandte und nicht zustellbare E-Mails (außer „E-Mail an alle“)"],
 ];
 

@@ -196,8 +196,6 @@ export function monthsBefore(date: string, months: number) {
   return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
 }
 
-const acceptedHelper = sql`exists (select 1 from ${eventHelpers} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted')`;
-
 /**
  * Whose helper-check record is due (DECISIONS.md 'Helper checks'): three months after the
  * person's last event as an accepted helper, and never sooner than three months after the record
@@ -214,7 +212,6 @@ function helperChecksDue(now: Date) {
       sql`${users.policeCertificateCheckedBy} is not null`,
       sql`${users.juleicaNumber} is not null`,
       sql`${users.juleicaExpiresOn} is not null`,
-      and(sql`${users.phone} is not null`, acceptedHelper),
     ),
     sql`coalesce(${users.helperChecksRecordedOn}, '') < ${cutoff}`,
     sql`not exists (select 1 from ${eventHelpers} join ${events} on ${events.id} = ${eventHelpers.eventId} where ${eventHelpers.userId} = ${users.id} and ${eventHelpers.status} = 'accepted' and ${lastDay} >= ${cutoff})`,
@@ -227,9 +224,9 @@ export function countHelperChecksDue(now: Date, q: Queryable = db) {
 }
 
 /**
- * Clears the records that are due, inside the caller's transaction. The phone of someone who is
- * no accepted helper stays, as it is also the account's own number (/account). One statement;
- * returns the number of accounts cleared.
+ * Clears the records that are due, inside the caller's transaction. The phone stays: it is the
+ * account's own number (/account), shown and changed there by its owner, not part of the record.
+ * One statement; returns the number of accounts cleared.
  */
 export function clearHelperChecks(tx: Queryable, now: Date) {
   return tx
@@ -240,7 +237,6 @@ export function clearHelperChecks(tx: Queryable, now: Date) {
       juleicaNumber: null,
       juleicaExpiresOn: null,
       helperChecksRecordedOn: null,
-      phone: sql`case when ${acceptedHelper} then null else ${users.phone} end`,
     })
     .where(helperChecksDue(now))
     .run().changes;

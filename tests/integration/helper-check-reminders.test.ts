@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { events, users } from "../../db/schema";
-import { getHelperChecks, monthsBefore, purgeOldHelperChecks, saveHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
+import { countHelperChecksDue, getHelperChecks, monthsBefore, purgeOldHelperChecks, saveHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
 import { berlinToday } from "~/lib/dates";
 import { auditLog } from "../../db/schema";
 import { db } from "~/services/db.server";
@@ -75,7 +75,7 @@ describe("purgeOldHelperChecks", () => {
     expect(monthsBefore("2026-02-15", 3)).toBe("2025-11-15");
   });
 
-  it("clears the record three months after the last event as a helper, not a day earlier", async () => {
+  it("clears the record three months after the last event as a helper, not a day earlier; the phone stays", async () => {
     const cutoff = monthsBefore(berlinToday(), 3);
     const dayBefore = new Date(`${cutoff}T12:00:00Z`);
     dayBefore.setUTCDate(dayBefore.getUTCDate() - 1);
@@ -95,8 +95,15 @@ describe("purgeOldHelperChecks", () => {
     addHelperEntry(old.id, later.id, "accepted");
     addHelperEntry(future.id, later.id, "accepted");
     addHelperEntry(old.id, pendingOnly.id, "pending");
+    // The phone is the account's own number (/account), not part of the record: it stays, and an
+    // accepted helper with a phone and no checks has nothing to clear.
+    const phoneOnly = await createUser();
+    db.update(users).set({ phone: "0171 2345678" }).where(eq(users.id, phoneOnly.id)).run();
+    addHelperEntry(old.id, phoneOnly.id, "accepted");
+    expect(countHelperChecksDue(new Date())).toBe(1);
     expect(purgeOldHelperChecks(new Date())).toBe(1);
-    expect(getHelperChecks(gone.id)).toEqual({ policeCertificateCheckedOn: null, policeCertificateCheckedBy: null, juleicaNumber: null, juleicaExpiresOn: null, phone: null });
+    expect(getHelperChecks(gone.id)).toEqual({ policeCertificateCheckedOn: null, policeCertificateCheckedBy: null, juleicaNumber: null, juleicaExpiresOn: null, phone: "0151 1" });
+    expect(getHelperChecks(phoneOnly.id)?.phone).toBe("0171 2345678");
     for (const u of [kept, later, neverHelper, pendingOnly]) expect(getHelperChecks(u.id)).toEqual(record);
     const audit = db.select().from(auditLog).all();
     expect(audit.map((a) => [a.action, a.details])).toEqual([["retention.run", JSON.stringify({ helperChecks: 1 })]]);
@@ -105,8 +112,7 @@ describe("purgeOldHelperChecks", () => {
 
   // A record is entered for an accepted helper (or by an admin, for anyone). Whoever is no accepted
   // helper (declined, withdrawn, the event deleted: entries of the last two are gone) has no "last event as a helper" to
-  // wait for: the checks go three months after they were recorded. The phone stays then: it is
-  // also the account's own number, which everyone enters on /account.
+  // wait for: the checks go three months after they were recorded. The phone stays, as for everyone.
   it("of someone who is no accepted helper: the checks go three months after they were recorded, the phone stays", async () => {
     const cutoff = monthsBefore(berlinToday(), 3);
     const dayBefore = new Date(`${cutoff}T12:00:00Z`);

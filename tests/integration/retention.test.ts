@@ -122,7 +122,7 @@ describe("the minimisation run", () => {
     expect(retentionPreview(noon("2026-09-14")).helperChecks).toBe(0);
     expect(retentionPreview(now).helperChecks).toBe(1);
     expect(runRetention(now, null)).toMatchObject({ helperChecks: 1 });
-    expect(db.select({ on: users.policeCertificateCheckedOn, phone: users.phone }).from(users).where(eq(users.id, helper.id)).get()).toEqual({ on: null, phone: null });
+    expect(db.select({ on: users.policeCertificateCheckedOn, phone: users.phone }).from(users).where(eq(users.id, helper.id)).get()).toEqual({ on: null, phone: "0151 1" });
     expect(db.select({ on: users.policeCertificateCheckedOn }).from(users).where(eq(users.id, lead.id)).get()).toEqual({ on: "2026-01-10" });
     const entry = db.select().from(auditLog).where(eq(auditLog.action, "retention.run")).get()!;
     expect(JSON.parse(entry.details!)).toMatchObject({ helperChecks: 1 });
