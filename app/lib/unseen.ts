@@ -2,10 +2,11 @@
 // byte-order mark, and the marks that change the direction of text (U+202E makes
 // 'Rechnung‮fdp.txt' read as 'Rechnungtxt.pdf', and a child's name with it reads backwards in
 // every list). They only disguise text. The zero-width joiners that build emoji and some scripts
-// stay.
+// stay. Also the noncharacters U+FDD0–U+FDEF, U+FFFE and U+FFFF, which are no characters at all
+// (the last two are not allowed in XML: one in a name broke the Excel lists).
 
 // eslint-disable-next-line no-control-regex
-export const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/g;
+export const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufdd0-\ufdef\ufeff\ufffe\uffff]/g;
 
 /** A field's text without what no one types; its lines and tabs stay (a browser sends a textarea's lines as CR LF). */
 export function withoutUnseen(text: string) {

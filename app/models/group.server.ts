@@ -56,28 +56,36 @@ function failed(status: 400 | 404 | 409, message: string = GROUP_TEXTS.failedMes
 
 const INVISIBLE_EDGES = /^[\s\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]+|[\s\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]+$/gu;
 
+/**
+ * How a name reads: without letter case, with combined letters as one character ("o" with a
+ * combining mark is "ö") and without the format characters that show nothing (zero-width
+ * joiners). Two names that read alike are one group to the group field and the lists.
+ */
+const readsAs = (name: string) => name.normalize("NFC").replace(/\p{Cf}/gu, "").toLocaleLowerCase("de");
+
 function cleanName(raw: unknown): { name: string } | { error: GroupOutcome } {
-  const name = typeof raw === "string" ? raw.replace(/\s+/g, " ").replace(INVISIBLE_EDGES, "") : "";
+  const name = typeof raw === "string" ? raw.normalize("NFC").replace(/\s+/g, " ").replace(INVISIBLE_EDGES, "") : "";
   if (!name || !hasVisibleCharacter(name)) return { error: { ok: false, status: 400, title: GROUP_TEXTS.emptyTitle, message: GROUP_TEXTS.emptyMessage } };
   if (name.length > GROUP_NAME_MAX) return { error: failed(400, GROUP_TEXTS.tooLong) };
-  const reserved = RESERVED_NAMES.find((taken) => taken.toLocaleLowerCase("de") === name.toLocaleLowerCase("de"));
+  const reserved = RESERVED_NAMES.find((taken) => readsAs(taken) === readsAs(name));
   if (reserved) return { error: failed(400, GROUP_TEXTS.reserved(reserved)) };
   return { name };
 }
 
 /**
- * Another group of the event with this name in any letter case: the group field matches names
- * without regard to case (and people read them so), so "Wölfe" and "wölfe" would be one group to
- * choose and two sheets in the Gruppenliste. Compared in JavaScript, as SQLite folds only ASCII.
+ * Another group of the event whose name reads as this one (`readsAs`): the group field matches
+ * names without regard to case (and people read them so), so "Wölfe" and "wölfe" would be one
+ * group to choose and two sheets in the Gruppenliste. Compared in JavaScript, as SQLite folds only
+ * ASCII.
  */
 function nameTaken(tx: Queryable, eventId: number, name: string, exceptId = 0) {
-  const folded = name.toLocaleLowerCase("de");
+  const folded = readsAs(name);
   return tx
     .select({ name: eventGroups.name })
     .from(eventGroups)
     .where(and(eq(eventGroups.eventId, eventId), sql`${eventGroups.id} <> ${exceptId}`))
     .all()
-    .some((group) => group.name.toLocaleLowerCase("de") === folded);
+    .some((group) => readsAs(group.name) === folded);
 }
 
 export function createGroup(eventId: number, rawName: unknown): GroupOutcome {

@@ -18,6 +18,11 @@ describe("the formula guard", () => {
     expect(safeText("Zeile 1\nZeile 2")).toBe("Zeile 1\nZeile 2");
     expect(safeText("a\u0000b\u0007c")).toBe("abc");
     expect(safeText("\u0000=1")).toBe("'=1");
+    // Not characters, and not allowed in XML: a name saved before the form dropped them.
+    expect(safeText("Hen\ufffery\uffff")).toBe("Henry");
+    expect(safeText("\ufffe=1")).toBe("'=1");
+    expect(safeText("a\ud800b\udc00c")).toBe("abc");
+    expect(safeText("🦊")).toBe("🦊");
   });
 });
 
@@ -39,6 +44,7 @@ describe("sheet names and dates", () => {
     expect(sheetName("History", taken)).toBe("History 2");
     expect(sheetName("history", taken)).toBe("history 3");
     expect(sheetName("Bären\u0007\u0000", taken)).toBe("Bären");
+    expect(sheetName("Fu\uffffchse\ufffe", taken)).toBe("Fuchse");
     const long = sheetName(`${"x".repeat(27)}🦊🦊`, taken);
     expect(long).toBe(`${"x".repeat(27)}`);
     const many = new Set<string>();

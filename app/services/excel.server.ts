@@ -13,17 +13,21 @@ export type Column = { header: string; width: number; type?: "text" | "date" | "
 export const DATE_FORMAT = "dd.mm.yyyy";
 export const EURO_FORMAT = '#,##0.00 "€"';
 
+// eslint-disable-next-line no-control-regex
+const NOT_IN_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /** A text starting with one of these could be run by a spreadsheet as a formula (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
  * The formula guard: a text cell that a spreadsheet could read as a formula gets a leading
  * apostrophe, so it stays visible text whatever a program does with it (re-editing the cell,
- * saving as CSV). Control characters other than tab and newline are dropped (invalid in XML).
+ * saving as CSV). What XML cannot hold is dropped: control characters other than tab and
+ * newline, U+FFFE and U+FFFF, and halves of a character (a text saved before the forms dropped
+ * them; one made the whole list unreadable).
  */
 export function safeText(value: string) {
-  // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
+  const clean = value.replace(NOT_IN_XML, "");
   return FORMULA_START.test(clean) ? `'${clean}` : clean;
 }
 
@@ -53,7 +57,7 @@ export type WorkbookWriter = {
  * streaming writer checks none of them, and Excel calls a book that breaks one damaged.
  */
 export function sheetName(name: string, taken: Set<string>) {
-  const cleaned = name.replace(/[[\]:*?/\\\p{Cc}]/gu, " ").replace(/^[\s']+|[\s']+$/g, "");
+  const cleaned = name.replace(NOT_IN_XML, "").replace(/[[\]:*?/\\\p{Cc}]/gu, " ").replace(/^[\s']+|[\s']+$/g, "");
   // At most 31 UTF-16 units with the number that makes it unique; a character is never cut in half.
   const cut = (text: string, units: number) => {
     let kept = "";

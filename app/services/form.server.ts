@@ -81,16 +81,21 @@ function checkName(name: string | undefined, maxIndex: number) {
   if (depth > MAX_NAME_DEPTH) throw refusal(400, FORM_UNREADABLE);
 }
 
+// eslint-disable-next-line no-control-regex
+const NOT_ASCII = /[^\u0000-\u007f]/;
+
 /**
  * A field's value as a person could have typed it: control characters and direction overrides
  * (a name that reads backwards in every list, a NUL in a mail's greeting) are dropped here, for
  * every form at once; lines and tabs stay. Each line break becomes one LF: a browser sends a text
  * area's breaks as CR LF, while its maxlength counted one character, so a text at the limit was
- * refused as too long. A password is compared, never shown: kept as sent.
+ * refused as too long. A letter with a combining mark becomes the one character it looks like
+ * (NFC; plain ASCII is so already). A password is compared, never shown: kept as sent.
  */
 function typed(name: string, value: string) {
   if (/password/i.test(name)) return value;
-  const clean = withoutUnseen(value).replace(/\r\n?/g, "\n");
+  const unseen = withoutUnseen(value).replace(/\r\n?/g, "\n");
+  const clean = NOT_ASCII.test(unseen) ? unseen.normalize("NFC") : unseen;
   if (DATE_FIELD.test(name)) return isoDateFromTyped(clean);
   return TIME_FIELD.test(name) ? isoTimeFromTyped(clean) : clean;
 }

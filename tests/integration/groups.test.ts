@@ -64,6 +64,19 @@ describe("groups", () => {
     }
     const [fuechse] = listEventGroups(eventId);
     expect(renameGroup(eventId, fuechse.id, "Keine Gruppe")).toMatchObject({ ok: false, status: 400 });
+    // Nor with a zero-width character inside, which shows nothing (an attacker's probe).
+    expect(createGroup(eventId, "Keine \u200cGruppe")).toMatchObject({ ok: false, status: 400 });
+  });
+
+  // An attacker's probe: "Wölfe" with ö as one character and as o with a combining mark look the
+  // same, and were two groups, two entries in the group field and two sheets.
+  it("refuses a name that only looks the same: combined letters, zero-width characters", () => {
+    const event = createEvent({ ownerIds: [lead.id] }).id;
+    expect(createGroup(event, "Wölfe")).toMatchObject({ ok: true });
+    expect(createGroup(event, "Wo\u0308lfe")).toMatchObject({ ok: false, status: 409 });
+    expect(createGroup(event, "Wö\u200dlfe")).toMatchObject({ ok: false, status: 409 });
+    // Stored as one writes it: the combined form.
+    expect(createGroup(event, "Ba\u0308ren")).toMatchObject({ ok: true, groupName: "Bären" });
   });
 
   // Leaders' review: "Wölfe" and "wölfe" were two groups; the group field, which matches names
