@@ -13,7 +13,8 @@ import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures
 import { createEvent, daysFromToday } from "../support/events";
 import { countStatements } from "../support/review-fixtures";
 import { addHelperEntry } from "../support/helper-camp";
-import { body, get, outbox, post, run } from "../support/remix";
+import { body, cookieFrom, get, outbox, post, run } from "../support/remix";
+import { takeFlash } from "~/services/flash.server";
 
 type Person = Awaited<ReturnType<typeof createUser>>;
 let admin: Person, lead: Person, team: Person, parent: Person;
@@ -116,14 +117,31 @@ describe("helper decisions", () => {
     expect(outbox()[0].subject).toBe("Deine Anmeldung als Helfer*in für „Sommerlager“ wurde storniert");
   });
 
+  // A double click (an attacker's probe: three at once gave one success and two 409s, and the
+  // page showed the last): the state asked for holds already, so it is answered as done, as a
+  // repeated registration decision is; no second mail, no second protocol entry.
   it.each([
     ["accept", "accepted"],
-    ["accept", "declined"],
-    ["decline", "accepted"],
     ["decline", "declined"],
     ["cancel", "pending"],
-    ["cancel", "declined"],
     ["revoke-decline", "pending"],
+  ] as const)("answers %s of a %s helper as done, changing nothing more", async (intent, status) => {
+    const helper = await createUser();
+    addHelperEntry(eventId, helper.id, status);
+    const before = outbox().length;
+    const response = await decide(lead, intent, helper.id);
+    expect(response.status).toBe(302);
+    const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(response, "lf_flash")! } }));
+    expect(flash?.flash.kind).toBe("success");
+    expect(statusOf(helper.id)).toBe(status);
+    expect(outbox().length).toBe(before);
+    expect(db.select().from(auditLog).all()).toHaveLength(0);
+  });
+
+  it.each([
+    ["accept", "declined"],
+    ["decline", "accepted"],
+    ["cancel", "declined"],
     ["revoke-decline", "accepted"],
   ] as const)("refuses %s of a %s helper (409, nothing changes)", async (intent, status) => {
     const helper = await createUser();
