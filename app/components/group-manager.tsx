@@ -37,19 +37,20 @@ function NameField({ id, label, defaultValue, refused, placeholder }: { id: stri
   );
 }
 
-export function NewGroupForm({ action, refused }: { action: string; refused?: Reply }) {
+export function NewGroupForm({ action, refused, submissionKey }: { action: string; refused?: Reply; submissionKey: string }) {
   return (
     <Form method="post" action={action} className="new-group">
       <input type="hidden" name="intent" value="create-group" />
+      <input type="hidden" name="submissionKey" value={submissionKey} />
       <NameField id="new-group-name" label="Name der neuen Gruppe" defaultValue="" refused={refused} placeholder="Gruppenname" />
       <button type="submit">Neue Gruppe anlegen</button>
     </Form>
   );
 }
 
-type Props = { action: string; groups: ManagedGroup[]; confirmId: number | null; reply?: Reply };
+type Props = { action: string; groups: ManagedGroup[]; confirmId: number | null; reply?: Reply; submissionKey: string };
 
-export function GroupManager({ action, groups, confirmId, reply }: Props) {
+export function GroupManager({ action, groups, confirmId, reply, submissionKey }: Props) {
   const confirm = confirmId === null ? null : groups.find((g) => g.id === confirmId) ?? null;
   const created = reply?.intent === "create-group" ? reply : undefined;
   const renamed = reply?.intent === "rename-group" && groups.some((g) => g.id === reply.groupId) ? reply : undefined;
@@ -57,7 +58,7 @@ export function GroupManager({ action, groups, confirmId, reply }: Props) {
     <section aria-labelledby="groups-title" className="group-manager">
       <h2 id="groups-title">Gruppen</h2>
       {/* A new key after each new group or refusal: the input starts again from what the server sent. */}
-      <NewGroupForm key={`${groups.length}-${created?.attempt ?? ""}`} action={action} refused={created} />
+      <NewGroupForm key={`${groups.length}-${created?.attempt ?? ""}`} action={action} refused={created} submissionKey={submissionKey} />
       {confirm ? (
         <div role="alertdialog" aria-labelledby="confirm-delete-title" className="panel confirm-delete" id="gruppe-loeschen">
           <h3 id="confirm-delete-title">Gruppe „{confirm.name}“ löschen?</h3>

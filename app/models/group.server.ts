@@ -6,6 +6,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { eventGroups, eventHelpers, groupMembers, participants, registrations, users } from "../../db/schema";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { hasVisibleCharacter } from "~/lib/unseen";
+import { earlierSubmission, recordSubmission } from "./form-submission.server";
 
 export type GroupRow = { id: number; name: string };
 export type GroupTarget = { registrationId: number } | { helperUserId: number };
@@ -88,14 +89,21 @@ function nameTaken(tx: Queryable, eventId: number, name: string, exceptId = 0) {
     .some((group) => readsAs(group.name) === folded);
 }
 
-export function createGroup(eventId: number, rawName: unknown): GroupOutcome {
+/**
+ * Creates a group. `form` is the create form's one-time key and who sent it: the same form sent
+ * again (a double click) is answered as the first was, and makes no second group.
+ */
+export function createGroup(eventId: number, rawName: unknown, form: { key: string | null; userId: number } = { key: null, userId: 0 }): GroupOutcome {
   const cleaned = cleanName(rawName);
   if ("error" in cleaned) return cleaned.error;
   const { name } = cleaned;
+  const made = (groupId: number | null): GroupOutcome => ({ ok: true, groupId, groupName: name, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.created(name) });
   return writeTransaction((tx) => {
+    if (earlierSubmission(tx, form.key, form.userId)) return made(null);
     if (nameTaken(tx, eventId, name)) return failed(409, GROUP_TEXTS.duplicate(name));
     const row = tx.insert(eventGroups).values({ eventId, name }).returning({ id: eventGroups.id }).get();
-    return { ok: true, groupId: row.id, groupName: name, title: GROUP_TEXTS.successTitle, message: GROUP_TEXTS.created(name) };
+    recordSubmission(tx, form.key, form.userId, `/freizeit/helper/${eventId}`);
+    return made(row.id);
   });
 }
 

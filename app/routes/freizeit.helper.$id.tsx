@@ -15,6 +15,7 @@ import { redirectWithFlash } from "~/services/flash.server";
 import { readForm, LIST_MAX_FIELDS } from "~/services/form.server";
 import { CONFIRM_DELETE_PARAM, handleGroupForm, INVALID_INPUT, isGroupIntent } from "~/services/group-form.server";
 import { requireEventCapability } from "~/services/permissions.server";
+import { randomToken } from "~/services/tokens.server";
 
 export const handle = { hydrate: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -35,6 +36,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       may: { decideHelpers: may.decideHelpers, assignGroups: may.assignGroups, manageGroups: may.manageGroups, viewDetails: may.viewDetails },
       groups,
       confirmId: may.manageGroups && groups.some((g) => g.id === asked) ? asked : null,
+      // The create form's one-time key: the same form sent twice makes one group.
+      groupFormKey: may.manageGroups ? randomToken() : null,
       ...helpers,
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -66,7 +69,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function HelperList() {
-  const { event, may, groups, confirmId, active, declined, step } = useLoaderData<typeof loader>();
+  const { event, may, groups, confirmId, groupFormKey, active, declined, step } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const error = answer && "error" in answer ? answer.error : undefined;
   const groupReply = answer && "groupName" in answer ? answer.groupName : undefined;
@@ -78,7 +81,7 @@ export default function HelperList() {
       <h1>Mitarbeiter*innen Liste {event.title}</h1>
       <FormAlert alert={error} />
       {step ? <HelperDecisionStep step={step} action={listUrl} /> : null}
-      {may.manageGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} reply={groupReply} /> : null}
+      {may.manageGroups ? <GroupManager action={listUrl} groups={groups} confirmId={confirmId} reply={groupReply} submissionKey={groupFormKey ?? ""} /> : null}
       {active.length + declined.length === 0 ? <p className="empty">Noch keine Mitarbeiter vorhanden</p> : null}
       {active.length ? <HelperTable helpers={active} {...shared} /> : null}
       {declined.length ? <DeclinedHelpers helpers={declined} action={listUrl} may={may} /> : null}

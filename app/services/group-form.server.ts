@@ -12,6 +12,7 @@
 import { redirect } from "@remix-run/node";
 import { json } from "./json.server";
 import { assignToGroup, createGroup, deleteGroup, renameGroup, type GroupOutcome } from "~/models/group.server";
+import { submissionKeyOf } from "~/models/form-submission.server";
 import { assignRowsToGroups, type RowChange } from "~/models/group-rows.server";
 import { redirectWithFlash } from "./flash.server";
 import { readForm } from "./form.server";
@@ -126,7 +127,7 @@ export async function handleGroupForm(request: Request, eventId: number, backTo:
     case "assign-groups":
       return redirectWithFlash(withoutConfirm(backTo), assignRowsToGroups(eventId, groupRows(data)), { request });
     case "create-group":
-      return named(createGroup(eventId, data.get("name")), { intent, groupId: null, data }, backTo, request);
+      return named(createGroup(eventId, data.get("name"), { key: submissionKeyOf(data), userId: user.id }), { intent, groupId: null, data }, backTo, request);
     case "rename-group": {
       const groupId = idField(data, "groupId");
       return named(renameGroup(eventId, groupId, data.get("name")), { intent, groupId, data }, backTo, request);

@@ -11,7 +11,9 @@ import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures
 import { createEvent } from "../support/events";
 import { addHelperEntry as addHelper, createRegistration } from "../support/helper-camp";
 import { newGroup as makeGroup } from "../support/groups";
-import { post } from "../support/remix";
+import { body, cookieFrom, get, post, run } from "../support/remix";
+import { takeFlash } from "~/services/flash.server";
+import { loader as helperListLoader } from "~/routes/freizeit.helper.$id";
 
 /** Who is in which group of the event, as the database holds it: registration id → group id, helper id → group id. */
 function groupAssignments(eventId: number) {
@@ -226,6 +228,26 @@ describe("handleGroupForm", () => {
     expect(listEventGroups(eventId)).toHaveLength(before);
     expect(listEventGroups(eventId).find((g) => g.id === other)?.name).toBe("Otter");
     expect(listEventGroups(eventId).find((g) => g.id === taken)?.name).toBe("Biber");
+  });
+
+  // A double click (an attacker's probe): the second answer said the group existed, and a page
+  // with JavaScript showed that error for the group just made. The form's one-time key finds the
+  // first answer; the helper list's loader gives the form a key.
+  it("the same create form sent twice makes one group and answers both as made", async () => {
+    const cookie = await sessionCookieFor(lead.id);
+    const form = { intent: "create-group", name: "Adler", submissionKey: "gruppe-adler-0123456789" };
+    const answers = await Promise.all([1, 2].map(() => handleGroupForm(post(`/x`, form, { cookie }).request, eventId, `/freizeit/helper/${eventId}`)));
+    expect(answers.map((r) => r.status)).toEqual([302, 302]);
+    for (const response of answers) {
+      const flash = await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(response, "lf_flash")! } }));
+      expect(flash?.flash).toMatchObject({ kind: "success", message: 'Du hast erfolgreich die Gruppe "Adler" angelegt.' });
+    }
+    expect(listEventGroups(eventId).filter((g) => g.name === "Adler")).toHaveLength(1);
+    // Another form (a new key) with the same name is refused as taken.
+    const again = await handleGroupForm(post(`/x`, { ...form, submissionKey: "gruppe-adler-9876543210" }, { cookie }).request, eventId, `/freizeit/helper/${eventId}`);
+    expect(again.status).toBe(409);
+    const data = await body<{ groupFormKey: string }>(await run(helperListLoader, get(`/freizeit/helper/${eventId}`, { cookie, params: { id: String(eventId) } })));
+    expect(data.groupFormKey).toMatch(/^[\w-]{16,64}$/);
   });
 
   it("answers 400 for a malformed id", async () => {
