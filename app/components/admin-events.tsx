@@ -38,6 +38,7 @@ function AdminEventTile({ card }: { card: AdminEventCard }) {
             Bearbeiten
             {open > 0 ? (
               <>
+                {/* A place to break: at 320 px the badge goes below, not half the word. */}{" "}
                 <span className="badge admin-badge">{`${open} offen`}</span>
                 <span className="visually-hidden">{` (${openDecisionsText(card)})`}</span>
               </>

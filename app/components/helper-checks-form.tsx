@@ -5,6 +5,7 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { typedDateHint } from "~/lib/dates";
+import { FormErrors } from "./forms";
 
 type Values = {
   policeCertificateCheckedOn: string | null;
@@ -45,17 +46,27 @@ function CheckField({ name, label, type = "text", values, errors, hint, maxLengt
   );
 }
 
-export function HelperChecksForm({ action, values, errors = {} }: { action: string; values: Values; errors?: Errors }) {
+/** The fields in the form's order, named for the list of messages (where the legend is not seen). */
+const SUMMARY_LABELS: [keyof Values, string][] = [
+  ["policeCertificateCheckedOn", "Führungszeugnis eingesehen am"],
+  ["policeCertificateCheckedBy", "Führungszeugnis eingesehen von"],
+  ["juleicaNumber", "Juleica-Nummer"],
+  ["juleicaExpiresOn", "Juleica gültig bis"],
+  ["phone", "Telefon"],
+];
+
+/**
+ * `attempt` is a refused answer's stamp: the page opens at its messages, each a link to its field
+ * (the form is a screen or more down the page on a phone).
+ */
+export function HelperChecksForm({ action, values, errors = {}, attempt }: { action: string; values: Values; errors?: Errors; attempt?: number }) {
   const shared = { values, errors };
+  const fields = SUMMARY_LABELS.map(([name, label]) => ({ id: `check-${name}`, label, errors: errors[name] ? [errors[name]!] : [] }));
   return (
     <section className="panel helper-checks" aria-labelledby="helper-checks-title">
       <h2 id="helper-checks-title">Nachweise für die Mitarbeit</h2>
       <p className="hint">Nur eintragen, was eingesehen wurde – keine Kopie des Führungszeugnisses speichern (§72a SGB VIII).</p>
-      {Object.keys(errors).length ? (
-        <p role="alert" className="flash flash-danger">
-          Bitte prüfe die markierten Felder.
-        </p>
-      ) : null}
+      <FormErrors alert={null} fields={fields} attempt={attempt} lead="Bitte prüfe die markierten Felder." />
       <Form method="post" action={action} noValidate>
         <fieldset>
           <legend>Erweitertes Führungszeugnis</legend>

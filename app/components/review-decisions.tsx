@@ -44,6 +44,7 @@ export type DecisionReply = {
     registrationId: number | null;
     fieldErrors?: { reason?: string[] };
     message?: string;
+    attempt?: number;
   };
 };
 

@@ -34,7 +34,7 @@ type Guardian = { firstName: string; lastName: string; street: string; postalCod
 export function GuardianBlock({ guardian, account }: { guardian: Guardian | null; account: { firstName: string; lastName: string; email: string } }) {
   return (
     <section aria-labelledby="guardian-title" className="panel">
-      <h2 id="guardian-title">Erziehungsberechtigte*r</h2>
+      <h2 id="guardian-title">Erziehungs&shy;berechtigte*r</h2>
       {guardian ? (
         <Facts
           items={[

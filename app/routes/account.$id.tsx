@@ -65,7 +65,7 @@ export default function AdminAccount() {
       ) : (
         <>
           <AccountContact account={account} self={false} confirmDelete={false} actionData={actionData as AccountActionData} />
-          {checks ? <HelperChecksForm action={`/account/${account.id}?${HELPER_CHECKS_PARAM}`} values={checksReply?.values ?? checks} errors={checksReply?.errors} /> : null}
+          {checks ? <HelperChecksForm action={`/account/${account.id}?${HELPER_CHECKS_PARAM}`} values={checksReply?.values ?? checks} errors={checksReply?.errors} attempt={checksReply?.attempt} /> : null}
         </>
       )}
     </>

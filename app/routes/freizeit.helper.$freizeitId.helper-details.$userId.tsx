@@ -121,6 +121,7 @@ export default function HelperDetail() {
           action={`/freizeit/helper/${event.id}/helper-details/${helper.userId}`}
           values={checksReply?.values ?? helper}
           errors={checksReply?.errors}
+          attempt={checksReply?.attempt}
         />
       ) : null}
       <p>

@@ -10,6 +10,7 @@ import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/comp
 import { rowAnchor } from "~/lib/row-anchors";
 import { ListFilterForm, ListNavigation, ListNumbers, ListPager } from "~/components/review-summary";
 import { BULK_FORM_ID, OpenSepaList, RegistrationTable, RejectedList, WaitingList } from "~/components/review-table";
+import { FormAlert } from "~/components/forms";
 import { RouteError } from "~/components/route-error";
 import { listSearch, parseListQuery } from "~/lib/review-filter";
 import { listEventGroups } from "~/models/group.server";
@@ -105,11 +106,7 @@ export default function ParticipantList() {
           error={stepError}
         />
       ) : null}
-      {generalError ? (
-        <p role="alert" className="flash flash-danger">
-          {generalError}
-        </p>
-      ) : null}
+      <FormAlert alert={generalError ? { title: generalError } : null} attempt={reply?.attempt} />
 
       {counts.total === 0 ? (
         <p className="empty">Noch keine Anmeldungen vorhanden</p>

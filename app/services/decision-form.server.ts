@@ -14,7 +14,8 @@ export const DECISION_INTENTS = [...DECISIONS, "accept-many", "confirm-mandate"]
 export type DecisionIntent = (typeof DECISION_INTENTS)[number];
 
 export type DecisionActionData = {
-  decision: { intent: DecisionIntent; registrationId: number | null; fieldErrors: { reason?: string[] }; message: string };
+  /** `attempt`: the refusal's stamp; a message for no one row opens the page at it. */
+  decision: { intent: DecisionIntent; registrationId: number | null; fieldErrors: { reason?: string[] }; message: string; attempt: number };
 };
 
 const PAYMENT_INTENTS: readonly DecisionIntent[] = ["confirm-payment", "revoke-payment", "confirm-mandate"];
@@ -72,6 +73,7 @@ export async function handleDecisionForm(request: Request, eventId: number | str
       registrationId,
       fieldErrors: outcome.field ? { [outcome.field]: [outcome.message] } : {},
       message: outcome.message,
+      attempt: Date.now(),
     },
   };
   return json(data, { status: outcome.status });

@@ -10,7 +10,8 @@ import { readForm } from "./form.server";
 /** The query parameter the helper-check form posts with, so the account action can tell it apart. */
 export const HELPER_CHECKS_PARAM = "nachweise";
 
-export type HelperChecksActionData = { helperChecks: { errors: CheckErrors; values: HelperChecks } };
+/** A refused form: its messages, what was typed, and a stamp that opens the page at the messages. */
+export type HelperChecksActionData = { helperChecks: { errors: CheckErrors; values: HelperChecks; attempt: number } };
 
 export async function handleHelperChecksForm(request: Request, userId: number, backTo: string, again: () => Promise<unknown>) {
   const form = await readForm(request, { maxFields: 20 });
@@ -21,7 +22,7 @@ export async function handleHelperChecksForm(request: Request, userId: number, b
     const values = Object.fromEntries(
       ["policeCertificateCheckedOn", "policeCertificateCheckedBy", "juleicaNumber", "juleicaExpiresOn", "phone"].map((k) => [k, String(form.get(k) ?? "").slice(0, 200)]),
     ) as HelperChecks;
-    return json({ helperChecks: { errors: parsed.errors, values } } satisfies HelperChecksActionData, { status: 400 });
+    return json({ helperChecks: { errors: parsed.errors, values, attempt: Date.now() } } satisfies HelperChecksActionData, { status: 400 });
   }
   saveHelperChecks(userId, parsed.value);
   return redirectWithFlash(backTo, { kind: "success", title: "Erfolgreiche Änderung", message: "Die Nachweise für die Mitarbeit wurden gespeichert." }, { request });

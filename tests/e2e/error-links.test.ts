@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { fileBrowser, JS_MODES, openTab, phoneTab, addBox } from "../support/browser";
+import { fileBrowser, hydrated, JS_MODES, openTab, phoneTab, addBox } from "../support/browser";
+import { addHelperEntry } from "../support/helper-camp";
 import { createEvent, daysFromToday, pngBytes } from "../support/events";
 import { createUser } from "../support/fixtures";
 
@@ -96,6 +97,32 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
     await page.locator("#email .form-alert").waitFor();
     await expect.poll(() => view(page, "#email .form-alert")).toMatchObject({ inView: true });
     expect(await page.evaluate(() => document.activeElement?.closest("#email") !== null)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("helper checks: a refused form opens at its messages, each a link to its field (screens' review: 1,100 px below)", async () => {
+    const admin = await createUser({ role: "admin" });
+    const helper = await createUser({ firstName: "Hanna", lastName: "Helfer" });
+    const camp = createEvent({ title: `Nachweislager ${Date.now()}`, dateFrom: daysFromToday(40), dateTo: daysFromToday(47) });
+    addHelperEntry(camp.id, helper.id, "accepted");
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: admin.id, height: 640 });
+    await page.goto(`/freizeit/helper/${camp.id}/helper-details/${helper.id}`);
+    if (javaScriptEnabled) await hydrated(page);
+    await page.getByLabel("Juleica-Nummer").fill("J-123");
+    await page.getByLabel("Telefon (für das Lagerblatt)").fill("xx");
+    await page.getByRole("button", { name: "Nachweise speichern" }).click();
+    const list = page.locator(".helper-checks .form-alert");
+    await list.getByRole("link", { name: /Telefon/ }).waitFor();
+    await expect.poll(() => view(page, ".helper-checks .form-alert")).toMatchObject({ inView: true });
+    expect(await list.getByRole("link").allTextContents()).toEqual([
+      "Juleica gültig bis: Bitte gib an, bis wann die Juleica gilt.",
+      "Telefon: Bitte gib eine Telefonnummer aus Ziffern an (höchstens 50 Zeichen).",
+    ]);
+    await list.getByRole("link", { name: /Telefon/ }).click();
+    await page.waitForTimeout(300);
+    expect(await focused(page)).toBe("phone");
+    expect(await page.getByLabel("Juleica-Nummer").inputValue()).toBe("J-123");
     expect(problems).toEqual([]);
     await context.close();
   });

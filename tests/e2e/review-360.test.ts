@@ -161,6 +161,27 @@ describe.each(JS_MODES)("review at 360 px, $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 
+  // Screens' review: 'Ausgewählte annehmen' with nothing ticked answered at the page's top, its
+  // message just below a phone's screen.
+  it("'Ausgewählte annehmen' with nothing ticked opens at its message", async () => {
+    const lead = await createUser({ role: "admin" });
+    const parent = await createUser();
+    const camp = createEvent({ title: `Sammellager ${javaScriptEnabled ? "J" : "N"}${Date.now()}`, ownerIds: [lead.id] });
+    for (let i = 0; i < 3; i++) createRegistration(camp.id, parent.id, { firstName: `Offen${i}` });
+    const { page, context, problems } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 320, height: 560 });
+    await context.addCookies([await browserSessionCookie(lead.id, baseUrl)]);
+    await page.goto(`/freizeit/participants/${camp.id}`);
+    await page.getByRole("button", { name: "Ausgewählte annehmen" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "Bitte wähle mindestens eine offene Anmeldung aus." });
+    await alert.waitFor();
+    // JavaScript scrolls it to the window's top, to a fraction of a pixel above it.
+    await expect.poll(() => alert.evaluate((el) => el.getBoundingClientRect().top >= -1 && el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+    expect(await alert.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("a decision's step opens where the row is and, closed, leaves the list there with the focus on the row's button", async () => {
     const lead = await createUser({ role: "admin" });
     const parent = await createUser();

@@ -298,7 +298,7 @@ describe("the decision form", () => {
     const response = await send(lead.id, { intent: "reject", registrationId: String(r.id), reason: "" });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      decision: { intent: "reject", registrationId: r.id, fieldErrors: { reason: ["Begründung ist erforderlich"] }, message: "Begründung ist erforderlich" },
+      decision: { intent: "reject", registrationId: r.id, fieldErrors: { reason: ["Begründung ist erforderlich"] }, message: "Begründung ist erforderlich", attempt: expect.any(Number) },
     });
   });
 

@@ -132,7 +132,7 @@ export function Box({ index, count, data, values, errors, typed, action, saved }
           </>
         ) : null}
       </div>
-      <h2 className="subheading">Erziehungsberechtigte*r</h2>
+      <h2 className="subheading">Erziehungs&shy;berechtigte*r</h2>
       <div className="field-row">
         <Select
           key={`${participant}:${guardianOptions.map(([v]) => v).join()}`}
