@@ -35,10 +35,10 @@ function AdminEventTile({ card }: { card: AdminEventCard }) {
         <p className="meta">{dates}</p>
         <div className="actions">
           <a href={`/freizeit/participants/${card.id}`} className="button secondary">
-            Bearbeiten
+            {/* One piece: at 320 px the badge goes below it, not half the word (screens' review). */}
+            <span className="admin-action-label">Bearbeiten</span>
             {open > 0 ? (
               <>
-                {/* A place to break: at 320 px the badge goes below, not half the word. */}{" "}
                 <span className="badge admin-badge">{`${open} offen`}</span>
                 <span className="visually-hidden">{` (${openDecisionsText(card)})`}</span>
               </>
