@@ -22,6 +22,17 @@ export function totalCents(amounts: (number | null)[]) {
   return amounts.reduce<number>((sum, amount) => sum + (amount ?? 0), 0);
 }
 
+/**
+ * What the enrolment form will cost, as far as the form can know: its boxes take the places left
+ * in order (null: no limit), the rest goes on the waiting list and is not part of the total.
+ */
+export function formTotal(form: { priceCents: number; discountCents: number; earlierPlaces: number; boxes: number; placesLeft: number | null }) {
+  const placed = form.placesLeft === null ? form.boxes : Math.min(form.boxes, Math.max(0, form.placesLeft));
+  const amounts = childAmounts(form.priceCents, form.discountCents, form.earlierPlaces, Array.from({ length: form.boxes }, (_, i) => i < placed));
+  const discounted = amounts.some((amount) => amount !== null && amount < form.priceCents);
+  return { totalCents: totalCents(amounts), placed, waiting: form.boxes - placed, discounted };
+}
+
 /** The amount as an EPC QR code wants it: EUR12.50 (no thousands separator). */
 export function epcAmount(cents: number) {
   return `EUR${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;

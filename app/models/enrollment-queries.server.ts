@@ -75,7 +75,11 @@ export const mandateOf = preparedQuery((db) =>
 );
 export const registeredChildren = preparedQuery((db) =>
   db
-    .select({ participantId: registrations.participantId })
+    .select({
+      participantId: registrations.participantId,
+      // Holds a place (open or accepted, not waiting): the form's total counts on from these.
+      holdsPlace: sql<number>`(${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null)`,
+    })
     .from(registrations)
     .where(and(eq(registrations.eventId, param("eventId")), eq(registrations.userId, param("userId"))))
     .prepare(),

@@ -138,6 +138,8 @@ export function getEnrolmentContext(eventId: number, user: SessionUser, now = ne
     guardians: family,
     mandate,
     registered: [...rules.registeredIds],
+    /** The account's children already holding a place here: the sibling discount counts on from them. */
+    placesHeld: registered.filter((r) => r.holdsPlace).length,
     placesLeft,
     rules,
   };

@@ -5,6 +5,7 @@ import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { Box } from "~/components/enrollment/box";
+import { EnrolmentTotal } from "~/components/enrollment/total";
 import { ErrorSummary } from "~/components/enrollment/error-summary";
 import { TextArea, type Errors } from "~/components/enrollment/fields";
 import { PaymentChoice, SepaSection, TermsConsent } from "~/components/enrollment/payment";
@@ -241,6 +242,7 @@ export default function Enroll() {
           </div>
         ) : null}
         <TermsConsent values={values} errors={errors} termsUrl={data.termsUrl} privacyUrl={data.privacyUrl} />
+        <EnrolmentTotal event={event} placesHeld={data.placesHeld} boxes={boxes.length} placesLeft={data.placesLeft} />
         <div className="actions">
           <button type="submit" name="intent" value="submit" disabled={submitting}>
             Verbindlich Anmelden

@@ -9,7 +9,7 @@ import { decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
 import { answerOffer } from "~/models/waiting-list.server";
 import { loader as confirmationLoader } from "~/routes/anmeldung.$enrolmentId";
-import { action as enrollAction } from "~/routes/enroll.$eventId";
+import { action as enrollAction, loader as enrollLoader } from "~/routes/enroll.$eventId";
 import { db } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { createEvent } from "../support/events";
@@ -40,6 +40,19 @@ async function setting() {
 }
 
 const newest = () => outbox()[0];
+
+describe("the form before the enrolment", () => {
+  // It says the total before 'Verbindlich Anmelden' (screens' review): it counts on from the
+  // account's children that already hold a place, as the enrolment's amounts do.
+  it("knows how many of the account's children already hold a place", async () => {
+    const { parent, camp } = await setting();
+    const cookie = await sessionCookieFor(parent.id);
+    const form = async () => body<{ placesHeld: number }>(await run(enrollLoader, get(`/enroll/${camp.id}`, { cookie, params: { eventId: String(camp.id) } })));
+    expect((await form()).placesHeld).toBe(1); // Anna holds the place, Ben waits
+    const other = await createUser();
+    expect((await body<{ placesHeld: number }>(await run(enrollLoader, get(`/enroll/${camp.id}`, { cookie: await sessionCookieFor(other.id), params: { eventId: String(camp.id) } })))).placesHeld).toBe(0);
+  });
+});
 
 describe("one enrolment, one payment, after the enrolment", () => {
   it("the leaders' acceptance asks for no second transfer; it points to the confirmation page", async () => {
