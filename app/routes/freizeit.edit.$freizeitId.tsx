@@ -23,20 +23,15 @@ export const meta: MetaFunction = () => [{ title: "Veranstaltung bearbeiten – 
 
 const LOAD_FAILED = "Es gab ein Problem bei der Abfrage der Freizeit. Versuchen Sie es später erneut.";
 
-const BEGUN = { kind: "info", title: "Nicht mehr zu bearbeiten", message: "Die Veranstaltung hat schon begonnen. Eine begonnene Veranstaltung lässt sich nicht mehr bearbeiten." } as const;
-
-/**
- * Admins and the event's lead persons may edit; for anyone else the event does not exist. Only
- * before it begins (spec part 1 §2: a past event has no 'Bearbeiten'): after, to its page.
- */
+/** Admins and the event's lead persons may edit; for anyone else the event does not exist. */
 async function requireEditor(request: Request, idParam: string | undefined) {
-  const access = await requireEventCapability(request, idParam, "editEvent").catch((thrown: unknown) => {
+  try {
+    const { user, event } = await requireEventCapability(request, idParam, "editEvent");
+    return { user, id: event.id };
+  } catch (thrown) {
     if (thrown instanceof Response && thrown.status === 404) throw new Response(LOAD_FAILED, { status: 404 });
     throw thrown;
-  });
-  const { user, event } = access;
-  if (event.startsAt.getTime() <= Date.now()) throw await redirectWithFlash(`/freizeit/${event.id}`, BEGUN);
-  return { user, id: event.id };
+  }
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
