@@ -1,5 +1,6 @@
 // Helper checks (DECISIONS.md 'Helper checks', issue 11 item 6): what admins enter on the account
-// (police certificate inspected on/by, Juleica number and expiry, a phone for the camp sheet), and
+// (police certificate inspected on/by, Juleica number and expiry; the form also edits the
+// account's own phone for the camp sheet, which is no part of the record and stays), and
 // the one mail to the lead persons 30 days before an event listing what is missing.
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { eventHelpers, eventOwners, events, users } from "../../db/schema";

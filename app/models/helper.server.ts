@@ -164,7 +164,9 @@ export function decideHelper(eventId: number, helperUserId: number, decision: He
       .get();
     if (!row) return { ok: false, status: 404, title: FAILED_TITLE, message: "Diese Bewerbung gibt es nicht mehr." };
     // Asked again (a double click): what was asked for holds, and nothing changes a second time.
-    if (row.status === rule.to) return { ok: true, title: "Erfolgreich", message: DONE[decision](`${row.firstName} ${row.lastName}`) };
+    // Only for accepting and declining: 'pending', where the two undo steps lead, is also where
+    // every application starts, so it does not tell a repeat.
+    if (row.status === rule.to && rule.to !== "pending") return { ok: true, title: "Erfolgreich", message: DONE[decision](`${row.firstName} ${row.lastName}`) };
     if (row.status !== rule.from) {
       return { ok: false, status: 409, title: FAILED_TITLE, message: "Die Bewerbung wurde inzwischen geändert. Bitte sieh dir die Liste noch einmal an." };
     }

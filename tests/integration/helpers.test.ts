@@ -123,8 +123,6 @@ describe("helper decisions", () => {
   it.each([
     ["accept", "accepted"],
     ["decline", "declined"],
-    ["cancel", "pending"],
-    ["revoke-decline", "pending"],
   ] as const)("answers %s of a %s helper as done, changing nothing more", async (intent, status) => {
     const helper = await createUser();
     addHelperEntry(eventId, helper.id, status);
@@ -141,7 +139,10 @@ describe("helper decisions", () => {
   it.each([
     ["accept", "declined"],
     ["decline", "accepted"],
+    // 'pending' is also a fresh application's state: an undo of what never happened is refused.
+    ["cancel", "pending"],
     ["cancel", "declined"],
+    ["revoke-decline", "pending"],
     ["revoke-decline", "accepted"],
   ] as const)("refuses %s of a %s helper (409, nothing changes)", async (intent, status) => {
     const helper = await createUser();

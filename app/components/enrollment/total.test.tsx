@@ -30,6 +30,13 @@ describe("EnrolmentTotal", () => {
     );
   });
 
+  // After the deadline there is no waiting list: more children than places are refused, as the
+  // form's note says; the total does not promise the list (review).
+  it("says nothing of a waiting list after the deadline", () => {
+    expect(renderToString(<EnrolmentTotal event={{ ...event, late: true }} placesHeld={0} boxes={3} placesLeft={1} />)).toBe("");
+    expect(text(renderToString(<EnrolmentTotal event={{ ...event, late: true }} placesHeld={0} boxes={1} placesLeft={1} />))).toBe("Zu zahlen: 249,00 € für 1 Teilnehmer*in.");
+  });
+
   it("says nothing for a free event", () => {
     expect(renderToString(<EnrolmentTotal event={{ priceCents: 0, siblingDiscountCents: 0 }} placesHeld={0} boxes={2} placesLeft={null} />)).toBe("");
   });

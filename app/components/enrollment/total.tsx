@@ -4,10 +4,12 @@
 import { formatEuro } from "~/lib/event-rules";
 import { formTotal } from "~/lib/money";
 
-type Props = { event: { priceCents: number; siblingDiscountCents: number }; placesHeld: number; boxes: number; placesLeft: number | null };
+type Props = { event: { priceCents: number; siblingDiscountCents: number; late?: boolean }; placesHeld: number; boxes: number; placesLeft: number | null };
 
 export function EnrolmentTotal({ event, placesHeld, boxes, placesLeft }: Props) {
   if (event.priceCents === 0) return null;
+  // After the deadline there is no waiting list: the form's note says that more are refused.
+  if (event.late && placesLeft !== null && boxes > placesLeft) return null;
   const total = formTotal({ priceCents: event.priceCents, discountCents: event.siblingDiscountCents, earlierPlaces: placesHeld, boxes, placesLeft });
   if (total.placed === 0) {
     return (
