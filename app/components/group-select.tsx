@@ -11,6 +11,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "~/components/forms";
 import { helperAnchor, rowAnchor } from "~/lib/row-anchors";
 import { groupRowField, type GroupAssignReply } from "~/lib/group-row-field";
+import { readsAs } from "~/lib/unseen";
 
 export type GroupOption = { id: number; name: string };
 
@@ -97,8 +98,8 @@ function SearchableGroup({ action, groups, groupId, target, name }: Props) {
   }, [fetcher.data]);
 
   function commit(value: string) {
-    const wanted = value.trim().toLocaleLowerCase("de");
-    const group = wanted ? groups.find((g) => g.name.toLocaleLowerCase("de") === wanted) : null;
+    const wanted = readsAs(value.trim());
+    const group = wanted ? groups.find((g) => readsAs(g.name) === wanted) : null;
     if (wanted && !group) {
       setError("Diese Gruppe gibt es nicht. Bitte wähle eine aus der Liste. Neue Gruppen legt die Leitung über der Mitarbeiter*innen-Liste an.");
       return;

@@ -21,6 +21,15 @@ export function visibleCharacters(text: string) {
   return Array.from(text.replace(INVISIBLE, "").replace(/\s/gu, "")).length;
 }
 
+/**
+ * How a name reads, to compare two: without letter case, with combined letters as one character
+ * ("o" with a combining mark is "ö") and without the format characters that show nothing
+ * (zero-width joiners). Group names that read alike are one group, on the server and in the field.
+ */
+export function readsAs(name: string) {
+  return name.normalize("NFC").replace(/\p{Cf}/gu, "").toLocaleLowerCase("de");
+}
+
 /** Shows at least one character. */
 export function hasVisibleCharacter(text: string) {
   return visibleCharacters(text) > 0;

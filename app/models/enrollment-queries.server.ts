@@ -77,8 +77,9 @@ export const registeredChildren = preparedQuery((db) =>
   db
     .select({
       participantId: registrations.participantId,
-      // Holds a place (open or accepted, not waiting): the form's total counts on from these.
-      holdsPlace: sql<number>`(${registrations.applicationStatus} in ('open', 'accepted') and ${registrations.waitingListPosition} is null)`,
+      // Whether it holds a place (`paysNow`): the form's total counts on from these.
+      applicationStatus: registrations.applicationStatus,
+      waitingListPosition: registrations.waitingListPosition,
     })
     .from(registrations)
     .where(and(eq(registrations.eventId, param("eventId")), eq(registrations.userId, param("userId"))))

@@ -8,6 +8,7 @@ import { events, registrations, sepaMandates, type PaymentMethod } from "../../d
 import { berlinToday } from "~/lib/dates";
 import { checkBoxes, guardianBoxIndex, NO_GUARDIAN, type Problems, type RuleContext } from "~/lib/enrollment-rules";
 import { childAmounts } from "~/lib/money";
+import { paysNow } from "~/lib/registration-machine";
 import { enrolmentReference } from "~/lib/transfer";
 import { newChildSchema, newGuardianSchema, type BoxValue, type SepaValue } from "~/schemas/enrollment";
 import { db } from "~/services/db.server";
@@ -139,7 +140,7 @@ export function getEnrolmentContext(eventId: number, user: SessionUser, now = ne
     mandate,
     registered: [...rules.registeredIds],
     /** The account's children already holding a place here: the sibling discount counts on from them. */
-    placesHeld: registered.filter((r) => r.holdsPlace).length,
+    placesHeld: registered.filter(paysNow).length,
     placesLeft,
     rules,
   };

@@ -5,7 +5,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { eventGroups, eventHelpers, groupMembers, participants, registrations, users } from "../../db/schema";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
-import { hasVisibleCharacter } from "~/lib/unseen";
+import { hasVisibleCharacter, readsAs } from "~/lib/unseen";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 
 export type GroupRow = { id: number; name: string };
@@ -56,13 +56,6 @@ function failed(status: 400 | 404 | 409, message: string = GROUP_TEXTS.failedMes
 }
 
 const INVISIBLE_EDGES = /^[\s\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]+|[\s\p{Cf}\p{Cc}\u115F\u1160\u2800\u3164\uFFA0]+$/gu;
-
-/**
- * How a name reads: without letter case, with combined letters as one character ("o" with a
- * combining mark is "ö") and without the format characters that show nothing (zero-width
- * joiners). Two names that read alike are one group to the group field and the lists.
- */
-const readsAs = (name: string) => name.normalize("NFC").replace(/\p{Cf}/gu, "").toLocaleLowerCase("de");
 
 function cleanName(raw: unknown): { name: string } | { error: GroupOutcome } {
   const name = typeof raw === "string" ? raw.normalize("NFC").replace(/\s+/g, " ").replace(INVISIBLE_EDGES, "") : "";
