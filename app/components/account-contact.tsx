@@ -3,7 +3,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
-import { Field, FormAlert, PasswordChecklist, PasswordField, type Alert } from "./forms";
+import { Field, FormAlert, FormErrors, PasswordChecklist, PasswordField, type Alert } from "./forms";
 import type { PasswordCheck } from "~/lib/password-rules";
 
 export type AccountActionData = { intent: string | null; result: unknown; alert: Alert; attempt?: number; check?: PasswordCheck | null } | undefined;
@@ -158,9 +158,23 @@ function PasswordChange({ lastResult, alert, check, attempt, busy }: PasswordCha
   const [passwordForm, password] = useForm({ id: "password", lastResult, shouldValidate: "onSubmit" });
   const [newPassword, setNewPassword] = useState<string | null>(null);
   const [newRepeat, setNewRepeat] = useState<string | null>(null);
+  const fields = [
+    { id: password.currentPassword.id, label: "Aktuelles Passwort", errors: password.currentPassword.errors },
+    { id: password.newPassword.id, label: "Neues Passwort", errors: password.newPassword.errors },
+    { id: password.newPasswordRepeat.id, label: "Neues Passwort wiederholen", errors: password.newPasswordRepeat.errors },
+  ];
+  const anyWrong = fields.some((field) => field.errors?.length);
   return (
     <Form method="post" {...getFormProps(passwordForm)} noValidate>
-      <FormAlert alert={alert} attempt={attempt} />
+      {/* Every wrong field as a link (a wrong current password and a weak new one together); the
+          alert's own message only where no field carries one. Only as the answer to this form:
+          another form's answer leaves it (and the focus) alone. */}
+      <FormErrors
+        alert={alert && (anyWrong ? { title: alert.title } : alert)}
+        attempt={alert ? attempt : undefined}
+        lead="Fehler beim Ändern"
+        fields={alert ? fields : []}
+      />
       <input type="hidden" name="intent" value="password" />
       <PasswordField label="Aktuelles Passwort" meta={password.currentPassword} autoComplete="current-password" />
       <PasswordField

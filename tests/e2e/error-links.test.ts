@@ -101,6 +101,29 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
     await context.close();
   });
 
+  it("password change: the summary names every wrong field, each a link to it (screens' review: only the first problem)", async () => {
+    const parent = await createUser({ password: "Erstes-Passwort-1" });
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 640 });
+    await page.goto("/account");
+    if (javaScriptEnabled) await hydrated(page);
+    await page.getByLabel("Aktuelles Passwort").fill("Falsches-Passwort-9");
+    await page.getByLabel("Neues Passwort", { exact: true }).fill("kurz");
+    await page.getByLabel("Neues Passwort wiederholen").fill("kurz");
+    await page.getByRole("button", { name: "Passwort ändern" }).click();
+    const summary = page.locator("#password .form-alert");
+    await summary.getByRole("link", { name: /Aktuelles Passwort/ }).waitFor();
+    expect(await summary.getByRole("link").allTextContents()).toEqual([
+      "Aktuelles Passwort: Das aktuelle Passwort ist nicht korrekt.",
+      "Neues Passwort: Passwort entspricht nicht den Anforderungen",
+    ]);
+    await expect.poll(() => view(page, "#password .form-alert")).toMatchObject({ inView: true });
+    await summary.getByRole("link", { name: /Neues Passwort/ }).click();
+    await page.waitForTimeout(300);
+    expect(await focused(page)).toBe("newPassword");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("helper checks: a refused form opens at its messages, each a link to its field (screens' review: 1,100 px below)", async () => {
     const admin = await createUser({ role: "admin" });
     const helper = await createUser({ firstName: "Hanna", lastName: "Helfer" });
