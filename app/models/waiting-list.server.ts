@@ -13,6 +13,7 @@ import {
   placesTaken,
   link,
   loadForChange,
+  loadManyForChange,
   askAlone,
   tellParent,
   waitingInLine,
@@ -48,11 +49,7 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
     tellParent(tx, row, "Ein Platz ist frei geworden", [
       `für ${row.childFirstName} ist ein Platz frei geworden. Wir halten ihn bis ${formatDate(expiresAt)}, ${formatTime(expiresAt)} für euch frei.`,
       "",
-      `Platz annehmen: ${link(`/platzangebot/${row.id}/annehmen`)}`,
-      `Platz freigeben: ${link(`/platzangebot/${row.id}/freigeben`)}`,
-      "",
-      // Whether anyone waits then is not known now: the place is passed on either way.
-      "Wenn du bis dahin nicht antwortest, verfällt das Angebot, und wir geben den Platz weiter.",
+      ...offerLinks(row.id),
     ]);
   }
   return next.length;
@@ -60,13 +57,35 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
 
 /**
  * The start moved (the edit form, inside its transaction): open offers end at the new start at the
- * latest, so that none is taken once the event has started.
+ * latest, so that none is taken once the event has started. Each parent is told the shorter time
+ * with the offer's links again; a start already passed ends the offer, and the run-out mail says so.
  */
-export function endOffersByStart(tx: Tx, eventId: number, startsAt: Date) {
-  tx.update(registrations)
+export function endOffersByStart(tx: Tx, eventId: number, startsAt: Date, now = new Date()) {
+  const shortened = tx
+    .update(registrations)
     .set({ offerExpiresAt: startsAt })
     .where(and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"), gt(registrations.offerExpiresAt, startsAt)))
-    .run();
+    .returning({ id: registrations.id })
+    .all();
+  if (!shortened.length || startsAt.getTime() <= now.getTime()) return;
+  for (const row of loadManyForChange(tx, eventId, shortened.map(({ id }) => id))) {
+    tellParent(tx, row, "Platzangebot gilt kürzer", [
+      `die Freizeit beginnt jetzt früher. Deshalb halten wir den Platz für ${row.childFirstName} nur noch bis ${formatDate(startsAt)}, ${formatTime(startsAt)} für euch frei.`,
+      "",
+      ...offerLinks(row.id),
+    ]);
+  }
+}
+
+/** The offer mail's two links and what happens without an answer. */
+function offerLinks(registrationId: number) {
+  return [
+    `Platz annehmen: ${link(`/platzangebot/${registrationId}/annehmen`)}`,
+    `Platz freigeben: ${link(`/platzangebot/${registrationId}/freigeben`)}`,
+    "",
+    // Whether anyone waits then is not known now: the place is passed on either way.
+    "Wenn du bis dahin nicht antwortest, verfällt das Angebot, und wir geben den Platz weiter.",
+  ];
 }
 
 /** Takes the place: the registration holds it from now on, open for the leaders' decision. */

@@ -75,6 +75,27 @@ describe("migrating a database in use", () => {
     sqlite.close();
   });
 
+  it("0020 ends open offers held past their event's start at the start and leaves every other row", () => {
+    const sqlite = databaseUpTo(20, "angebote.db");
+    // Event 1 starts at 1893456000000; offers before, after and on a cancelled registration.
+    sqlite.exec(`${USER_AND_EVENT}
+      insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values
+        (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (2, 1, 'Lea', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (3, 1, 'Max', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (4, 1, 'Nia', 'B', 'Weg 1', 'Kiel', '2015-01-01');
+      insert into registrations (id, event_id, participant_id, user_id, payment_method, application_status, waiting_list_position, offer_expires_at) values
+        (1, 1, 1, 1, 'transfer', 'open', 1, 1893459600000), (2, 1, 2, 1, 'transfer', 'open', 2, 1893452400000),
+        (3, 1, 3, 1, 'transfer', 'open', 3, null), (4, 1, 4, 1, 'transfer', 'cancelled', 4, 1893459600000);
+    `);
+    migrateDatabase(sqlite);
+    const offers = sqlite.prepare(`select id, offer_expires_at as until from registrations order by id`).all();
+    expect(offers).toEqual([
+      { id: 1, until: 1893456000000 },
+      { id: 2, until: 1893452400000 },
+      { id: 3, until: null },
+      { id: 4, until: 1893459600000 },
+    ]);
+    sqlite.close();
+  });
+
   it("0016 drops the comments of events deleted before, keeps the others and deletes comments with their event from then on", () => {
     const sqlite = databaseUpTo(16, "kommentare.db");
     sqlite.exec(`${USER_AND_EVENT}

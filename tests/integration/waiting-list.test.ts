@@ -175,8 +175,30 @@ describe("a freed place", () => {
     const moved = berlinToInstant(input.dateFrom, "12:00");
     expect(moved.getTime()).toBeLessThan(now.getTime() + 48 * HOUR);
     expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(moved.getTime());
+    // The parent is told the shorter time, with both links again (review: the first mail named
+    // the later end, and nothing said otherwise); nobody else is written to.
+    const told = outbox().filter((m) => m.subject.includes("Platzangebot gilt kürzer"));
+    expect(told.map((m) => m.to[0])).toEqual([parents[1].email]);
+    expect(told[0].text).toContain(`die Freizeit beginnt jetzt früher. Deshalb halten wir den Platz für Warte1 nur noch bis ${formatDate(moved)}, ${formatTime(moved)} für euch frei.`);
+    expect(told[0].text).toContain(`/platzangebot/${waiting[0].id}/annehmen`);
+    expect(told[0].text).toContain(`/platzangebot/${waiting[0].id}/freigeben`);
+    // The same form saved again changes nothing and tells nobody again.
+    updateEvent(eventId, input, lead, [], { renamed: [], removedIds: [], removePicture: false });
+    expect(outbox().filter((m) => m.subject.includes("Platzangebot gilt kürzer"))).toHaveLength(1);
     expect(expireOffers(new Date(moved.getTime()))).toBe(1);
     expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
+  });
+
+  it("a start moved into the past ends the offer without a mail of its own: the run-out mail follows", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    const input: EventInput = { ...formOf(db.select().from(events).where(eq(events.id, eventId)).get()!), dateFrom: berlinToday(now.getTime() - 24 * HOUR), timeFrom: "12:00", dateTo: null, timeTo: null, registrationDeadline: null };
+    updateEvent(eventId, input, lead, [], { renamed: [], removedIds: [], removePicture: false });
+    expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(berlinToInstant(input.dateFrom, "12:00").getTime());
+    expect(outbox().filter((m) => m.subject.includes("Platzangebot gilt kürzer"))).toEqual([]);
+    expect(expireOffers(now)).toBe(1);
+    expect(outbox().filter((m) => m.subject.includes("Platzangebot abgelaufen")).map((m) => m.to[0])).toEqual([parents[1].email]);
   });
 
   // An open offer holds a place (DECISIONS.md): the child behind it is first in line for the next
