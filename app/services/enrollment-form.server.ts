@@ -114,9 +114,19 @@ export async function answerEnrolmentForm(formData: FormData, eventId: number, u
 
   const guardianIds = context.guardians.map((g) => g.id);
   if (intent === "add") {
+    const before = payload.boxes.length;
     addBox(payload, randomToken());
-    const added = payload.boxes[payload.boxes.length - 1];
-    if (!added.guardian) added.guardian = defaultGuardian(undefined, guardianIds);
+    // None added at the most boxes: the last one stays as it is.
+    const added = payload.boxes.length > before ? payload.boxes[before] : undefined;
+    // The next saved child no box has chosen and not registered yet, with its answers, as the
+    // first box starts; a new child once none is left.
+    const chosen = new Set(payload.boxes.map((box) => box.participant));
+    const next = context.children.find((c) => !context.registered.includes(c.id) && !chosen.has(String(c.id)));
+    if (added && next) {
+      added.participant = String(next.id);
+      takeOverChildAnswers(payload, context.children, guardianIds);
+    }
+    if (added && !added.guardian) added.guardian = defaultGuardian(undefined, guardianIds);
     return answer();
   }
   if (intent.startsWith("remove-")) {

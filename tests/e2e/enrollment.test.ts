@@ -77,6 +77,8 @@ describe.each(JS_MODES)("enrolment $name", ({ javaScriptEnabled }) => {
     const second = await addBox(page, 2);
     // The new box has the focus, with JavaScript too (parents' review: it stayed on the page).
     await page.waitForFunction(() => document.activeElement?.id === "teilnehmer-2");
+    // It starts with the saved child no box has chosen (screens' review: 'Neues Kind anlegen').
+    expect(await second.getByLabel("Kind*").inputValue()).toBe(String(third.id));
     await second.getByLabel("Kind*").selectOption("neu");
     // Without JavaScript the choice is taken over by a button; with it, at once.
     if (!javaScriptEnabled) await second.getByRole("button", { name: "Auswahl übernehmen" }).first().click();

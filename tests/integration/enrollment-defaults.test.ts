@@ -71,6 +71,29 @@ describe("the guardian a box starts with", () => {
   });
 });
 
+describe("the child an added box starts with", () => {
+  // Screens' review: a second box started as 'Neues Kind anlegen' while saved children were left,
+  // and a parent filled in a sibling the account already had.
+  it("is the next saved child not chosen in another box and not registered yet, with its answers; then a new child", async () => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    const mia = child(user.id, "Mia");
+    const ben = child(user.id, "Ben");
+    const ole = child(user.id, "Ole");
+    db.update(participants).set({ tshirtSize: "M" }).where(eq(participants.id, ole.id)).run();
+    const eva = guardian(user.id, "Eva");
+    // Ben already has a registration for this camp.
+    expect((await submit(camp.id, cookie, form({ "boxes[0].participant": String(ben.id), "boxes[0].guardian": String(eva.id) }))).status).toBe(302);
+    const box0 = { "boxes[0].participant": String(mia.id), "boxes[0].answersFor": String(mia.id), "boxes[0].guardian": String(eva.id) };
+    const added = await body<Answer>(await submit(camp.id, cookie, { ...form({ intent: "add" }), ...box0 }));
+    expect(added.payload.boxes[1]).toMatchObject({ participant: String(ole.id), answersFor: String(ole.id), tshirtSize: "M", guardian: String(eva.id) });
+    const third = await body<Answer>(
+      await submit(camp.id, cookie, { ...form({ intent: "add" }), ...box0, "boxes[1].participant": String(ole.id), "boxes[1].answersFor": String(ole.id), "boxes[1].guardian": String(eva.id) }),
+    );
+    expect(third.payload.boxes[2]).toMatchObject({ participant: "neu", guardian: String(eva.id) });
+  });
+});
+
 describe("'Keine (ab 18 Jahren)'", () => {
   it("enrols an adult without a guardian and refuses it for a minor", async () => {
     const camp = createEvent();
