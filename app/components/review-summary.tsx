@@ -62,7 +62,7 @@ export function ListFilterForm({ eventId, query }: { eventId: number; query: Lis
         </select>
       </div>
       <div className="field">
-        <label htmlFor="suche">Name suchen</label>
+        <label htmlFor="suche">Name oder Verwendungszweck</label>
         <input id="suche" name="suche" type="search" defaultValue={query.search} key={query.search} maxLength={100} />
       </div>
       <div className="actions">

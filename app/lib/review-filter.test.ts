@@ -63,4 +63,21 @@ describe("the list filter", () => {
     expect(matchesSearch(mia, "ÖZDEMIR mia")).toBe(true);
     expect(matchesSearch(mia, "mia schulz")).toBe(false);
   });
+
+  // Matching a bank statement (DECISIONS.md 'One enrolment, one payment'): the transfer's
+  // reference finds the enrolment's children, as typed, pasted with the statement's text, or
+  // spaced and cased as a bank prints it.
+  it("finds an enrolment's children by its transfer reference, and only them", () => {
+    const ada = { firstName: "Ada", lastName: "Kurz", reference: "LF-12-A345" };
+    const other = { firstName: "Ben", lastName: "Kurz", reference: "LF-12-A3456" };
+    for (const search of ["LF-12-A345", "lf-12-a345", "LF 12 A 345", "LF12A345", "Überweisung LF-12-A345 Eva Kurz"]) {
+      expect([matchesSearch(ada, search), matchesSearch(other, search)], search).toEqual([true, false]);
+    }
+    // A reference decides alone: the payer's name beside it is no child's.
+    expect(matchesSearch({ firstName: "Eva", lastName: "Kurz", reference: "LF-12-A9" }, "LF-12-A345 Eva Kurz")).toBe(false);
+    // Without a reference (or with another event's), names as before.
+    expect(matchesSearch({ ...ada, reference: null }, "LF-12-A345")).toBe(false);
+    expect(matchesSearch(ada, "LF-13-A345")).toBe(false);
+    expect(matchesSearch(ada, "kurz")).toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
 // The participant list's filter and name search (spec part 2 §2.5, issue 10): plain GET
 // parameters, so a filtered list can be bookmarked and works without JavaScript.
 import { owes, stateOf, type RegistrationFacts } from "./registration-machine";
+import { referenceIn } from "./transfer";
 
 export const LIST_FILTERS = ["alle", "offen", "bestaetigt", "unbezahlt", "warteliste", "abgelehnt"] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
@@ -79,9 +80,14 @@ function fold(text: string) {
   return text.toLocaleLowerCase("de-DE").normalize("NFC");
 }
 
-/** Every word of the search appears in the first or last name, in any order, any case. */
-export function matchesSearch(person: { firstName: string; lastName: string }, search: string) {
+/**
+ * Every word of the search appears in the first or last name, in any order, any case. A search
+ * holding a transfer reference (a bank statement's line) finds that enrolment's children alone.
+ */
+export function matchesSearch(person: { firstName: string; lastName: string; reference?: string | null }, search: string) {
   if (!search) return true;
+  const reference = referenceIn(search);
+  if (reference) return person.reference === reference;
   const name = fold(`${person.firstName} ${person.lastName}`);
   return fold(search)
     .split(" ")

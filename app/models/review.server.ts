@@ -3,7 +3,7 @@
 // of queries, whatever the number of registrations (joins and SQL aggregation, never a query per
 // row). Writing is the decision model's job.
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
+import { enrolments, eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
 import { mandateReference } from "~/lib/creditor-id";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
@@ -68,6 +68,7 @@ export type ListRow = {
   amountCents: number | null;
   groupId: number | null;
   groupName: string | null;
+  reference: string | null;
 };
 
 function listRows(eventId: number): ListRow[] {
@@ -80,9 +81,12 @@ function listRows(eventId: number): ListRow[] {
       paymentMethod: registrations.paymentMethod,
       groupId: eventGroups.id,
       groupName: eventGroups.name,
+      // The transfer's reference, which the search finds (a bank statement's line).
+      reference: enrolments.reference,
     })
     .from(registrations)
     .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .leftJoin(enrolments, eq(enrolments.id, registrations.enrolmentId))
     .leftJoin(groupMembers, and(eq(groupMembers.eventId, registrations.eventId), eq(groupMembers.registrationId, registrations.id)))
     .leftJoin(eventGroups, eq(eventGroups.id, groupMembers.groupId))
     .where(eq(registrations.eventId, eventId))

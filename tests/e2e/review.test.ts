@@ -52,7 +52,7 @@ describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
     await fitsThePhone(page);
 
     await page.getByLabel("Anzeigen").selectOption("offen");
-    await page.getByLabel("Name suchen").fill("sommer");
+    await page.getByLabel("Name oder Verwendungszweck").fill("sommer");
     await page.getByRole("button", { name: "Filtern" }).click();
     await page.waitForURL((url) => url.searchParams.get("filter") === "offen" && url.searchParams.get("suche") === "sommer");
     await table.getByRole("row").nth(1).getByRole("link", { name: "Sommer, Mila" }).waitFor();

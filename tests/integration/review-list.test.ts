@@ -1,9 +1,10 @@
 // The participant list (issue 10, item 2): who sees it (DECISIONS.md role table), its sections,
 // numbers, filter and search, the decision steps, and a constant number of queries.
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { registrationHistory, registrations } from "../../db/schema";
+import { enrolments, registrationHistory, registrations } from "../../db/schema";
 import { PAGE_SIZE } from "~/lib/review-filter";
+import { enrolmentReference } from "~/lib/transfer";
 import { action, loader } from "~/routes/freizeit.participants.$id";
 import { db } from "~/services/db.server";
 import { createEvent } from "../support/events";
@@ -139,6 +140,20 @@ describe("what the list shows", () => {
     const shown = [...data.table, ...data.waiting, ...data.rejected].map((r) => r.id);
     expect(new Set(shown)).toEqual(new Set(expected.map((k) => ids[k])));
     expect(data.counts.total).toBe(8);
+  });
+
+  it("the transfer's reference finds the children of its enrolment (matching a bank statement)", async () => {
+    const e = camp.event.id;
+    const userId = db.select({ userId: registrations.userId }).from(registrations).where(eq(registrations.id, ids.open)).get()!.userId;
+    const enrolment = db.insert(enrolments).values({ eventId: e, userId, submissionKey: `ref-${Date.now()}`, reference: "x", paymentMethod: "transfer" }).returning().get();
+    const reference = enrolmentReference(e, enrolment.id);
+    db.update(enrolments).set({ reference }).where(eq(enrolments.id, enrolment.id)).run();
+    db.update(registrations).set({ enrolmentId: enrolment.id }).where(inArray(registrations.id, [ids.open, ids.accepted])).run();
+    for (const search of [reference, `Überweisung ${reference.replaceAll("-", " ")} Konrad Konto`]) {
+      const data = await body<ListData>(await list("lead", `?suche=${encodeURIComponent(search)}`));
+      expect(new Set([...data.table, ...data.waiting, ...data.rejected].map((r) => r.id)), search).toEqual(new Set([ids.open, ids.accepted]));
+    }
+    db.update(registrations).set({ enrolmentId: null }).where(inArray(registrations.id, [ids.open, ids.accepted])).run();
   });
 
   it("the event without registrations says so through its counts", async () => {
