@@ -1,6 +1,6 @@
 // Veranstaltungsverwaltung: a compact card per event (a small picture or check icon at the side,
 // so that a phone shows many at once); 'Bearbeiten' carries the open decisions ('9 offen', their
-// kinds for screen readers) and leads to the event's participant list.
+// kinds in a line above it) and leads to the event's participant list.
 import { formatIsoDate } from "~/lib/dates";
 import type { AdminEventCard } from "~/models/admin.server";
 
@@ -8,7 +8,7 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** What the badge counts, in words for screen readers. */
+/** What the badge counts, in words. */
 export function openDecisionsText(card: Pick<AdminEventCard, "openRegistrations" | "openHelpers" | "openPayments">) {
   return [
     card.openRegistrations ? plural(card.openRegistrations, "offene Anmeldung", "offene Anmeldungen") : "",
@@ -33,15 +33,14 @@ function AdminEventTile({ card }: { card: AdminEventCard }) {
           <a href={`/freizeit/${card.id}`}>{card.title}</a>
         </h3>
         <p className="meta">{dates}</p>
+        {/* What the badge counts, in words anyone sees (it was for screen readers only). */}
+        {open > 0 ? <p className="meta admin-open">{openDecisionsText(card)}</p> : null}
         <div className="actions">
           <a href={`/freizeit/participants/${card.id}`} className="button secondary">
             {/* One piece: at 320 px the badge goes below it, not half the word (screens' review). */}
             <span className="admin-action-label">Bearbeiten</span>
             {open > 0 ? (
-              <>
-                <span className="badge admin-badge">{`${open} offen`}</span>
-                <span className="visually-hidden">{` (${openDecisionsText(card)})`}</span>
-              </>
+              <span className="badge admin-badge">{`${open} offen`}</span>
             ) : null}
           </a>
         </div>
