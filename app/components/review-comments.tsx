@@ -31,9 +31,10 @@ function CommentText({ label, id, defaultValue, errors }: { label: string; id: s
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {/* Parents see the comments on their children (DECISIONS.md); whoever writes should know. */}
+      {/* Parents see the comments on their children (DECISIONS.md); whoever writes should know. No
+          form of address: the spec's error below says "sie", the staff pages "du". */}
       <p id={hintId} className="hint">
-        Die Eltern sehen Kommentare mit deinem Namen in ihrem Konto.
+        Die Eltern sehen jeden Kommentar in ihrem Konto, mit dem Namen der Person, die ihn geschrieben hat.
       </p>
       <textarea
         id={id}

@@ -44,7 +44,7 @@ describe.each(JS_MODES)("the leaders' detail pages, $name", ({ javaScriptEnabled
     // Whoever writes a comment is told that the parents read it, and the hint is the field's description.
     const field = page.getByLabel("Neuer Kommentar*");
     const described = await field.getAttribute("aria-describedby");
-    expect(await page.locator(`[id="${described}"]`).textContent()).toBe("Die Eltern sehen Kommentare mit deinem Namen in ihrem Konto.");
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe("Die Eltern sehen jeden Kommentar in ihrem Konto, mit dem Namen der Person, die ihn geschrieben hat.");
 
     await page.goto(`/freizeit/participants/participant-details/${offered.registration.id}`);
     const status = page.getByRole("region", { name: "Status und Bezahlung" });
