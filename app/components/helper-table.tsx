@@ -38,7 +38,8 @@ const HELPER_STEPS = {
   },
   cancel: {
     title: "Anmeldung stornieren",
-    text: (name: string) => `${name} ist danach nicht mehr im Team: ohne die Listen und ohne Gruppe, die Bewerbung wieder offen. ${name} bekommt dazu eine E-Mail.`,
+    text: (name: string) =>
+      `${name} gehört danach nicht mehr zum Team, sieht die Listen nicht mehr und wird aus der Gruppe genommen. Die Bewerbung ist dann wieder offen. ${name} bekommt dazu eine E-Mail.`,
     label: "Anmeldung stornieren",
   },
 } as const;
