@@ -83,7 +83,7 @@ export function confirmationMail({
       // A child on the waiting list is not confirmed by the leaders until a place is free for it.
       [
         placed.length > 0
-          ? "Die Leitung prüft die Anmeldung und bestätigt sie dir. Deine Anmeldebestätigung mit dem Stand findest du jederzeit hier:"
+          ? "Die Leitung prüft die Anmeldung; ihre Entscheidung bekommst du per E-Mail. Deine Anmeldebestätigung mit dem Stand findest du jederzeit hier:"
           : "Sobald ein Platz frei wird, bekommst du eine E-Mail und kannst ihn annehmen. Deine Anmeldebestätigung mit dem Stand findest du jederzeit hier:",
         `${appUrl}/anmeldung/${enrolmentId}`,
       ].join("\n"),

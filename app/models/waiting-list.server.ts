@@ -144,7 +144,7 @@ function offerGone(tx: Queryable, row: ChangeRow): string {
     case "offered":
       return `Das Angebot für ${child} ist abgelaufen.`;
     case "open":
-      return `${child} hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.`;
+      return `${child} hat den Platz schon. Die Leitung prüft die Anmeldung noch; ihre Entscheidung bekommst du per E-Mail.`;
     case "accepted":
       return `${child} hat den Platz schon, und die Leitung hat die Anmeldung bestätigt.`;
     case "waiting":

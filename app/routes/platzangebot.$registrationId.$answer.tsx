@@ -60,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithFlash(
     `/freizeit/${outcome.eventId}`,
     answer === "accept"
-      ? { kind: "success", title: "Platz angenommen", message: outcome.repeated ?? "Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch und bestätigt sie dir." }
+      ? { kind: "success", title: "Platz angenommen", message: outcome.repeated ?? "Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch; ihre Entscheidung bekommst du per E-Mail." }
       : { kind: "info", title: "Platz freigegeben", message: outcome.repeated ?? (outcome.passedOn ? "Der Platz geht an das nächste Kind auf der Warteliste." : "Der Platz ist wieder frei.") },
   );
 }
@@ -91,7 +91,7 @@ export default function OfferPage() {
           <p>
             Der Platz ist für euch reserviert bis {formatDate(data.expiresAt)}, {formatTime(data.expiresAt)}.
             {accept
-              ? " Mit dem Annehmen bekommt dein Kind den Platz; die Leitung prüft die Anmeldung danach und bestätigt sie dir."
+              ? " Mit dem Annehmen bekommt dein Kind den Platz; die Leitung prüft die Anmeldung danach, und ihre Entscheidung bekommst du per E-Mail."
               : " Wenn du ihn freigibst, geben wir ihn weiter. Die Anmeldung ist damit storniert und dein Kind auch nicht mehr auf der Warteliste; das lässt sich nicht rückgängig machen."}
           </p>
           {accept && data.cost ? <p>{costText(data.cost)}</p> : null}

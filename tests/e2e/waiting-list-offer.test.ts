@@ -47,7 +47,7 @@ describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
     await page.getByRole("status").getByText("Platz angenommen", { exact: false }).first().waitFor(); // with JavaScript the address changes first
     expect(await page.getByRole("status").first().textContent()).toContain("Platz angenommen");
     // Said for every way of paying (a SEPA payer has nothing to transfer).
-    expect(await page.getByRole("status").first().textContent()).toContain("Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.");
+    expect(await page.getByRole("status").first().textContent()).toContain("Der Platz gehört jetzt euch. Wir haben dir eine E-Mail geschickt; falls etwas zu zahlen ist, steht darin, wie. Die Leitung prüft die Anmeldung noch; ihre Entscheidung bekommst du per E-Mail.");
     expect(await page.getByRole("main").textContent()).toContain("Anmeldung eingegangen – Bestätigung ausstehend");
     expect(registration(waiting.id)).toMatchObject({ waitingListPosition: null, amountCents: 12000 });
     await waitForMail(mailDir, parent.email, /^Platz angenommen: Wiebke Muster/);
@@ -55,7 +55,7 @@ describe.each(JS_MODES)("waiting list $name", ({ javaScriptEnabled }) => {
     // The same link again: answered already, no button, and what became of it (it said only
     // "answered or no longer valid").
     await page.goto(link!);
-    expect(await page.getByRole("main").textContent()).toContain("Wiebke Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.");
+    expect(await page.getByRole("main").textContent()).toContain("Wiebke Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch; ihre Entscheidung bekommst du per E-Mail.");
     expect(await page.getByRole("button", { name: "Platz annehmen" }).count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     expect(problems).toEqual([]);

@@ -360,7 +360,7 @@ describe("capacity", () => {
     expect(waitingOnly).toContain("- Emil Muster: Warteliste (Platz 3)");
     // Only on the waiting list: no promise of a confirmation (parents' review).
     expect(waitingOnly).toContain("Sobald ein Platz frei wird, bekommst du eine E-Mail und kannst ihn annehmen.");
-    expect(waitingOnly).not.toContain("bestätigt sie dir");
+    expect(waitingOnly).not.toContain("ihre Entscheidung bekommst du");
 
     const family = getFamily(user.id);
     const shown = Object.fromEntries(family.children.map((c) => [c.firstName, c.registrations.map((r) => r.waitingListPosition)]));

@@ -442,7 +442,7 @@ describe("the offer pages", () => {
     expect(again.status).toBe(302);
     expect(again.headers.get("Location")).toBe(`/freizeit/${eventId}`);
     const flash = await takeFlash(new Request(`http://localhost/freizeit/${eventId}`, { headers: { Cookie: cookieFrom(again, "lf_flash")! } }));
-    expect(flash?.flash).toMatchObject({ kind: "success", title: "Platz angenommen", message: "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir." });
+    expect(flash?.flash).toMatchObject({ kind: "success", title: "Platz angenommen", message: "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch; ihre Entscheidung bekommst du per E-Mail." });
     expect(outbox()).toHaveLength(mails);
     // The other answer after the first stays refused.
     const other = await run(offerAction, post(`/platzangebot/${waiting[0].id}/freigeben`, {}, { cookie, params: { ...params, answer: "freigeben" } }));
@@ -459,7 +459,7 @@ describe("the offer pages", () => {
     expect(decide(eventId, waiting[0].id, "move-up", lead)).toMatchObject({ ok: true });
     expect(answerOffer(waiting[0].id, parents[1], "accept")).toMatchObject({
       ok: true,
-      repeated: "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.",
+      repeated: "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch; ihre Entscheidung bekommst du per E-Mail.",
     });
     // Giving it away now is no answer to an offer any more.
     expect(answerOffer(waiting[0].id, parents[1], "decline")).toMatchObject({ ok: false, status: 409 });
@@ -480,7 +480,7 @@ describe("the offer pages", () => {
     expect((await gone(0)).page).toBeNull();
 
     answerOffer(waiting[0].id, parents[1], "accept");
-    const taken = "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch und bestätigt sie dir.";
+    const taken = "Warte1 Muster hat den Platz schon. Die Leitung prüft die Anmeldung noch; ihre Entscheidung bekommst du per E-Mail.";
     expect(await gone(0, "freigeben")).toEqual({ page: taken, again: taken });
     decide(eventId, waiting[0].id, "accept", lead);
     expect((await gone(0, "freigeben")).page).toBe("Warte1 Muster hat den Platz schon, und die Leitung hat die Anmeldung bestätigt.");

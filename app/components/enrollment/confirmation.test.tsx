@@ -41,7 +41,7 @@ function page(
 describe("the confirmation's next step", () => {
   it("a placed child waits for the leaders' check", () => {
     const text = page([{ applicationStatus: "open", waitingListPosition: null }]);
-    expect(text).toContain("Die Leitung prüft die Anmeldung und bestätigt sie dir.");
+    expect(text).toContain("Die Leitung prüft die Anmeldung; ihre Entscheidung bekommst du per E-Mail.");
     expect(text).not.toContain("Sobald ein Platz frei wird");
   });
 

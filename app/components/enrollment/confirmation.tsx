@@ -162,7 +162,7 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
       ) : null}
       <p>
         Wir haben dir diese Bestätigung auch per E-Mail geschickt.
-        {checking ? " Die Leitung prüft die Anmeldung und bestätigt sie dir." : ""}
+        {checking ? " Die Leitung prüft die Anmeldung; ihre Entscheidung bekommst du per E-Mail." : ""}
         {waiting.length > 0 ? ` Sobald ein Platz frei wird, bekommst du eine E-Mail; dann hast du ${enrolment.offerHours} Stunden Zeit, ihn anzunehmen.` : ""}
       </p>
       <p className="actions">
