@@ -1,7 +1,7 @@
 // The head of the participant list: sub-navigation, the numbers a leader wants at a glance, and
 // the filter with the name search (plain GET form).
 import { Form } from "@remix-run/react";
-import { FILTER_LABELS, LIST_FILTERS, listSearch, type ListQuery } from "~/lib/review-filter";
+import { FILTER_LABELS, LIST_FILTERS, listSearch, MAX_SEARCH, referenceNote, type ListQuery } from "~/lib/review-filter";
 
 /** The two lists of an event; the one shown is marked as the current page (not by colour alone). */
 export function ListNavigation({ eventId, current }: { eventId: number; current: "participants" | "helpers" }) {
@@ -49,31 +49,39 @@ export function ListNumbers({ counts }: { counts: Counts }) {
 }
 
 export function ListFilterForm({ eventId, query }: { eventId: number; query: ListQuery }) {
+  const note = referenceNote(query.search, eventId);
   return (
-    <Form method="get" action={`/freizeit/participants/${eventId}`} className="review-filter" role="search">
-      <div className="field">
-        <label htmlFor="filter">Anzeigen</label>
-        <select id="filter" name="filter" defaultValue={query.filter} key={query.filter}>
-          {LIST_FILTERS.map((f) => (
-            <option key={f} value={f}>
-              {FILTER_LABELS[f]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="suche">Name oder Verwendungszweck</label>
-        <input id="suche" name="suche" type="search" defaultValue={query.search} key={query.search} maxLength={100} />
-      </div>
-      <div className="actions">
-        <button type="submit">Filtern</button>
-        {query.filter !== "alle" || query.search ? (
-          <a href={`/freizeit/participants/${eventId}`} className="button secondary">
-            Filter zurücksetzen
-          </a>
-        ) : null}
-      </div>
-    </Form>
+    <>
+      <Form method="get" action={`/freizeit/participants/${eventId}`} className="review-filter" role="search">
+        <div className="field">
+          <label htmlFor="filter">Anzeigen</label>
+          <select id="filter" name="filter" defaultValue={query.filter} key={query.filter}>
+            {LIST_FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {FILTER_LABELS[f]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field search-field">
+          <label htmlFor="suche">Name oder Verwendungszweck</label>
+          <input id="suche" name="suche" type="search" defaultValue={query.search} key={query.search} maxLength={MAX_SEARCH} aria-describedby={note ? "suche-verwendungszweck" : undefined} />
+        </div>
+        <div className="actions">
+          <button type="submit">Filtern</button>
+          {query.filter !== "alle" || query.search ? (
+            <a href={`/freizeit/participants/${eventId}`} className="button secondary">
+              Filter zurücksetzen
+            </a>
+          ) : null}
+        </div>
+      </Form>
+      {note ? (
+        <p id="suche-verwendungszweck" className="hint review-reference">
+          {note}
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listSearch, matchesFilter, matchesSearch, pageOf, PAGE_SIZE, parseListQuery, sectionOf, type ListFilter } from "./review-filter";
+import { listSearch, matchesFilter, matchesSearch, pageOf, PAGE_SIZE, parseListQuery, referenceNote, sectionOf, type ListFilter } from "./review-filter";
 
 const facts = {
   open: { applicationStatus: "open", waitingListPosition: null, offerExpiresAt: null, paid: false },
@@ -38,7 +38,8 @@ describe("the list filter", () => {
   it("reads the GET parameters; an unknown filter is 'alle', the search is trimmed and cut, a bad page is 1", () => {
     expect(parseListQuery(new URLSearchParams("filter=offen&suche=%20 Mia   M%C3%BCller &seite=3"))).toEqual({ filter: "offen", search: "Mia Müller", page: 3 });
     expect(parseListQuery(new URLSearchParams("filter=drop+table"))).toEqual({ filter: "alle", search: "", page: 1 });
-    expect(parseListQuery(new URLSearchParams(`suche=${"a".repeat(500)}`)).search).toHaveLength(100);
+    // Room for a pasted bank statement's line (up to 140 characters) with the payer around it.
+    expect(parseListQuery(new URLSearchParams(`suche=${"a".repeat(500)}`)).search).toHaveLength(200);
     for (const bad of ["0", "-2", "1.5", "x", "1e9"]) expect(parseListQuery(new URLSearchParams(`seite=${bad}`)).page).toBe(1);
   });
 
@@ -79,5 +80,14 @@ describe("the list filter", () => {
     expect(matchesSearch({ ...ada, reference: null }, "LF-12-A345")).toBe(false);
     expect(matchesSearch(ada, "LF-13-A345")).toBe(false);
     expect(matchesSearch(ada, "kurz")).toBe(true);
+    // The reference at the end of a long line (140 characters, as a SEPA transfer's) is found.
+    const line = `${"Teilnahmebeitrag Sommerfreizeit fuer zwei Kinder ".repeat(3).slice(0, 129)} LF-12-A345`;
+    expect(matchesSearch(ada, parseListQuery(new URLSearchParams({ suche: line })).search)).toBe(true);
+  });
+
+  it("says what a reference searched for, and when it is another event's", () => {
+    expect(referenceNote("Mia", 12)).toBeNull();
+    expect(referenceNote("Überweisung lf 12 a 345", 12)).toBe("Gesucht nach dem Verwendungszweck LF-12-A345: die Kinder dieser Anmeldung.");
+    expect(referenceNote("LF-13-A345", 12)).toBe("Der Verwendungszweck LF-13-A345 gehört zu einer anderen Veranstaltung.");
   });
 });

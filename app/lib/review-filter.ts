@@ -1,7 +1,7 @@
 // The participant list's filter and name search (spec part 2 §2.5, issue 10): plain GET
 // parameters, so a filtered list can be bookmarked and works without JavaScript.
 import { owes, stateOf, type RegistrationFacts } from "./registration-machine";
-import { referenceIn } from "./transfer";
+import { enrolmentReference, referenceIn, referenceParts } from "./transfer";
 
 export const LIST_FILTERS = ["alle", "offen", "bestaetigt", "unbezahlt", "warteliste", "abgelehnt"] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
@@ -16,7 +16,8 @@ export const FILTER_LABELS: Record<ListFilter, string> = {
 };
 
 /** The longest name search we look at; anything longer is cut (it cannot match a name anyway). */
-const MAX_SEARCH = 100;
+/** Room for a pasted bank statement's line (a SEPA transfer's text has up to 140 characters). */
+export const MAX_SEARCH = 200;
 
 /** Registrations per page: a page of a 500-child camp stays quick to send and to read on a phone. */
 export const PAGE_SIZE = 50;
@@ -92,4 +93,14 @@ export function matchesSearch(person: { firstName: string; lastName: string; ref
   return fold(search)
     .split(" ")
     .every((word) => name.includes(word));
+}
+
+/** What a search holding a transfer reference looked for, said above the list; null otherwise. */
+export function referenceNote(search: string, eventId: number): string | null {
+  const parts = referenceParts(search);
+  if (!parts) return null;
+  const reference = enrolmentReference(parts.eventId, parts.enrolmentId);
+  return parts.eventId === eventId
+    ? `Gesucht nach dem Verwendungszweck ${reference}: die Kinder dieser Anmeldung.`
+    : `Der Verwendungszweck ${reference} gehört zu einer anderen Veranstaltung.`;
 }

@@ -57,6 +57,11 @@ describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
     await page.waitForURL((url) => url.searchParams.get("filter") === "offen" && url.searchParams.get("suche") === "sommer");
     await table.getByRole("row").nth(1).getByRole("link", { name: "Sommer, Mila" }).waitFor();
     expect(await table.getByRole("row").count()).toBe(2);
+    // A bank statement's line with another event's reference: said so at the field.
+    await page.getByLabel("Name oder Verwendungszweck").fill(`Beitrag Sommerlager LF ${camp.id + 1000} A 7 Mila`);
+    await page.getByRole("button", { name: "Filtern" }).click();
+    await page.getByText(`Der Verwendungszweck LF-${camp.id + 1000}-A7 gehört zu einer anderen Veranstaltung.`).waitFor();
+    await page.goto(`/freizeit/participants/${camp.id}?filter=offen&suche=sommer`);
 
     await table.getByRole("link", { name: "Sommer, Mila" }).click();
     await page.getByRole("heading", { level: 1, name: "Mila Sommer" }).waitFor();
