@@ -59,6 +59,7 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
  * The start moved (the edit form, inside its transaction): open offers end at the new start at the
  * latest, so that none is taken once the event has started. Each parent is told the shorter time
  * with the offer's links again; a start already passed ends the offer, and the run-out mail says so.
+ * Returns how many parents were told.
  */
 export function endOffersByStart(tx: Tx, eventId: number, startsAt: Date, now = new Date()) {
   const shortened = tx
@@ -67,14 +68,16 @@ export function endOffersByStart(tx: Tx, eventId: number, startsAt: Date, now = 
     .where(and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"), gt(registrations.offerExpiresAt, startsAt)))
     .returning({ id: registrations.id })
     .all();
-  if (!shortened.length || startsAt.getTime() <= now.getTime()) return;
-  for (const row of loadManyForChange(tx, eventId, shortened.map(({ id }) => id))) {
-    tellParent(tx, row, "Platzangebot gilt kürzer", [
-      `die Freizeit beginnt jetzt früher. Deshalb halten wir den Platz für ${row.childFirstName} nur noch bis ${formatDate(startsAt)}, ${formatTime(startsAt)} für euch frei.`,
+  if (!shortened.length || startsAt.getTime() <= now.getTime()) return 0;
+  const rows = loadManyForChange(tx, eventId, shortened.map(({ id }) => id));
+  for (const row of rows) {
+    tellParent(tx, row, "Platzangebot endet früher", [
+      `die Veranstaltung beginnt jetzt schon am ${formatDate(startsAt)} um ${formatTime(startsAt)}. Bis dahin halten wir den Platz für ${row.childFirstName} frei.`,
       "",
       ...offerLinks(row.id),
     ]);
   }
+  return rows.length;
 }
 
 /** The offer mail's two links and what happens without an answer. */

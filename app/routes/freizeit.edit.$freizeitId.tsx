@@ -84,16 +84,25 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
     throw refusal;
   });
+  let offersShortened = 0;
   try {
-    const unused = updateEvent(id, form.input, user, form.stored, form.changes, form.submissionKey);
-    await Promise.all(unused.map((f) => removeStoredFile(f.kind, f.key)));
+    const saved = updateEvent(id, form.input, user, form.stored, form.changes, form.submissionKey);
+    offersShortened = saved.offersShortened;
+    await Promise.all(saved.unused.map((f) => removeStoredFile(f.kind, f.key)));
   } catch (error) {
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
     if (error instanceof EventFormRefusal) return refusedAnswer(form.submission, error, form.stored.length > 0);
     logError(error, requestIdOf(context), "Freizeit nicht gespeichert");
     return failedAnswer(form.submission);
   }
-  return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert" });
+  // A start moved earlier shortened open offers, and their families were mailed: the leaders are told.
+  const shortened =
+    offersShortened === 1
+      ? "Ein offenes Platzangebot endet jetzt mit dem Beginn; die Familie hat dazu eine E-Mail bekommen."
+      : offersShortened > 1
+        ? `${offersShortened} offene Platzangebote enden jetzt mit dem Beginn; die Familien haben dazu eine E-Mail bekommen.`
+        : undefined;
+  return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert", ...(shortened ? { message: shortened } : {}) });
 }
 
 export default function EditEvent() {

@@ -15,10 +15,11 @@ import { decide } from "~/models/registration-decision.server";
 import type { SessionUser } from "~/models/user.server";
 import { answerOffer, expireOffers, OFFER_NOT_TAKEN } from "~/models/waiting-list.server";
 import { action as offerAction, loader as offerLoader } from "~/routes/platzangebot.$registrationId.$answer";
+import { action as editAction } from "~/routes/freizeit.edit.$freizeitId";
 import { closeDatabase, db } from "~/services/db.server";
 import { takeFlash } from "~/services/flash.server";
 import { createUser, resetDatabase, sessionCookieFor } from "../support/fixtures";
-import { createEvent } from "../support/events";
+import { createEvent, multipartPost, validEventFields } from "../support/events";
 import { createRegistration, historyOf, registration } from "../support/registrations";
 import { cookieFrom, get, linkIn, outbox, post, run } from "../support/remix";
 
@@ -177,16 +178,35 @@ describe("a freed place", () => {
     expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(moved.getTime());
     // The parent is told the shorter time, with both links again (review: the first mail named
     // the later end, and nothing said otherwise); nobody else is written to.
-    const told = outbox().filter((m) => m.subject.includes("Platzangebot gilt kürzer"));
+    const told = outbox().filter((m) => m.subject.includes("Platzangebot endet früher"));
     expect(told.map((m) => m.to[0])).toEqual([parents[1].email]);
-    expect(told[0].text).toContain(`die Freizeit beginnt jetzt früher. Deshalb halten wir den Platz für Warte1 nur noch bis ${formatDate(moved)}, ${formatTime(moved)} für euch frei.`);
+    expect(told[0].text).toContain(`die Veranstaltung beginnt jetzt schon am ${formatDate(moved)} um ${formatTime(moved)}. Bis dahin halten wir den Platz für Warte1 frei.`);
     expect(told[0].text).toContain(`/platzangebot/${waiting[0].id}/annehmen`);
     expect(told[0].text).toContain(`/platzangebot/${waiting[0].id}/freigeben`);
     // The same form saved again changes nothing and tells nobody again.
     updateEvent(eventId, input, lead, [], { renamed: [], removedIds: [], removePicture: false });
-    expect(outbox().filter((m) => m.subject.includes("Platzangebot gilt kürzer"))).toHaveLength(1);
+    expect(outbox().filter((m) => m.subject.includes("Platzangebot endet früher"))).toHaveLength(1);
     expect(expireOffers(new Date(moved.getTime()))).toBe(1);
     expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
+  });
+
+  it("the edit form's answer tells the leaders how many families were mailed a shorter offer", async () => {
+    const { first } = await fullCamp();
+    decide(eventId, first.id, "reject", lead, "x");
+    const cookie = await sessionCookieFor(lead.id);
+    const save = async (dateFrom: string) => {
+      const edit = multipartPost(`/freizeit/edit/${eventId}`, validEventFields({ dateFrom, timeFrom: "12:00", capacity: "2", offerHours: "48" }), {}, cookie);
+      edit.params = { freizeitId: String(eventId) };
+      const saved = await run(editAction, edit);
+      expect(saved.status).toBe(302);
+      return (await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(saved, "lf_flash")! } })))?.flash;
+    };
+    expect(await save(berlinToday(Date.now() + 24 * HOUR))).toMatchObject({
+      title: "Änderungen gespeichert",
+      message: "Ein offenes Platzangebot endet jetzt mit dem Beginn; die Familie hat dazu eine E-Mail bekommen.",
+    });
+    // Saved again: nothing shortened, nothing said.
+    expect((await save(berlinToday(Date.now() + 24 * HOUR)))?.message).toBeUndefined();
   });
 
   it("a start moved into the past ends the offer without a mail of its own: the run-out mail follows", async () => {
@@ -196,7 +216,7 @@ describe("a freed place", () => {
     const input: EventInput = { ...formOf(db.select().from(events).where(eq(events.id, eventId)).get()!), dateFrom: berlinToday(now.getTime() - 24 * HOUR), timeFrom: "12:00", dateTo: null, timeTo: null, registrationDeadline: null };
     updateEvent(eventId, input, lead, [], { renamed: [], removedIds: [], removePicture: false });
     expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(berlinToInstant(input.dateFrom, "12:00").getTime());
-    expect(outbox().filter((m) => m.subject.includes("Platzangebot gilt kürzer"))).toEqual([]);
+    expect(outbox().filter((m) => m.subject.includes("Platzangebot endet früher"))).toEqual([]);
     expect(expireOffers(now)).toBe(1);
     expect(outbox().filter((m) => m.subject.includes("Platzangebot abgelaufen")).map((m) => m.to[0])).toEqual([parents[1].email]);
   });
