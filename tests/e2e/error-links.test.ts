@@ -101,6 +101,38 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
     await context.close();
   });
 
+  it("account: a refused form opens with its heading and its message in view (screens' review: at the screen's foot, or the heading above it)", async () => {
+    const parent = await createUser({ password: "Erstes-Passwort-1" });
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 700 });
+    for (const width of [320, 360]) {
+      await page.setViewportSize({ width, height: 700 });
+      await page.goto("/account");
+      if (javaScriptEnabled) await hydrated(page);
+      const shown = (heading: string, alert: string) =>
+        page.evaluate(
+          ([heading, alert]) => {
+            const h = document.getElementById(heading)!.getBoundingClientRect();
+            const a = document.querySelector(alert)!.getBoundingClientRect();
+            return { heading: h.top >= -1, alert: a.top < window.innerHeight / 2 && a.bottom <= window.innerHeight + 1 };
+          },
+          [heading, alert],
+        );
+      await page.getByRole("textbox", { name: "E-Mail", exact: true }).fill("keine-adresse");
+      await page.getByRole("button", { name: "E-Mail ändern" }).click();
+      await page.locator("#email .form-alert").waitFor();
+      await expect.poll(() => shown("email-title", "#email .form-alert")).toEqual({ heading: true, alert: true });
+
+      await page.getByLabel("Aktuelles Passwort").fill("Erstes-Passwort-1");
+      await page.getByLabel("Neues Passwort", { exact: true }).fill("Zweites-Passwort-2");
+      await page.getByLabel("Neues Passwort wiederholen").fill("Zweites-Passwort-3");
+      await page.getByRole("button", { name: "Passwort ändern" }).click();
+      await page.locator("#password .form-alert").waitFor();
+      await expect.poll(() => shown("password-title", "#password .form-alert")).toEqual({ heading: true, alert: true });
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("password change: the summary names every wrong field, each a link to it (screens' review: only the first problem)", async () => {
     const parent = await createUser({ password: "Erstes-Passwort-1" });
     const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 640 });
