@@ -4,9 +4,9 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { Field, FormAlert, FormErrors, PasswordChecklist, PasswordField, type Alert } from "./forms";
-import type { PasswordCheck } from "~/lib/password-rules";
+import type { ServerCheck } from "~/lib/password-rules";
 
-export type AccountActionData = { intent: string | null; result: unknown; alert: Alert; attempt?: number; check?: PasswordCheck | null } | undefined;
+export type AccountActionData = { intent: string | null; result: unknown; alert: Alert; attempt?: number; check?: ServerCheck | null } | undefined;
 
 type Props = {
   account: { id: number; firstName: string; lastName: string; email: string };
@@ -152,7 +152,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
   );
 }
 
-type PasswordChangeProps = { lastResult: SubmissionResult<string[]> | undefined; alert: Alert | null; check?: PasswordCheck | null; attempt?: number; busy: boolean };
+type PasswordChangeProps = { lastResult: SubmissionResult<string[]> | undefined; alert: Alert | null; check?: ServerCheck | null; attempt?: number; busy: boolean };
 
 function PasswordChange({ lastResult, alert, check, attempt, busy }: PasswordChangeProps) {
   const [passwordForm, password] = useForm({ id: "password", lastResult, shouldValidate: "onSubmit" });

@@ -4,7 +4,7 @@ import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import { showAndFocus } from "~/components/in-page-links";
 import { typedDateHint } from "~/lib/dates";
-import { checkPassword, PASSWORD_CHECK_LABELS, passwordStrength, type PasswordCheck } from "~/lib/password-rules";
+import { checkPassword, PASSWORD_CHECK_LABELS, passwordStrength, type PasswordCheck, type ServerCheck } from "~/lib/password-rules";
 
 /** True once React runs in the browser: controls that need JavaScript show only then. */
 export function useHydrated() {
@@ -185,7 +185,7 @@ export function PasswordChecklist({
 }: {
   password: string | null;
   repeat: string | null;
-  serverCheck?: PasswordCheck | null;
+  serverCheck?: ServerCheck | null;
   showStrength?: boolean;
   id?: string;
 }) {
@@ -199,7 +199,8 @@ export function PasswordChecklist({
       </p>
       <ul aria-labelledby={headingId}>
         {(Object.keys(PASSWORD_CHECK_LABELS) as (keyof PasswordCheck)[]).map((key) => {
-          const state = check ? (check[key] ? "ok" : "missing") : "open";
+          const value = check?.[key];
+          const state = value === undefined ? "open" : value ? "ok" : "missing";
           return (
             <li key={key} className={`check-${state}`}>
               <span aria-hidden="true">{state === "ok" ? "✓" : state === "missing" ? "✗" : "•"}</span>{" "}

@@ -12,6 +12,9 @@ export type PasswordCheck = {
   matches: boolean;
 };
 
+/** What a refused form sends back for its list: the rules it judged (a rule left out stays open). */
+export type ServerCheck = Partial<PasswordCheck>;
+
 export const PASSWORD_CHECK_LABELS: Record<keyof PasswordCheck, string> = {
   minLength: `Mindestens ${PASSWORD_MIN} Zeichen`,
   upperAndLower: "Groß- und Kleinbuchstaben",

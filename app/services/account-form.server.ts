@@ -31,7 +31,7 @@ import { redirectWithFlash } from "./flash.server";
 import { currentSessionHash, endSession, requireUser } from "./session.server";
 import { deviceKeyFor, readDeviceMarks } from "./device.server";
 import { readForm } from "./form.server";
-import { brokenRules, type PasswordCheck } from "~/lib/password-rules";
+import { brokenRules, type ServerCheck } from "~/lib/password-rules";
 
 const CHANGED = "Erfolgreiche Änderung";
 const CHANGE_FAILED = "Fehler beim Ändern";
@@ -48,7 +48,7 @@ async function passwordClient(request: Request, userId: number, clientKey: strin
   return { clientKey, deviceKey: deviceKeyFor(await readDeviceMarks(request), userId) };
 }
 
-function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400, check: PasswordCheck | null = null) {
+function failure(intent: AccountIntent, result: unknown, title: string, message?: string, status = 400, check: ServerCheck | null = null) {
   return json({ intent, result, alert: { title, message }, attempt: Date.now(), check }, { status });
 }
 
@@ -115,7 +115,10 @@ export async function handleAccountForm(
         const checked = await checkCurrentPassword(target.id, current, await passwordClient(request, target.id, clientKey));
         if (checked !== "valid") fieldErrors.currentPassword = [checked === "throttled" ? PASSWORD_THROTTLED : WRONG_PASSWORD];
       }
-      const check = brokenRules(String(formData.get("newPassword") ?? ""), String(formData.get("newPasswordRepeat") ?? ""));
+      // The rules the password broke; when only the repeat differs, that rule alone (the spec's one
+      // message names no rule, and the fields come back empty).
+      const [password, repeat] = [String(formData.get("newPassword") ?? ""), String(formData.get("newPasswordRepeat") ?? "")];
+      const check = brokenRules(password, repeat) ?? (repeat && password !== repeat ? { matches: false } : null);
       return failure("password", submission.reply({ ...hidden, fieldErrors }), CHANGE_FAILED, PASSWORD_RULES, 400, check);
     }
     const changed = await changePassword(

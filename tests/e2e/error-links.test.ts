@@ -128,6 +128,11 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
       await page.getByRole("button", { name: "Passwort ändern" }).click();
       await page.locator("#password .form-alert").waitFor();
       await expect.poll(() => shown("password-title", "#password .form-alert")).toEqual({ heading: true, alert: true });
+      // Only the repeat differed: its rule is marked, the others stay open (the fields are empty).
+      expect(await page.locator("#account-password-rules li").evaluateAll((items) => items.map((li) => li.className))).toEqual([
+        ...Array(5).fill("check-open"),
+        "check-missing",
+      ]);
     }
     expect(problems).toEqual([]);
     await context.close();

@@ -149,6 +149,14 @@ describe("password change", () => {
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: other } }))).toBeNull();
   });
 
+  it("only the repeat differs: the checklist marks that rule alone (screens' review: every rule stayed neutral)", async () => {
+    const { cookie } = await signedIn({ password: "Alt-Passwort-1" });
+    const form = { intent: "password", currentPassword: "Alt-Passwort-1", newPassword: "Neu-Passwort-2", newPasswordRepeat: "Neu-Passwort-3" };
+    const refused = await body<Failure & { check: unknown }>(await run(accountAction, post("/account", form, { cookie })));
+    expect(refused.result.error?.newPasswordRepeat).toEqual(["Passwort entspricht nicht den Anforderungen"]);
+    expect(refused.check).toEqual({ matches: false });
+  });
+
   it("a wrong current password and a weak new one: both messages in one answer (screens' review)", async () => {
     const { user, cookie } = await signedIn({ password: "Alt-Passwort-1" });
     const form = { intent: "password", currentPassword: "Falsch-1!", newPassword: "schwach", newPasswordRepeat: "schwach" };
