@@ -15,8 +15,8 @@ export const FILTER_LABELS: Record<ListFilter, string> = {
   abgelehnt: "Abgelehnt",
 };
 
-/** The longest name search we look at; anything longer is cut (it cannot match a name anyway). */
-/** Room for a pasted bank statement's line (a SEPA transfer's text has up to 140 characters). */
+/** The longest search we look at, anything longer cut: room for a pasted bank statement's line
+ * (a SEPA transfer's text has up to 140 characters). */
 export const MAX_SEARCH = 200;
 
 /** Registrations per page: a page of a 500-child camp stays quick to send and to read on a phone. */

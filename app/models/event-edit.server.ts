@@ -222,12 +222,12 @@ export function updateEvent(
 ) {
   return writeTransaction((tx) => {
     // The same form sent twice: the second changes nothing, and its new files are not needed.
-    if (earlierSubmission(tx, submissionKey, actor.id)) return { unused: stored.map((f) => ({ kind: f.kind, key: f.key })), offersShortened: 0 };
+    if (earlierSubmission(tx, submissionKey, actor.id)) return { unused: stored.map((f) => ({ kind: f.kind, key: f.key })), offers: { mailed: 0, ended: 0 } };
     refuseFewerPlacesThanHeld(tx, eventId, input.capacity);
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     const columns = eventColumns(input);
     tx.update(events).set(columns).where(eq(events.id, eventId)).run();
-    const offersShortened = endOffersByStart(tx, eventId, columns.startsAt);
+    const offers = endOffersByStart(tx, eventId, columns.startsAt);
     // More places (or none any more) than before: the waiting list moves up at once.
     offerFreePlaces(tx, eventId);
 
@@ -261,7 +261,7 @@ export function updateEvent(
       .get()!.n;
     insertFiles(tx, eventId, stored, last + 1);
     const unused = gone.map((f) => ({ kind: (f.kind === "preview" ? "picture" : "attachment") as UploadKind, key: f.key }));
-    return { unused, offersShortened };
+    return { unused, offers };
   });
 }
 

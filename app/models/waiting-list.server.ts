@@ -49,7 +49,7 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
     tellParent(tx, row, "Ein Platz ist frei geworden", [
       `für ${row.childFirstName} ist ein Platz frei geworden. Wir halten ihn bis ${formatDate(expiresAt)}, ${formatTime(expiresAt)} für euch frei.`,
       "",
-      ...offerLinks(row.id),
+      ...offerLinks(row.id, expiresAt.getTime() < event.startsAt.getTime()),
     ]);
   }
   return next.length;
@@ -59,7 +59,7 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
  * The start moved (the edit form, inside its transaction): open offers end at the new start at the
  * latest, so that none is taken once the event has started. Each parent is told the shorter time
  * with the offer's links again; a start already passed ends the offer, and the run-out mail says so.
- * Returns how many parents were told.
+ * Returns how many parents were mailed and how many offers ended at once.
  */
 export function endOffersByStart(tx: Tx, eventId: number, startsAt: Date, now = new Date()) {
   const shortened = tx
@@ -68,26 +68,28 @@ export function endOffersByStart(tx: Tx, eventId: number, startsAt: Date, now = 
     .where(and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"), gt(registrations.offerExpiresAt, startsAt)))
     .returning({ id: registrations.id })
     .all();
-  if (!shortened.length || startsAt.getTime() <= now.getTime()) return 0;
+  if (startsAt.getTime() <= now.getTime()) return { mailed: 0, ended: shortened.length };
   const rows = loadManyForChange(tx, eventId, shortened.map(({ id }) => id));
   for (const row of rows) {
     tellParent(tx, row, "Platzangebot endet früher", [
       `die Veranstaltung beginnt jetzt schon am ${formatDate(startsAt)} um ${formatTime(startsAt)}. Bis dahin halten wir den Platz für ${row.childFirstName} frei.`,
       "",
-      ...offerLinks(row.id),
+      ...offerLinks(row.id, false),
     ]);
   }
-  return rows.length;
+  return { mailed: rows.length, ended: 0 };
 }
 
-/** The offer mail's two links and what happens without an answer. */
-function offerLinks(registrationId: number) {
+/**
+ * The offer mail's two links and what happens without an answer: the place is passed on when the
+ * offer ends before the start (whether anyone waits then is not known now), else to nobody.
+ */
+function offerLinks(registrationId: number, passedOn: boolean) {
   return [
     `Platz annehmen: ${link(`/platzangebot/${registrationId}/annehmen`)}`,
     `Platz freigeben: ${link(`/platzangebot/${registrationId}/freigeben`)}`,
     "",
-    // Whether anyone waits then is not known now: the place is passed on either way.
-    "Wenn du bis dahin nicht antwortest, verfällt das Angebot, und wir geben den Platz weiter.",
+    passedOn ? "Wenn du bis dahin nicht antwortest, verfällt das Angebot, und wir geben den Platz weiter." : "Wenn du bis dahin nicht antwortest, verfällt das Angebot.",
   ];
 }
 

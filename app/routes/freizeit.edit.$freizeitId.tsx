@@ -84,10 +84,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
     throw refusal;
   });
-  let offersShortened = 0;
+  let offers = { mailed: 0, ended: 0 };
   try {
     const saved = updateEvent(id, form.input, user, form.stored, form.changes, form.submissionKey);
-    offersShortened = saved.offersShortened;
+    offers = saved.offers;
     await Promise.all(saved.unused.map((f) => removeStoredFile(f.kind, f.key)));
   } catch (error) {
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
@@ -95,14 +95,18 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     logError(error, requestIdOf(context), "Freizeit nicht gespeichert");
     return failedAnswer(form.submission);
   }
-  // A start moved earlier shortened open offers, and their families were mailed: the leaders are told.
-  const shortened =
-    offersShortened === 1
-      ? "Ein offenes Platzangebot endet jetzt mit dem Beginn; die Familie hat dazu eine E-Mail bekommen."
-      : offersShortened > 1
-        ? `${offersShortened} offene Platzangebote enden jetzt mit dem Beginn; die Familien haben dazu eine E-Mail bekommen.`
-        : undefined;
-  return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert", ...(shortened ? { message: shortened } : {}) });
+  // A start moved earlier shortened open offers (their families mailed), or ended them when it has
+  // passed (the run-out mails follow): the leaders are told.
+  const offersNote = offers.mailed
+    ? offers.mailed === 1
+      ? "Ein offenes Platzangebot endet jetzt mit Beginn der Veranstaltung; die Familie bekommt dazu eine E-Mail."
+      : `${offers.mailed} offene Platzangebote enden jetzt mit Beginn der Veranstaltung; die Familien bekommen dazu eine E-Mail.`
+    : offers.ended
+      ? offers.ended === 1
+        ? "Ein offenes Platzangebot ist damit abgelaufen, weil die Veranstaltung schon begonnen hat; die Familie bekommt dazu eine E-Mail."
+        : `${offers.ended} offene Platzangebote sind damit abgelaufen, weil die Veranstaltung schon begonnen hat; die Familien bekommen dazu eine E-Mail.`
+      : undefined;
+  return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert", ...(offersNote ? { message: offersNote } : {}) });
 }
 
 export default function EditEvent() {

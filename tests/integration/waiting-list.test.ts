@@ -160,6 +160,9 @@ describe("a freed place", () => {
     expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(start.getTime());
     const mail = outbox().find((m) => m.to[0] === parents[1].email)!;
     expect(mail.text).toContain(`bis ${formatDate(start)}, ${formatTime(start)} für euch frei`);
+    // Ending at the start, the place is passed on to nobody (review: the mail promised it).
+    expect(mail.text).toContain("Wenn du bis dahin nicht antwortest, verfällt das Angebot.");
+    expect(mail.text).not.toContain("geben den Platz weiter");
     expect(answerOffer(waiting[0].id, parents[1], "accept", new Date(start.getTime() + 60_000))).toMatchObject({ ok: false, status: 410 });
     expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
     // Nobody is offered the place after the start.
@@ -183,6 +186,7 @@ describe("a freed place", () => {
     expect(told[0].text).toContain(`die Veranstaltung beginnt jetzt schon am ${formatDate(moved)} um ${formatTime(moved)}. Bis dahin halten wir den Platz für Warte1 frei.`);
     expect(told[0].text).toContain(`/platzangebot/${waiting[0].id}/annehmen`);
     expect(told[0].text).toContain(`/platzangebot/${waiting[0].id}/freigeben`);
+    expect(told[0].text).not.toContain("geben den Platz weiter");
     // The same form saved again changes nothing and tells nobody again.
     updateEvent(eventId, input, lead, [], { renamed: [], removedIds: [], removePicture: false });
     expect(outbox().filter((m) => m.subject.includes("Platzangebot endet früher"))).toHaveLength(1);
@@ -191,7 +195,7 @@ describe("a freed place", () => {
   });
 
   it("the edit form's answer tells the leaders how many families were mailed a shorter offer", async () => {
-    const { first } = await fullCamp();
+    const { first, second } = await fullCamp();
     decide(eventId, first.id, "reject", lead, "x");
     const cookie = await sessionCookieFor(lead.id);
     const save = async (dateFrom: string) => {
@@ -203,10 +207,15 @@ describe("a freed place", () => {
     };
     expect(await save(berlinToday(Date.now() + 24 * HOUR))).toMatchObject({
       title: "Änderungen gespeichert",
-      message: "Ein offenes Platzangebot endet jetzt mit dem Beginn; die Familie hat dazu eine E-Mail bekommen.",
+      message: "Ein offenes Platzangebot endet jetzt mit Beginn der Veranstaltung; die Familie bekommt dazu eine E-Mail.",
     });
     // Saved again: nothing shortened, nothing said.
     expect((await save(berlinToday(Date.now() + 24 * HOUR)))?.message).toBeUndefined();
+    // A second offer, and the start moved into the past: both end at once, and the leaders are told.
+    expect(decide(eventId, second.id, "cancel", lead, "x")).toMatchObject({ ok: true });
+    expect(await save(berlinToday(Date.now() - 24 * HOUR))).toMatchObject({
+      message: "2 offene Platzangebote sind damit abgelaufen, weil die Veranstaltung schon begonnen hat; die Familien bekommen dazu eine E-Mail.",
+    });
   });
 
   it("a start moved into the past ends the offer without a mail of its own: the run-out mail follows", async () => {
