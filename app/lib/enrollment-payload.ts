@@ -26,6 +26,12 @@ export function addBox(payload: Payload, saveKey: string) {
   payload.boxes.push({ participant: "neu", answersFor: "neu", saveKey, guardian: next });
 }
 
+/** The child a new box starts with: the first saved one not registered yet and chosen in no box. */
+export function nextSavedChild<T extends { id: number }>(children: T[], registered: number[], boxes: RawBox[] = []): T | undefined {
+  const chosen = new Set(boxes.map((box) => box.participant));
+  return children.find((c) => !registered.includes(c.id) && !chosen.has(String(c.id)));
+}
+
 /** Removes a box; boxes that named its typed guardian get it copied, so nothing typed is lost. */
 export function removeBox(payload: Payload, index: number) {
   const boxes = payload.boxes;

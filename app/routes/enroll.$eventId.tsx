@@ -12,7 +12,7 @@ import { PaymentChoice, SepaSection, TermsConsent } from "~/components/enrollmen
 import { RouteError } from "~/components/route-error";
 import { useHydrated } from "~/components/forms";
 import { formatIsoDate } from "~/lib/dates";
-import { childAnswers, defaultGuardian, typedGuardians, valueAt, type Payload } from "~/lib/enrollment-payload";
+import { childAnswers, defaultGuardian, nextSavedChild, typedGuardians, valueAt, type Payload } from "~/lib/enrollment-payload";
 import { formatEuro } from "~/lib/event-rules";
 import { getEnrolmentContext, NOT_FOUND, takesNoEnrolment } from "~/models/enrollment.server";
 import { cachedLegalLinks } from "~/models/legal.server";
@@ -62,7 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, id, context } = await contextFor(request, params.eventId);
   const parked = await parkedAnswer(request, user, id, context);
   const { rules: _rules, ...shown } = context;
-  const firstChild = context.children.find((c) => !context.registered.includes(c.id));
+  const firstChild = nextSavedChild(context.children, context.registered);
   const first = firstChild ? String(firstChild.id) : "neu";
   const { links, bank } = settings();
   const legal = cachedLegalLinks();

@@ -5,7 +5,7 @@ import type { Submission as Submission_ } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
 import type { z } from "zod";
 import { birthDateProblem, checkBoxes, filledFields, mergeProblems, type Problems } from "~/lib/enrollment-rules";
-import { addBox, defaultGuardian, MAX_BOXES, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
+import { addBox, defaultGuardian, MAX_BOXES, nextSavedChild, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
 import { isIsoDate } from "~/lib/dates";
 import { earlierEnrolment, enrol, EnrolmentError, lateProblem, type getEnrolmentContext } from "~/models/enrollment.server";
 import { saveFromEnrolmentBox } from "~/models/family.server";
@@ -120,11 +120,11 @@ export async function answerEnrolmentForm(formData: FormData, eventId: number, u
     const added = payload.boxes.length > before ? payload.boxes[before] : undefined;
     // The next saved child no box has chosen and not registered yet, with its answers, as the
     // first box starts; a new child once none is left.
-    const chosen = new Set(payload.boxes.map((box) => box.participant));
-    const next = context.children.find((c) => !context.registered.includes(c.id) && !chosen.has(String(c.id)));
+    const next = nextSavedChild(context.children, context.registered, payload.boxes);
     if (added && next) {
       added.participant = String(next.id);
-      takeOverChildAnswers(payload, context.children, guardianIds);
+      // This box only: another box's child chosen without 'Auswahl übernehmen' keeps what was typed.
+      takeOverChildAnswers({ boxes: [added] }, context.children, guardianIds);
     }
     if (added && !added.guardian) added.guardian = defaultGuardian(undefined, guardianIds);
     return answer();

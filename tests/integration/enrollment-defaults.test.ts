@@ -92,6 +92,20 @@ describe("the child an added box starts with", () => {
     );
     expect(third.payload.boxes[2]).toMatchObject({ participant: "neu", guardian: String(eva.id) });
   });
+
+  it("adding a box leaves what was typed in the other boxes, also under a child chosen without 'Auswahl übernehmen' (review)", async () => {
+    const camp = createEvent();
+    const { user, cookie } = await parent();
+    const mia = child(user.id, "Mia");
+    const ben = child(user.id, "Ben");
+    db.update(participants).set({ specialNeeds: "Gespeichert" }).where(eq(participants.id, ben.id)).run();
+    // Box 1 showed Mia's answers; Ben was chosen and answers typed, without taking the choice over.
+    const added = await body<Answer>(
+      await submit(camp.id, cookie, { ...form({ intent: "add" }), "boxes[0].participant": String(ben.id), "boxes[0].answersFor": String(mia.id), "boxes[0].specialNeeds": "Neu getippt" }),
+    );
+    expect(added.payload.boxes[0]).toMatchObject({ participant: String(ben.id), specialNeeds: "Neu getippt" });
+    expect(added.payload.boxes[1]).toMatchObject({ participant: String(mia.id), answersFor: String(mia.id) });
+  });
 });
 
 describe("'Keine (ab 18 Jahren)'", () => {
