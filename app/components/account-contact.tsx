@@ -51,7 +51,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
 
   return (
     <>
-      <section className="panel" aria-labelledby="names-title">
+      <section className="panel account-section" aria-labelledby="names-title">
         <h2 id="names-title">Name</h2>
         <Form method="post" {...getFormProps(namesForm)} noValidate>
           <FormAlert alert={alertFor("names")} attempt={actionData?.attempt} />
@@ -64,7 +64,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
         </Form>
       </section>
 
-      <section className="panel" aria-labelledby="email-title">
+      <section className="panel account-section" aria-labelledby="email-title">
         <h2 id="email-title">E-Mail</h2>
         <Form method="post" {...getFormProps(emailForm)} noValidate>
           <FormAlert alert={alertFor("email")} attempt={actionData?.attempt} />
@@ -83,7 +83,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
       </section>
 
       {self ? (
-        <section className="panel" aria-labelledby="phone-title">
+        <section className="panel account-section" aria-labelledby="phone-title">
           <h2 id="phone-title">Telefon</h2>
           <Form method="post" {...getFormProps(phoneForm)} noValidate>
             <FormAlert alert={alertFor("phone")} attempt={actionData?.attempt} />
@@ -103,7 +103,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
       ) : null}
 
       {self ? (
-        <section className="panel" aria-labelledby="password-title">
+        <section className="panel account-section" aria-labelledby="password-title">
           <h2 id="password-title">Passwort ändern</h2>
           <PasswordChange
             key={pageKey}
@@ -118,7 +118,7 @@ export function AccountContact({ account, phone, self, confirmDelete, actionData
 
       {children}
       {self ? (
-        <section className="panel danger-zone" aria-labelledby="delete-title">
+        <section className="panel account-section danger-zone" aria-labelledby="delete-title">
           <h2 id="delete-title">Konto löschen</h2>
           <FormAlert alert={alertFor("delete")} attempt={actionData?.attempt} />
           {confirmDelete ? (

@@ -1,6 +1,7 @@
 // Veranstaltungsverwaltung: a compact card per event (a small picture or check icon at the side,
 // so that a phone shows many at once); 'Bearbeiten' carries the open decisions ('9 offen', their
-// kinds in a line above it) and leads to the event's participant list.
+// kinds for screen readers, a line above the cards says what it counts) and leads to the event's
+// participant list.
 import { formatIsoDate } from "~/lib/dates";
 import type { AdminEventCard } from "~/models/admin.server";
 
@@ -8,7 +9,7 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** What the badge counts, in words. */
+/** What the badge counts, in words for screen readers. */
 export function openDecisionsText(card: Pick<AdminEventCard, "openRegistrations" | "openHelpers" | "openPayments">) {
   return [
     card.openRegistrations ? plural(card.openRegistrations, "offene Anmeldung", "offene Anmeldungen") : "",
@@ -33,14 +34,15 @@ function AdminEventTile({ card }: { card: AdminEventCard }) {
           <a href={`/freizeit/${card.id}`}>{card.title}</a>
         </h3>
         <p className="meta">{dates}</p>
-        {/* What the badge counts, in words anyone sees (it was for screen readers only). */}
-        {open > 0 ? <p className="meta admin-open">{openDecisionsText(card)}</p> : null}
         <div className="actions">
           <a href={`/freizeit/participants/${card.id}`} className="button secondary">
             {/* One piece: at 320 px the badge goes below it, not half the word (screens' review). */}
             <span className="admin-action-label">Bearbeiten</span>
             {open > 0 ? (
-              <span className="badge admin-badge">{`${open} offen`}</span>
+              <>
+                <span className="badge admin-badge">{`${open} offen`}</span>
+                <span className="visually-hidden">{` (${openDecisionsText(card)})`}</span>
+              </>
             ) : null}
           </a>
         </div>
@@ -75,6 +77,11 @@ export function AdminEvents({ cards }: { cards: AdminEventCard[] }) {
   }
   return (
     <>
+      {/* What the badges count, once for every card (screens' review: only screen readers were
+          told; a line on each card made the compact cards half again as tall). */}
+      {cards.some((c) => c.openRegistrations + c.openHelpers + c.openPayments > 0) ? (
+        <p className="hint">„offen“ an „Bearbeiten“ zählt die offenen Anmeldungen, Mitarbeiter*innen-Anmeldungen und Zahlungen der Veranstaltung.</p>
+      ) : null}
       <CardSection id="admin-upcoming" title="Kommende Veranstaltungen" cards={upcoming} />
       <CardSection id="admin-past" title="Vergangene Veranstaltungen" cards={past} />
     </>

@@ -23,10 +23,12 @@ export function showAndFocus(target: HTMLElement) {
   target.focus({ preventScroll: true });
   // A field is shown with its label (or its group's legend) above it, as the jump would not.
   const place = target.matches("input, select, textarea") ? (target.closest<HTMLElement>("fieldset, .field") ?? target) : target;
-  // A form's answer is shown under its section's heading (the account's forms), when it is near.
+  // A form's answer is shown under its section's heading (the account's forms), when that is just
+  // above it.
   const heading = place.classList.contains("form-alert") ? place.closest("section")?.querySelector<HTMLElement>("h1, h2, h3") : null;
-  const near = heading && place.getBoundingClientRect().top - heading.getBoundingClientRect().top < window.innerHeight / 3;
-  const from = near ? heading : place;
+  const below = heading ? place.getBoundingClientRect().top - heading.getBoundingClientRect().top : -1;
+  const near = below >= 0 && below < window.innerHeight / 3;
+  const from = near && heading ? heading : place;
   const top = place.getBoundingClientRect().top;
   if (from.getBoundingClientRect().top < 0 || top > window.innerHeight / 2) from.scrollIntoView({ block: "start" });
 }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { checkPassword, meetsPasswordRules, passwordStrength } from "./password-rules";
+import { brokenRules, checkPassword, meetsPasswordRules, passwordStrength } from "./password-rules";
 
 describe("password rules", () => {
+  it("a refused form's check: every rule when one is broken, the repeat's alone when only it differs, none else", () => {
+    expect(brokenRules("kurz", "kurz")).toEqual({ minLength: false, upperAndLower: false, digit: false, special: false, maxLength: true, matches: true });
+    expect(brokenRules("Gutes-Passwort-1", "Gutes-Passwort-2")).toEqual({ matches: false });
+    // A repeat left empty is no mismatch (its field says it is missing), and a good pair no check.
+    expect(brokenRules("Gutes-Passwort-1", "")).toBeNull();
+    expect(brokenRules("Gutes-Passwort-1", "Gutes-Passwort-1")).toBeNull();
+  });
+
   it("needs at least 8 and at most 72 characters", () => {
     const of = (n: number) => "Aa1!" + "x".repeat(n - 4);
     expect(meetsPasswordRules(of(7))).toBe(false);

@@ -39,15 +39,17 @@ export function checkPassword(password: string, repeat: string): PasswordCheck {
 }
 
 /**
- * The check a refused form sends back for its list of rules, or null when every rule but the
- * repeat holds. The password fields come back empty, so the list says only which rule the
+ * The check a refused form sends back for its list of rules: every rule when the password broke
+ * one, the repeat's alone when only it differs, else null. The password fields come back empty, so the list says only which rule the
  * password broke (without JavaScript nothing else says it); ticks for a good password that is
  * gone from the form would say a field is fine that is empty.
  */
-export function brokenRules(password: string, repeat: string): PasswordCheck | null {
+export function brokenRules(password: string, repeat: string): ServerCheck | null {
   const check = checkPassword(password, repeat);
   const broken = (Object.keys(check) as (keyof PasswordCheck)[]).some((rule) => rule !== "matches" && !check[rule]);
-  return broken ? check : null;
+  if (broken) return check;
+  // Only the repeat differs: that rule alone (the messages name no rule on the account page).
+  return repeat && !check.matches ? { matches: false } : null;
 }
 
 /** The rules a new password must meet (everything but the repeat). */

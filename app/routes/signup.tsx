@@ -5,7 +5,7 @@ import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Field, FormErrors, PasswordChecklist, PasswordField, type Alert } from "~/components/forms";
-import { brokenRules, type PasswordCheck } from "~/lib/password-rules";
+import { brokenRules, type ServerCheck } from "~/lib/password-rules";
 import { EMAIL_MAX } from "~/lib/email";
 import { signUp } from "~/models/auth.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
@@ -157,7 +157,7 @@ export default function Signup() {
           id="signup-rules"
           password={password}
           repeat={repeat}
-          serverCheck={data?.check as PasswordCheck | null | undefined}
+          serverCheck={data?.check as ServerCheck | null | undefined}
         />
         <div className="actions">
           <button type="submit" disabled={navigation.state === "submitting"}>

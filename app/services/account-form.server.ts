@@ -115,10 +115,7 @@ export async function handleAccountForm(
         const checked = await checkCurrentPassword(target.id, current, await passwordClient(request, target.id, clientKey));
         if (checked !== "valid") fieldErrors.currentPassword = [checked === "throttled" ? PASSWORD_THROTTLED : WRONG_PASSWORD];
       }
-      // The rules the password broke; when only the repeat differs, that rule alone (the spec's one
-      // message names no rule, and the fields come back empty).
-      const [password, repeat] = [String(formData.get("newPassword") ?? ""), String(formData.get("newPasswordRepeat") ?? "")];
-      const check = brokenRules(password, repeat) ?? (repeat && password !== repeat ? { matches: false } : null);
+      const check = brokenRules(String(formData.get("newPassword") ?? ""), String(formData.get("newPasswordRepeat") ?? ""));
       return failure("password", submission.reply({ ...hidden, fieldErrors }), CHANGE_FAILED, PASSWORD_RULES, 400, check);
     }
     const changed = await changePassword(

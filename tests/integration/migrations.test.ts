@@ -77,13 +77,17 @@ describe("migrating a database in use", () => {
 
   it("0020 ends open offers held past their event's start at the start and leaves every other row", () => {
     const sqlite = databaseUpTo(20, "angebote.db");
-    // Event 1 starts at 1893456000000; offers before, after and on a cancelled registration.
+    // Event 1 starts at 1893456000000, event 2 a day later; offers before, after and on a
+    // cancelled registration; each row is capped by its own event's start.
     sqlite.exec(`${USER_AND_EVENT}
+      insert into events (id, title, description, date_from, time_from, starts_at, location) values (2, 'Später', 'D', '2030-07-02', '10:00', 1893542400000, 'Plön');
       insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values
-        (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (2, 1, 'Lea', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (3, 1, 'Max', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (4, 1, 'Nia', 'B', 'Weg 1', 'Kiel', '2015-01-01');
+        (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (2, 1, 'Lea', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (3, 1, 'Max', 'B', 'Weg 1', 'Kiel', '2015-01-01'),
+        (4, 1, 'Nia', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (5, 1, 'Ole', 'B', 'Weg 1', 'Kiel', '2015-01-01');
       insert into registrations (id, event_id, participant_id, user_id, payment_method, application_status, waiting_list_position, offer_expires_at) values
         (1, 1, 1, 1, 'transfer', 'open', 1, 1893459600000), (2, 1, 2, 1, 'transfer', 'open', 2, 1893452400000),
-        (3, 1, 3, 1, 'transfer', 'open', 3, null), (4, 1, 4, 1, 'transfer', 'cancelled', 4, 1893459600000);
+        (3, 1, 3, 1, 'transfer', 'open', 3, null), (4, 1, 4, 1, 'transfer', 'cancelled', 4, 1893459600000),
+        (5, 2, 5, 1, 'transfer', 'open', 1, 1893459600000);
     `);
     migrateDatabase(sqlite);
     const offers = sqlite.prepare(`select id, offer_expires_at as until from registrations order by id`).all();
@@ -92,6 +96,7 @@ describe("migrating a database in use", () => {
       { id: 2, until: 1893452400000 },
       { id: 3, until: null },
       { id: 4, until: 1893459600000 },
+      { id: 5, until: 1893459600000 },
     ]);
     sqlite.close();
   });

@@ -163,8 +163,9 @@ describe("sign-up", () => {
     expect(response.status).toBe(400);
     const answer = await body<SignupAnswer>(response);
     expect(answer.alert).toEqual({ title: "Passwort stimmt nicht überein", message: "Bitte überprüfen Sie Ihre Eingabe." });
-    // Both fields come back empty: no ticks of a password that is gone (screens' review).
-    expect(answer.check).toBeNull();
+    // Both fields come back empty: no ticks of a password that is gone (screens' review), only
+    // the repeat's rule marked as not met (review).
+    expect(answer.check).toEqual({ matches: false });
     expect(answer.result?.error?.passwordRepeat).toEqual(["Passwort stimmt nicht überein"]);
   });
 
