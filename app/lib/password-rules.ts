@@ -40,9 +40,9 @@ export function checkPassword(password: string, repeat: string): PasswordCheck {
 
 /**
  * The check a refused form sends back for its list of rules: every rule when the password broke
- * one, the repeat's alone when only it differs, else null. The password fields come back empty, so the list says only which rule the
- * password broke (without JavaScript nothing else says it); ticks for a good password that is
- * gone from the form would say a field is fine that is empty.
+ * one, the repeat's alone when only it differs, else null. The password fields come back empty,
+ * so the list says only which rule was broken (without JavaScript nothing else says it); ticks for
+ * a good password that is gone from the form would say a field is fine that is empty.
  */
 export function brokenRules(password: string, repeat: string): ServerCheck | null {
   const check = checkPassword(password, repeat);
