@@ -20,8 +20,11 @@ export function openDecisionsText(card: Pick<AdminEventCard, "openRegistrations"
     .join(", ");
 }
 
+/** The open decisions of an event, as its badge counts them. */
+const openCount = (card: AdminEventCard) => card.openRegistrations + card.openHelpers + card.openPayments;
+
 function AdminEventTile({ card }: { card: AdminEventCard }) {
-  const open = card.openRegistrations + card.openHelpers + card.openPayments;
+  const open = openCount(card);
   const dates = `${formatIsoDate(card.dateFrom)}${card.dateTo && card.dateTo !== card.dateFrom ? ` – ${formatIsoDate(card.dateTo)}` : ""}`;
   return (
     <li className={card.past ? "tile admin-event past" : "tile admin-event"}>
@@ -79,7 +82,7 @@ export function AdminEvents({ cards }: { cards: AdminEventCard[] }) {
     <>
       {/* What the badges count, once for every card (screens' review: only screen readers were
           told; a line on each card made the compact cards half again as tall). */}
-      {cards.some((c) => c.openRegistrations + c.openHelpers + c.openPayments > 0) ? (
+      {cards.some((c) => openCount(c) > 0) ? (
         <p className="hint">„offen“ an „Bearbeiten“ zählt die offenen Anmeldungen, Mitarbeiter*innen-Anmeldungen und Zahlungen der Veranstaltung.</p>
       ) : null}
       <CardSection id="admin-upcoming" title="Kommende Veranstaltungen" cards={upcoming} />

@@ -24,6 +24,14 @@ async function view(page: Page, selector: string) {
   }, selector);
 }
 
+/** Sends the account's password form with these three fields. */
+async function changePassword(page: Page, current: string, next: string, repeat: string) {
+  await page.getByLabel("Aktuelles Passwort").fill(current);
+  await page.getByLabel("Neues Passwort", { exact: true }).fill(next);
+  await page.getByLabel("Neues Passwort wiederholen").fill(repeat);
+  await page.getByRole("button", { name: "Passwort ändern" }).click();
+}
+
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.id ?? document.activeElement?.tagName);
 
 describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScriptEnabled }) => {
@@ -84,10 +92,7 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
     const parent = await createUser({ password: "Erstes-Passwort-1" });
     const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 640 });
     await page.goto("/account");
-    await page.getByLabel("Aktuelles Passwort").fill("Falsches-Passwort-9");
-    await page.getByLabel("Neues Passwort", { exact: true }).fill("Zweites-Passwort-2");
-    await page.getByLabel("Neues Passwort wiederholen").fill("Zweites-Passwort-2");
-    await page.getByRole("button", { name: "Passwort ändern" }).click();
+    await changePassword(page, "Falsches-Passwort-9", "Zweites-Passwort-2", "Zweites-Passwort-2");
     const alert = page.locator("#password .form-alert");
     await alert.getByText("Das aktuelle Passwort ist nicht korrekt.").waitFor();
     await expect.poll(() => view(page, "#password .form-alert")).toMatchObject({ inView: true });
@@ -122,10 +127,7 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
       await page.locator("#email .form-alert").waitFor();
       await expect.poll(() => shown("email-title", "#email .form-alert")).toEqual({ heading: true, alert: true });
 
-      await page.getByLabel("Aktuelles Passwort").fill("Erstes-Passwort-1");
-      await page.getByLabel("Neues Passwort", { exact: true }).fill("Zweites-Passwort-2");
-      await page.getByLabel("Neues Passwort wiederholen").fill("Zweites-Passwort-3");
-      await page.getByRole("button", { name: "Passwort ändern" }).click();
+      await changePassword(page, "Erstes-Passwort-1", "Zweites-Passwort-2", "Zweites-Passwort-3");
       await page.locator("#password .form-alert").waitFor();
       await expect.poll(() => shown("password-title", "#password .form-alert")).toEqual({ heading: true, alert: true });
       // Only the repeat differed: its rule is marked, the others stay open (the fields are empty).
@@ -143,10 +145,7 @@ describe.each(JS_MODES)("a refused form's list of messages $name", ({ javaScript
     const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: parent.id, height: 640 });
     await page.goto("/account");
     if (javaScriptEnabled) await hydrated(page);
-    await page.getByLabel("Aktuelles Passwort").fill("Falsches-Passwort-9");
-    await page.getByLabel("Neues Passwort", { exact: true }).fill("kurz");
-    await page.getByLabel("Neues Passwort wiederholen").fill("kurz");
-    await page.getByRole("button", { name: "Passwort ändern" }).click();
+    await changePassword(page, "Falsches-Passwort-9", "kurz", "kurz");
     const summary = page.locator("#password .form-alert");
     await summary.getByRole("link", { name: /Aktuelles Passwort/ }).waitFor();
     expect(await summary.getByRole("link").allTextContents()).toEqual([
