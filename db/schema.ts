@@ -552,6 +552,12 @@ export const registrations = sqliteTable(
      * a payment of its own, as that mail asked (DECISIONS.md, one enrolment, one payment).
      */
     amountAskedAlone: bool("amount_asked_alone").notNull().default(false),
+    /**
+     * Its payment is confirmed and the parent's "Zahlung eingegangen" mail waits until then: ten
+     * minutes to take a mistake back, and one mail for the children of one account and event
+     * whose payments are confirmed meanwhile (payment-mails.server.ts). Null: no mail waits.
+     */
+    paymentMailAt: integer("payment_mail_at", { mode: "timestamp_ms" }),
     /** The answers given in this enrolment (DECISIONS.md, registration answers). */
     tshirtSize: text("tshirt_size", { enum: TSHIRT_SIZES }),
     swimBadge: text("swim_badge", { enum: SWIM_BADGES }),
@@ -586,6 +592,10 @@ export const registrations = sqliteTable(
     check("registrations_waiting_check", sql`waiting_list_position IS NULL OR waiting_list_position > 0`),
     check("registrations_offer_check", sql`offer_expires_at IS NULL OR waiting_list_position IS NOT NULL`),
     index("registrations_offer_idx").on(t.offerExpiresAt),
+    // The payment mails that wait, read every minute without reading the registrations.
+    index("registrations_payment_mail_idx")
+      .on(t.paymentMailAt)
+      .where(sql`payment_mail_at IS NOT NULL`),
     // An event's open waiting-list offers (places taken), without reading its waiting list.
     index("registrations_event_offer_idx")
       .on(t.eventId, t.applicationStatus)

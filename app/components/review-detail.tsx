@@ -119,7 +119,7 @@ type Payment = {
   amountCents: number | null;
 };
 
-export function StatusBlock({ registration, reference, sepaHref }: { registration: Payment; reference: string | null; sepaHref: string | null }) {
+export function StatusBlock({ registration, reference, sepaHref, listHref }: { registration: Payment; reference: string | null; sepaHref: string | null; listHref: string }) {
   const payment = paymentStatusWord(registration);
   return (
     <section aria-labelledby="status-title" className="panel">
@@ -131,7 +131,17 @@ export function StatusBlock({ registration, reference, sepaHref }: { registratio
           ["Bezahlung", payment ? <Mark key="p" word={payment} /> : "Keine (ohne Platz)"],
           ["Zahlungsart", registration.paymentMethod === "sepa" ? "SEPA-Lastschriftmandat" : "Überweisung"],
           ["Betrag", formatAmount(registration.amountCents)],
-          ["Verwendungszweck", reference ?? ""],
+          [
+            "Verwendungszweck",
+            reference ? (
+              // The participant list searched by it: the enrolment's children and its payment.
+              <span key="v">
+                {reference} (<a href={`${listHref}?suche=${encodeURIComponent(reference)}`}>alle Kinder dieser Anmeldung</a>)
+              </span>
+            ) : (
+              ""
+            ),
+          ],
           ...(sepaHref ? ([["SEPA-Mandat", <a key="s" href={sepaHref}>SEPA-Detailseite</a>]] as [string, ReactNode][]) : []),
         ]}
       />

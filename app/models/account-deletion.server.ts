@@ -85,8 +85,9 @@ export function deleteAccount(userId: number, now = new Date()): { ok: true } | 
       .from(registrations)
       .where(eq(registrations.userId, userId))
       .all();
-    // Mails still waiting for this account (a "Zahlung eingegangen" held back ten minutes, an
-    // offer's reminder) would reach an account that is gone, about registrations that are gone.
+    // Mails still waiting for this account (an offer's reminder, a retry) would reach an account
+    // that is gone, about registrations that are gone. A "Zahlung eingegangen" that waits its ten
+    // minutes goes with the registration (payment-mails.server.ts).
     withdrawMailsTo(tx, account.email);
     tx.delete(users).where(eq(users.id, userId)).run();
     // Places the deleted account's children held go to the waiting lists.

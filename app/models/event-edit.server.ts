@@ -8,7 +8,6 @@ import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/u
 import { setEventFormHelpers } from "./helper.server";
 import { recordAudit } from "./audit.server";
 import { tellEventCancelled, withdrawEventMails } from "./event-cancellation.server";
-import { withdrawPaymentMails } from "./registration-change.server";
 import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { PersonName } from "./event.server";
 import type { SessionUser } from "./user.server";
@@ -274,7 +273,6 @@ export async function deleteEvent(eventId: number, actor: { id: number; email: s
     const event = tx.select({ title: events.title, dateFrom: events.dateFrom }).from(events).where(eq(events.id, eventId)).get();
     const told = tellEventCancelled(tx, eventId, actor);
     withdrawEventMails(tx, eventId);
-    withdrawPaymentMails(tx, eventId);
     tx.delete(events).where(eq(events.id, eventId)).run();
     if (event) {
       const details = { title: event.title, dateFrom: event.dateFrom, told };

@@ -12,7 +12,7 @@ import { owes, type RegistrationFacts } from "~/lib/registration-machine";
 import { type Queryable, type Tx } from "~/services/db.server";
 import { settings } from "~/services/env.server";
 import { GIROCODE_LINE, girocodeAttachment } from "~/services/girocode.server";
-import { GREETING, queueMail, withdrawWaitingMails, type MailAttachment } from "~/services/mail.server";
+import { GREETING, queueMail, type MailAttachment } from "~/services/mail.server";
 import { placesTakenOf } from "./enrollment-queries.server";
 
 /**
@@ -63,6 +63,7 @@ const columns = {
   waitingListPosition: registrations.waitingListPosition,
   offerExpiresAt: registrations.offerExpiresAt,
   paid: registrations.paid,
+  paymentMailAt: registrations.paymentMailAt,
   paymentMethod: registrations.paymentMethod,
   amountCents: registrations.amountCents,
   sepaMandateId: registrations.sepaMandateId,
@@ -86,6 +87,8 @@ export type ChangeRow = RegistrationFacts & {
   eventId: number;
   userId: number;
   paymentMethod: "transfer" | "sepa";
+  /** When the mail about its confirmed payment goes out; null: none waits (payment-mails.server.ts). */
+  paymentMailAt: Date | null;
   amountCents: number | null;
   sepaMandateId: number | null;
   enrolmentId: number | null;
@@ -252,22 +255,6 @@ export function paymentDropped(row: ChangeRow): string[] {
 /** The subject of the mail that tells a parent their payment arrived (held back ten minutes). */
 export const PAYMENT_RECEIVED = "Zahlung eingegangen";
 
-/**
- * Takes back the "Zahlung eingegangen" mails of an event's registrations that still wait their ten
- * minutes: the event is being deleted, and its families are told it is cancelled.
- */
-export function withdrawPaymentMails(tx: Queryable, eventId: number) {
-  const paid = tx
-    .select({ parentEmail: users.email, childFirstName: participants.firstName, childLastName: participants.lastName, eventTitle: events.title })
-    .from(registrations)
-    .innerJoin(users, eq(users.id, registrations.userId))
-    .innerJoin(participants, eq(participants.id, registrations.participantId))
-    .innerJoin(events, eq(events.id, registrations.eventId))
-    .where(and(eq(registrations.eventId, eventId), eq(registrations.paid, true)))
-    .all();
-  withdrawWaitingMails(tx, paid.map((row) => ({ to: row.parentEmail, subject: parentMailSubject(row, PAYMENT_RECEIVED) })));
-}
-
 /** The subject of a mail to the parent about one child's registration. */
 export function parentMailSubject(row: Pick<ChangeRow, "childFirstName" | "childLastName" | "eventTitle">, subject: string) {
   return `${subject}: ${row.childFirstName} ${row.childLastName} – ${row.eventTitle}`;
@@ -275,16 +262,26 @@ export function parentMailSubject(row: Pick<ChangeRow, "childFirstName" | "child
 
 /** A mail to the account that enrolled the child, in the form of the enrolment boxes ('du'). */
 export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: string[], options: { notBefore?: Date; attachments?: MailAttachment[] } = {}) {
-  const { notBefore, attachments } = options;
+  mailParent(tx, row, parentMailSubject(row, subject), lines, options);
+}
+
+/** The account, its event and what the mail says, whoever it is about (one child or several). */
+export function mailParent(
+  tx: Tx,
+  to: Pick<ChangeRow, "parentEmail" | "parentFirstName" | "eventTitle" | "eventDateFrom">,
+  subject: string,
+  lines: string[],
+  { notBefore, attachments }: { notBefore?: Date; attachments?: MailAttachment[] } = {},
+) {
   queueMail(tx, {
-    to: row.parentEmail,
-    subject: parentMailSubject(row, subject),
+    to: to.parentEmail,
+    subject,
     text: [
-      `Hallo ${row.parentFirstName},`,
+      `Hallo ${to.parentFirstName},`,
       "",
       ...lines,
       "",
-      `Veranstaltung: ${row.eventTitle} (ab ${formatIsoDate(row.eventDateFrom)})`,
+      `Veranstaltung: ${to.eventTitle} (ab ${formatIsoDate(to.eventDateFrom)})`,
       `Alle Anmeldungen findest du in deinem Konto: ${link("/account?tab=teilnehmer")}`,
       "",
       GREETING.du,

@@ -2,7 +2,7 @@
 // the transitions of the state machine, a history entry with the person and the reason, the
 // parent told by mail through the outbox, an audit entry; a freed place goes to the waiting list
 // in the same transaction. A repeated decision changes nothing more.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { events, groupMembers, registrations } from "../../db/schema";
 import type { RegistrationAction } from "~/lib/enums";
 import { hasVisibleCharacter } from "~/lib/unseen";
@@ -20,15 +20,12 @@ import {
   type Decision,
 } from "~/lib/registration-machine";
 import { writeTransaction, type Tx } from "~/services/db.server";
-import { withdrawWaitingMail } from "~/services/mail.server";
 import { recordAudit, type AuditAction } from "./audit.server";
 import {
   amountOnGettingPlace,
   placesTaken,
   loadForChange,
   loadManyForChange,
-  parentMailSubject,
-  PAYMENT_RECEIVED,
   askAlone,
   paymentDropped,
   paymentPointer,
@@ -39,12 +36,9 @@ import {
 } from "./registration-change.server";
 import type { SessionUser } from "./user.server";
 import { offerFreePlaces } from "./waiting-list.server";
+import { childrenNamed, PAYMENT_MAIL_NOTE, paymentMailTime } from "./payment-mails.server";
 
 export const REASON_MISSING = "Begründung ist erforderlich";
-
-/** How long the parent's mail about a confirmed payment waits, so that a mistake can be undone. */
-export const PAYMENT_MAIL_DELAY_MS = 10 * 60_000;
-const PAYMENT_MAIL_NOTE = `Die Eltern bekommen in ${PAYMENT_MAIL_DELAY_MS / 60_000} Minuten eine E-Mail`;
 
 
 export type DecisionOutcome =
@@ -57,7 +51,7 @@ const DONE: Record<Decision, string> = {
   cancel: "Die Anmeldung ist storniert.",
   "revoke-rejection": "Die Ablehnung ist aufgehoben.",
   "move-up": "Die Anmeldung ist von der Warteliste nachgerückt.",
-  "confirm-payment": `Die Bezahlung ist bestätigt. ${PAYMENT_MAIL_NOTE} (nicht, wenn du bis dahin widerrufst).`,
+  "confirm-payment": `Die Bezahlung ist bestätigt. ${PAYMENT_MAIL_NOTE} für alle ihre Kinder, deren Zahlung du bis dahin bestätigst (keine, wenn du widerrufst).`,
   "revoke-payment": "Die Bezahlung ist widerrufen.",
 };
 
@@ -134,11 +128,10 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
     }
     case "reject":
     case "cancel":
-      set({ applicationStatus: decision === "reject" ? "rejected" : "cancelled", waitingListPosition: null, offerExpiresAt: null });
+      // A confirmation of the payment still waiting to be mailed would thank them after this mail.
+      set({ applicationStatus: decision === "reject" ? "rejected" : "cancelled", waitingListPosition: null, offerExpiresAt: null, paymentMailAt: null });
       // Out of the camp, out of its group (as a helper who is no longer one).
       tx.delete(groupMembers).where(and(eq(groupMembers.eventId, row.eventId), eq(groupMembers.registrationId, row.id))).run();
-      // A confirmation of the payment still waiting to be mailed would thank them after this mail.
-      if (row.paid) withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED));
       tellParent(tx, row, decision === "reject" ? "Anmeldung abgelehnt" : "Anmeldung storniert", [
         decision === "reject"
           ? `die Anmeldung von ${row.childFirstName} wurde leider abgelehnt.`
@@ -182,18 +175,15 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
       break;
     }
     case "confirm-payment":
-      set({ paid: true });
-      // Sent after PAYMENT_MAIL_DELAY_MS: a confirmation made by mistake and revoked meanwhile
-      // never reaches the parent.
-      tellParent(tx, row, PAYMENT_RECEIVED, [`die Zahlung für ${row.childFirstName} ist bei uns eingegangen. Vielen Dank!`], {
-        notBefore: new Date(now.getTime() + PAYMENT_MAIL_DELAY_MS),
-      });
+      // Mailed after PAYMENT_MAIL_DELAY_MS with the siblings confirmed meanwhile: a confirmation
+      // made by mistake and revoked before never reaches the parent (payment-mails.server.ts).
+      set({ paid: true, paymentMailAt: paymentMailTime(now) });
       break;
     case "revoke-payment":
-      set({ paid: false });
+      set({ paid: false, paymentMailAt: null });
       // The parent was told it arrived: they are told it has not (after all), and how to pay, as
       // long as the child holds a place; a cancelled or rejected registration pays nothing.
-      if (withdrawWaitingMail(tx, row.parentEmail, parentMailSubject(row, PAYMENT_RECEIVED)) === 0 && paysNow(row)) {
+      if (row.paymentMailAt === null && paysNow(row)) {
         const payment = askAlone(tx, { ...row, paid: false }, row.amountCents);
         tellParent(tx, row, "Zahlung noch offen", [
           `die Zahlung für ${row.childFirstName} ist bei uns doch noch nicht verbucht; die Bestätigung ist zurückgenommen. Bitte entschuldige das Hin und Her.`,
@@ -254,23 +244,44 @@ export function acceptMany(eventId: number, registrationIds: number[], actor: Se
   });
 }
 
-/** 'Bezahlung bestätigen' for every unpaid place-holding registration of one SEPA mandate. */
-export function confirmMandatePayments(eventId: number, sepaMandateId: number, actor: SessionUser, now = new Date()): DecisionOutcome {
+/**
+ * 'Bezahlung bestätigen' for every unpaid place-holding registration that `belongs` picks (of one
+ * SEPA mandate, of one enrolment's transfer), in one transaction; returns them by name.
+ */
+function confirmPaymentsOf(eventId: number, belongs: SQL, actor: SessionUser, now: Date) {
   return writeTransaction((tx) => {
     const ids = tx
       .select({ id: registrations.id })
       .from(registrations)
-      .where(and(eq(registrations.eventId, eventId), eq(registrations.sepaMandateId, sepaMandateId), inArray(registrations.applicationStatus, ["open", "accepted"])))
+      .where(and(eq(registrations.eventId, eventId), belongs, inArray(registrations.applicationStatus, ["open", "accepted"]), isNull(registrations.waitingListPosition)))
       .all()
       .map((r) => r.id);
-    if (!ids.length) return { ok: false, status: 404, message: "Zu diesem Mandat gibt es keine Anmeldung mit Platz." };
-    let confirmed = 0;
+    const confirmed: ChangeRow[] = [];
     for (const row of loadManyForChange(tx, eventId, ids)) {
       if (!isAllowed("confirm-payment", row)) continue;
       apply(tx, row, "confirm-payment", actor, "", now);
-      confirmed++;
+      confirmed.push(row);
     }
-    const mailNote = confirmed > 0 ? ` ${PAYMENT_MAIL_NOTE}.` : "";
-    return { ok: true, changed: confirmed > 0, message: `Bezahlung für ${confirmed} ${confirmed === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.${mailNote}` };
+    return { found: ids.length, confirmed };
   });
+}
+
+/** 'Bezahlung bestätigen' for every unpaid place-holding registration of one SEPA mandate. */
+export function confirmMandatePayments(eventId: number, sepaMandateId: number, actor: SessionUser, now = new Date()): DecisionOutcome {
+  const { found, confirmed } = confirmPaymentsOf(eventId, eq(registrations.sepaMandateId, sepaMandateId), actor, now);
+  if (!found) return { ok: false, status: 404, message: "Zu diesem Mandat gibt es keine Anmeldung mit Platz." };
+  const mailNote = confirmed.length > 0 ? ` ${PAYMENT_MAIL_NOTE}.` : "";
+  return { ok: true, changed: confirmed.length > 0, message: `Bezahlung für ${confirmed.length} ${confirmed.length === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.${mailNote}` };
+}
+
+/**
+ * The payment of one enrolment (DECISIONS.md, one enrolment, one payment): its transfer, found on
+ * the bank statement by its reference, pays for every child of it that holds a place.
+ */
+export function confirmEnrolmentPayments(eventId: number, enrolmentId: number, actor: SessionUser, now = new Date()): DecisionOutcome {
+  const { found, confirmed } = confirmPaymentsOf(eventId, eq(registrations.enrolmentId, enrolmentId), actor, now);
+  if (!found) return { ok: false, status: 404, message: "Zu dieser Anmeldung gibt es bei dieser Veranstaltung kein Kind mit Platz." };
+  if (!confirmed.length) return { ok: true, changed: false, message: "Für diese Anmeldung ist keine Zahlung mehr offen." };
+  const names = childrenNamed(confirmed.map((row) => ({ firstName: row.childFirstName, lastName: row.childLastName })));
+  return { ok: true, changed: true, message: `Bezahlung für ${names} bestätigt. ${PAYMENT_MAIL_NOTE}.` };
 }

@@ -127,7 +127,12 @@ export default function RegistrationDetail() {
       />
 
       <div className="detail-grid">
-        <StatusBlock registration={r} reference={data.reference} sepaHref={may.viewSepa && r.sepaMandateId ? `/freizeit/${r.eventId}/sepa/${r.sepaMandateId}` : null} />
+        <StatusBlock
+          registration={r}
+          reference={data.reference}
+          sepaHref={may.viewSepa && r.sepaMandateId ? `/freizeit/${r.eventId}/sepa/${r.sepaMandateId}` : null}
+          listHref={`/freizeit/participants/${r.eventId}`}
+        />
         <ParticipantBlock participant={participant} />
         <GuardianBlock guardian={data.guardian} account={data.account} />
         <AnswersBlock answers={r} />

@@ -6,6 +6,7 @@ import { deleteOldSubmissions } from "~/models/form-submission.server";
 import { ensureInitialAdmin } from "~/models/user.server";
 import { RETENTION_JOB, runRetention } from "~/models/retention.server";
 import { expireOffers } from "~/models/waiting-list.server";
+import { sendPaymentMails } from "~/models/payment-mails.server";
 import { purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-check.server";
 import { closeDatabase, db } from "./db.server";
 import { exampleSettingsInUse, settings } from "./env.server";
@@ -142,6 +143,8 @@ export function startJobs() {
       deleteOldSubmissions();
     },
   });
+  // The "Zahlung eingegangen" mails whose ten minutes are over, one per family and event.
+  registerJob({ name: "zahlungsmails", everyMs: 60_000, run: (now) => sendPaymentMails(now) });
   // Places offered to the waiting list and not taken in time go to the next in line.
   registerJob({ name: "platzangebote", everyMs: 60_000, run: (now) => expireOffers(now) });
   // Children's data only as long as needed (DECISIONS.md); idempotent, so running daily is enough.

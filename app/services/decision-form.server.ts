@@ -4,13 +4,13 @@
 // next to the field.
 import { json } from "~/services/json.server";
 import { ADD_PLACE, DECISIONS, type Decision } from "~/lib/registration-machine";
-import { acceptMany, confirmMandatePayments, decide, type DecisionOutcome } from "~/models/registration-decision.server";
+import { acceptMany, confirmEnrolmentPayments, confirmMandatePayments, decide, type DecisionOutcome } from "~/models/registration-decision.server";
 import { redirectWithFlash } from "./flash.server";
 import { readForm } from "./form.server";
 import { requireEventCapability, type Capability } from "./permissions.server";
 import { idFrom } from "~/lib/ids";
 
-export const DECISION_INTENTS = [...DECISIONS, "accept-many", "confirm-mandate"] as const;
+export const DECISION_INTENTS = [...DECISIONS, "accept-many", "confirm-mandate", "confirm-enrolment"] as const;
 export type DecisionIntent = (typeof DECISION_INTENTS)[number];
 
 export type DecisionActionData = {
@@ -18,7 +18,7 @@ export type DecisionActionData = {
   decision: { intent: DecisionIntent; registrationId: number | null; fieldErrors: { reason?: string[] }; message: string; attempt: number };
 };
 
-const PAYMENT_INTENTS: readonly DecisionIntent[] = ["confirm-payment", "revoke-payment", "confirm-mandate"];
+const PAYMENT_INTENTS: readonly DecisionIntent[] = ["confirm-payment", "revoke-payment", "confirm-mandate", "confirm-enrolment"];
 
 const TITLES: Record<DecisionIntent, string> = {
   accept: "Anmeldung bestätigt",
@@ -30,6 +30,7 @@ const TITLES: Record<DecisionIntent, string> = {
   "revoke-payment": "Bezahlung widerrufen",
   "accept-many": "Anmeldungen bestätigt",
   "confirm-mandate": "Bezahlung bestätigt",
+  "confirm-enrolment": "Bezahlung bestätigt",
 };
 
 export function isDecisionIntent(value: unknown): value is DecisionIntent {
@@ -60,6 +61,9 @@ export async function handleDecisionForm(request: Request, eventId: number | str
   } else if (intent === "confirm-mandate") {
     const mandateId = idFrom(formData.get("sepaMandateId"));
     outcome = mandateId ? confirmMandatePayments(event.id, mandateId, user) : { ok: false, status: 404, message: "Dieses Mandat gibt es nicht." };
+  } else if (intent === "confirm-enrolment") {
+    const enrolmentId = idFrom(formData.get("enrolmentId"));
+    outcome = enrolmentId ? confirmEnrolmentPayments(event.id, enrolmentId, user) : { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
   } else {
     outcome = registrationId
       ? // 'Nachrücken' into a full camp adds a place only when its step asked and the person may set the places.

@@ -1,7 +1,7 @@
 // The mail outbox. A mail is written to mail_outbox inside the transaction of the change that
 // causes it (queueMail), so it is sent exactly when the change is committed. The mail worker
 // delivers it (mail-delivery.server.ts).
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { mailOutbox } from "../../db/schema";
 import { bound, preparedQuery, rawSqlite, type Queryable } from "./db.server";
 import type { GirocodeAttachment } from "./girocode.server";
@@ -81,25 +81,6 @@ export function queueMail(_tx: Queryable, message: MailMessage, { notBefore }: {
   // Deliver soon after the surrounding transaction commits, not at the next poll.
   setTimeout(() => kickMailWorker(), 0);
   return row.id;
-}
-
-/**
- * Takes back mails to `to` with `subject` that are still waiting for their first delivery (a
- * confirmation made by mistake and undone); returns how many. One already tried or sent stays.
- */
-export function withdrawWaitingMail(tx: Queryable, to: string, subject: string) {
-  return withdrawWaitingMails(tx, [{ to, subject }]);
-}
-
-/** The same for many mails at once: one statement per 400 of them, however many registrations. */
-export function withdrawWaitingMails(tx: Queryable, mails: { to: string; subject: string }[]) {
-  let changes = 0;
-  for (let start = 0; start < mails.length; start += 400) {
-    const pairs = mails.slice(start, start + 400).map(({ to, subject }) => sql`(${storedMail({ to, subject, text: "" }).recipients}, ${subject})`);
-    const named = sql`(${mailOutbox.recipients}, ${mailOutbox.subject}) in (values ${sql.join(pairs, sql`, `)})`;
-    changes += tx.delete(mailOutbox).where(and(named, eq(mailOutbox.status, "pending"), eq(mailOutbox.attempts, 0))).run().changes;
-  }
-  return changes;
 }
 
 /**

@@ -5,10 +5,11 @@
 // the sibling's 180 € alone).
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { events, mailOutbox, participants, registrations } from "../../db/schema";
+import { events, participants, registrations } from "../../db/schema";
 import { enrol, type EnrolmentRequest } from "~/models/enrollment.server";
 import { getEnrolmentConfirmation } from "~/models/enrollment-confirmation.server";
 import { decide } from "~/models/registration-decision.server";
+import { PAYMENT_MAIL_DELAY_MS, sendPaymentMails } from "~/models/payment-mails.server";
 import type { SessionUser } from "~/models/user.server";
 import { answerOffer } from "~/models/waiting-list.server";
 import { db } from "~/services/db.server";
@@ -146,9 +147,9 @@ describe("the confirmation's open amount", () => {
   });
 });
 
-/** The "Zahlung eingegangen" mails waiting their ten minutes go out (the mail worker sends them). */
+/** The "Zahlung eingegangen" mails waiting their ten minutes go out. */
 function sendWaitingMails() {
-  db.update(mailOutbox).set({ status: "sent", attempts: 1 }).run();
+  expect(sendPaymentMails(new Date(Date.now() + PAYMENT_MAIL_DELAY_MS))).toBe(1);
 }
 
 describe("a payment the leaders booked and took back", () => {

@@ -2,8 +2,9 @@
 // transitions, a repeat changes nothing, a refused action writes nothing.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditLog, mailOutbox, participants, registrations } from "../../db/schema";
+import { auditLog, participants, registrations } from "../../db/schema";
 import { acceptMany, confirmMandatePayments, decide } from "~/models/registration-decision.server";
+import { PAYMENT_MAIL_DELAY_MS, PAYMENT_MAIL_NOTE, sendPaymentMails } from "~/models/payment-mails.server";
 import { deleteEvent } from "~/models/event.server";
 import { deleteAccount } from "~/models/account-deletion.server";
 import type { SessionUser } from "~/models/user.server";
@@ -18,6 +19,9 @@ import { countStatements } from "../support/review-fixtures";
 let lead: SessionUser;
 let parent: Awaited<ReturnType<typeof createUser>>;
 let eventId: number;
+
+/** `minutes` after `from` (default: now). */
+const later = (minutes: number, from = new Date()) => new Date(from.getTime() + minutes * 60_000);
 
 beforeEach(async () => {
   resetDatabase();
@@ -100,22 +104,55 @@ describe("a single decision", () => {
     const r = createRegistration(eventId, parent.id, { status: "accepted" });
     const now = new Date();
     expect(decide(eventId, r.id, "confirm-payment", lead, "", now)).toMatchObject({ ok: true, changed: true });
-    expect(registration(r.id).paid).toBe(true);
-    const [mail] = outbox();
-    expect(mail.subject).toMatch(/^Zahlung eingegangen/);
-    expect(mail.status).toBe("pending");
-    expect(mail.nextAttemptAt.getTime()).toBe(now.getTime() + 10 * 60_000);
-    // A mistake, undone within the ten minutes: the mail is withdrawn, nothing else goes out.
+    expect(registration(r.id)).toMatchObject({ paid: true, paymentMailAt: new Date(now.getTime() + PAYMENT_MAIL_DELAY_MS) });
+    expect(PAYMENT_MAIL_DELAY_MS).toBe(10 * 60_000);
+    expect(outbox()).toEqual([]);
+    expect(sendPaymentMails(later(9, now))).toBe(0);
+    // A mistake, undone within the ten minutes: nothing goes out, then or later.
     expect(decide(eventId, r.id, "revoke-payment", lead)).toMatchObject({ ok: true, changed: true });
-    expect(registration(r.id).paid).toBe(false);
+    expect(registration(r.id)).toMatchObject({ paid: false, paymentMailAt: null });
+    expect(sendPaymentMails(later(60, now))).toBe(0);
     expect(outbox()).toHaveLength(0);
     expect(historyOf(r.id).map((h) => h.action)).toEqual(["payment_confirmed", "payment_revoked"]);
+  });
+
+  // Leaders' review: a family paying for two children by one transfer (DECISIONS.md, one
+  // enrolment, one payment) got one "Zahlung eingegangen" mail per child.
+  it("payments: the children of one family confirmed within the ten minutes get one mail, ten minutes after the last", async () => {
+    const t0 = new Date();
+    const anna = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Anna" });
+    const ben = createRegistration(eventId, parent.id, { status: "open", firstName: "Ben" });
+    const olga = await createUser({ firstName: "Olga" });
+    const karl = createRegistration(eventId, olga.id, { status: "accepted", firstName: "Karl" });
+    expect(decide(eventId, anna.id, "confirm-payment", lead, "", t0)).toEqual({
+      ok: true,
+      changed: true,
+      message: "Anna Muster: Die Bezahlung ist bestätigt. Die Eltern bekommen in 10 Minuten eine E-Mail für alle ihre Kinder, deren Zahlung du bis dahin bestätigst (keine, wenn du widerrufst).",
+    });
+    expect(decide(eventId, karl.id, "confirm-payment", lead, "", t0)).toMatchObject({ ok: true, changed: true });
+    expect(decide(eventId, ben.id, "confirm-payment", lead, "", later(5, t0))).toMatchObject({ ok: true, changed: true });
+    expect(outbox()).toEqual([]);
+
+    // Karl's ten minutes are over; Anna's mail waits for Ben's.
+    expect(sendPaymentMails(later(10, t0))).toBe(1);
+    expect(outbox().map((m) => [m.to[0], m.subject])).toEqual([[olga.email, "Zahlung eingegangen: Karl Muster – Zeltlager"]]);
+    expect(sendPaymentMails(later(15, t0))).toBe(1);
+    const [mail] = outbox();
+    expect(mail.to).toEqual([parent.email]);
+    expect(mail.subject).toBe("Zahlung eingegangen: Anna und Ben Muster – Zeltlager");
+    expect(mail.text).toContain("Hallo Petra,");
+    expect(mail.text).toContain("die Zahlung für Anna und Ben ist bei uns eingegangen. Vielen Dank!");
+    expect(mail.status).toBe("pending");
+    // Each mail once.
+    expect(sendPaymentMails(later(60, t0))).toBe(0);
+    expect(outbox()).toHaveLength(2);
+    for (const r of [anna, ben, karl]) expect(registration(r.id)).toMatchObject({ paid: true, paymentMailAt: null });
   });
 
   it("payments: a confirmation already mailed and then revoked tells the parent that the payment is still open", () => {
     const r = createRegistration(eventId, parent.id, { status: "accepted" });
     expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
-    db.update(mailOutbox).set({ status: "sent", sentAt: new Date() }).run();
+    expect(sendPaymentMails(later(10))).toBe(1);
     expect(decide(eventId, r.id, "revoke-payment", lead)).toMatchObject({ ok: true, changed: true });
     const [correction, sent] = outbox();
     expect(sent.subject).toMatch(/^Zahlung eingegangen/);
@@ -131,9 +168,9 @@ describe("a single decision", () => {
     const accepted = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Felix" });
     const open = createRegistration(eventId, parent.id, { status: "open", firstName: "Frida" });
     for (const r of [accepted, open]) expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
-    expect(outbox().map((m) => m.subject.split(":")[0])).toEqual(["Zahlung eingegangen", "Zahlung eingegangen"]);
     expect(decide(eventId, accepted.id, "cancel", lead, "Fällt aus.")).toMatchObject({ ok: true, changed: true });
     expect(decide(eventId, open.id, "reject", lead, "Zu jung.")).toMatchObject({ ok: true, changed: true });
+    expect(sendPaymentMails(later(10))).toBe(0);
     const mails = outbox();
     expect(mails.map((m) => m.subject.split(":")[0]).sort()).toEqual(["Anmeldung abgelehnt", "Anmeldung storniert"]);
     for (const [mail, name] of [[mails.find((m) => m.subject.startsWith("Anmeldung storniert"))!, "Felix"], [mails.find((m) => m.subject.startsWith("Anmeldung abgelehnt"))!, "Frida"]] as const) {
@@ -177,14 +214,11 @@ describe("a single decision", () => {
     for (const [event, r] of [[eventId, kept], [eventId, paidHere], [elsewhere, paidThere]] as const) {
       expect(decide(event, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
     }
-    const waiting = () => outbox().filter((m) => m.subject.startsWith("Zahlung eingegangen")).map((m) => `${m.to[0]}|${m.subject}`).sort();
-    expect(waiting()).toHaveLength(3);
-
     expect(deleteAccount(parent.id)).toEqual({ ok: true });
-    expect(waiting()).toEqual([`${other.email}|Zahlung eingegangen: Karl Muster – Herbstlager`, `${other.email}|Zahlung eingegangen: Karl Muster – Zeltlager`].sort());
-
     await deleteEvent(eventId, { id: lead.id, email: lead.email });
-    expect(waiting()).toEqual([`${other.email}|Zahlung eingegangen: Karl Muster – Herbstlager`]);
+    expect(sendPaymentMails(later(10))).toBe(1);
+    const sent = outbox().filter((m) => m.subject.startsWith("Zahlung eingegangen")).map((m) => `${m.to[0]}|${m.subject}`);
+    expect(sent).toEqual([`${other.email}|Zahlung eingegangen: Karl Muster – Herbstlager`]);
   });
 
   // Review: withdrawing the waiting payment mails deleted once per paid registration.
@@ -198,9 +232,8 @@ describe("a single decision", () => {
         const r = createRegistration(event, family.id, { status: "accepted", firstName: `Kind${i}` });
         expect(decide(event, r.id, "confirm-payment", { ...lead, id: owner.id })).toMatchObject({ ok: true });
       }
-      expect(outbox().filter((m) => m.subject.startsWith("Zahlung eingegangen"))).toHaveLength(paid);
       const { statements } = await countStatements(() => deleteEvent(event, { id: owner.id, email: owner.email }));
-      expect(outbox().filter((m) => m.subject.startsWith("Zahlung eingegangen"))).toEqual([]);
+      expect(sendPaymentMails(later(10))).toBe(0);
       return statements;
     };
     expect(await statementsToDelete(6)).toBe(await statementsToDelete(2));
@@ -209,7 +242,7 @@ describe("a single decision", () => {
   it("payments: revoked for a registration without a place (cancelled, rejected) asks the parent to pay nothing (attack probe)", () => {
     const r = createRegistration(eventId, parent.id, { status: "accepted" });
     expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });
-    db.update(mailOutbox).set({ status: "sent", sentAt: new Date() }).run();
+    expect(sendPaymentMails(later(10))).toBe(1);
     expect(decide(eventId, r.id, "cancel", lead, "Fällt aus.")).toMatchObject({ ok: true, changed: true });
     const before = outbox().length;
     expect(decide(eventId, r.id, "revoke-payment", lead)).toMatchObject({ ok: true, changed: true });
@@ -252,13 +285,19 @@ describe("several at once", () => {
     const other = await createUser();
     const mandate = createMandate(eventId, parent.id);
     const otherMandate = createMandate(eventId, other.id);
-    const mine = [createRegistration(eventId, parent.id, { sepaMandateId: mandate.id }), createRegistration(eventId, parent.id, { sepaMandateId: mandate.id, status: "accepted" })];
+    const mine = [
+      createRegistration(eventId, parent.id, { sepaMandateId: mandate.id, firstName: "Anna" }),
+      createRegistration(eventId, parent.id, { sepaMandateId: mandate.id, status: "accepted", firstName: "Ben" }),
+    ];
     const waiting = createRegistration(eventId, parent.id, { sepaMandateId: mandate.id, waiting: 1 });
     const theirs = createRegistration(eventId, other.id, { sepaMandateId: otherMandate.id });
-    expect(confirmMandatePayments(eventId, mandate.id, lead)).toMatchObject({ ok: true, message: "Bezahlung für 2 Anmeldungen bestätigt. Die Eltern bekommen in 10 Minuten eine E-Mail." });
+    expect(confirmMandatePayments(eventId, mandate.id, lead)).toMatchObject({ ok: true, message: `Bezahlung für 2 Anmeldungen bestätigt. ${PAYMENT_MAIL_NOTE}.` });
     expect(mine.map((r) => registration(r.id).paid)).toEqual([true, true]);
     expect(registration(waiting.id).paid).toBe(false);
     expect(registration(theirs.id).paid).toBe(false);
+    // One debit, one mail.
+    expect(sendPaymentMails(later(10))).toBe(1);
+    expect(outbox().map((m) => m.subject)).toEqual(["Zahlung eingegangen: Anna und Ben Muster – Zeltlager"]);
   });
 });
 

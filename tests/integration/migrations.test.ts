@@ -101,6 +101,37 @@ describe("migrating a database in use", () => {
     sqlite.close();
   });
 
+  it("0021 moves the waiting 'Zahlung eingegangen' mails to their registrations and leaves every other mail", () => {
+    const sqlite = databaseUpTo(21, "zahlungen.db");
+    // Kim's and Lea's mails wait; Max's went out; Nia's waits for a retry (tried once); Ole's
+    // payment was revoked (the mail names him but he is unpaid); another mail to the same address.
+    sqlite.exec(`${USER_AND_EVENT}
+      insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values
+        (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (2, 1, 'Lea', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (3, 1, 'Max', 'B', 'Weg 1', 'Kiel', '2015-01-01'),
+        (4, 1, 'Nia', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (5, 1, 'Ole', 'B', 'Weg 1', 'Kiel', '2015-01-01');
+      insert into registrations (id, event_id, participant_id, user_id, payment_method, application_status, paid) values
+        (1, 1, 1, 1, 'transfer', 'accepted', 1), (2, 1, 2, 1, 'transfer', 'open', 1), (3, 1, 3, 1, 'transfer', 'accepted', 1),
+        (4, 1, 4, 1, 'transfer', 'accepted', 1), (5, 1, 5, 1, 'transfer', 'accepted', 0);
+      insert into mail_outbox (id, recipients, subject, text, status, attempts, next_attempt_at) values
+        (1, '["a@b.de"]', 'Zahlung eingegangen: Kim B – Lager', 'x', 'pending', 0, 1800000000000),
+        (2, '["a@b.de"]', 'Zahlung eingegangen: Lea B – Lager', 'x', 'pending', 0, 1800000060000),
+        (3, '["a@b.de"]', 'Zahlung eingegangen: Max B – Lager', 'x', 'sent', 1, 1700000000000),
+        (4, '["a@b.de"]', 'Zahlung eingegangen: Nia B – Lager', 'x', 'pending', 1, 1800000000000),
+        (5, '["a@b.de"]', 'Zahlung eingegangen: Ole B – Lager', 'x', 'pending', 0, 1800000000000),
+        (6, '["a@b.de"]', 'Anmeldung bestätigt: Kim B – Lager', 'x', 'pending', 0, 1800000000000);
+    `);
+    migrateDatabase(sqlite);
+    expect(sqlite.prepare(`select id, payment_mail_at as at from registrations order by id`).all()).toEqual([
+      { id: 1, at: 1800000000000 },
+      { id: 2, at: 1800000060000 },
+      { id: 3, at: null },
+      { id: 4, at: null },
+      { id: 5, at: null },
+    ]);
+    expect(sqlite.prepare(`select id from mail_outbox order by id`).all()).toEqual([{ id: 3 }, { id: 4 }, { id: 5 }, { id: 6 }]);
+    sqlite.close();
+  });
+
   it("0016 drops the comments of events deleted before, keeps the others and deletes comments with their event from then on", () => {
     const sqlite = databaseUpTo(16, "kommentare.db");
     sqlite.exec(`${USER_AND_EVENT}

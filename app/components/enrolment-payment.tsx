@@ -1,0 +1,58 @@
+// The payment of one enrolment on the participant list, shown when the search holds its transfer
+// reference (a line of the bank statement): who enrolled, each child with its amount and state,
+// what is still open, and one button that confirms the whole transfer (DECISIONS.md, one
+// enrolment, one payment). A plain form; the server decides what it confirms.
+import { Form } from "@remix-run/react";
+import { formatAmount } from "~/lib/amount";
+import { paysNow } from "~/lib/registration-machine";
+import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
+import type { EnrolmentPayment } from "~/models/enrolment-payment.server";
+import { Mark } from "./review-table";
+
+/** Shown to whoever confirms payments (the loader reads it for no one else). */
+export function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: EnrolmentPayment; actionUrl: string }) {
+  const { reference, children, totalCents, openCents } = payment;
+  return (
+    <section aria-labelledby="zahlung-titel" className="panel enrolment-payment">
+      <h2 id="zahlung-titel">Zahlung zur Anmeldung {reference}</h2>
+      <p>
+        Angemeldet von {payment.payer}, {payment.paymentMethod === "sepa" ? "per SEPA-Lastschriftmandat" : "per Überweisung"}.
+      </p>
+      <ul className="payment-children">
+        {children.map((c) => {
+          const paymentWord = paymentStatusWord(c);
+          return (
+            <li key={c.id}>
+              <a href={`/freizeit/participants/participant-details/${c.id}`}>
+                {c.firstName} {c.lastName}
+              </a>
+              {paysNow(c) && c.amountCents !== null ? `: ${formatAmount(c.amountCents)}` : null}
+              <span className="states">
+                <Mark word={applicationStatusWord(c, "leaders")} />
+                {paymentWord ? (
+                  <>
+                    {", "}
+                    <Mark word={paymentWord} />
+                  </>
+                ) : null}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <p className="total">
+        Betrag der Kinder mit Platz: <strong>{formatAmount(totalCents)}</strong>
+        {openCents !== totalCents && openCents > 0 ? <span> (davon offen: {formatAmount(openCents)})</span> : null}
+      </p>
+      {openCents === 0 ? (
+        <p>{totalCents > 0 ? "Die Zahlung ist vollständig bestätigt." : "Für diese Anmeldung ist nichts zu zahlen."}</p>
+      ) : (
+        <Form method="post" action={actionUrl}>
+          <input type="hidden" name="intent" value="confirm-enrolment" />
+          <input type="hidden" name="enrolmentId" value={payment.id} />
+          <button type="submit">Zahlung über {formatAmount(openCents)} bestätigen</button>
+        </Form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+// The parents' "Zahlung eingegangen" mails (DECISIONS.md: parents are told when a payment is
+// confirmed; one enrolment, one payment). Confirming a payment marks its registration with the
+// time its mail is due, ten minutes later, so that a confirmation made by mistake can be taken
+// back before anyone reads it. The scheduler's job writes one mail per account and event once the
+// last of its marks is due: a family whose transfer paid for two children, confirmed child by
+// child or by one button, reads one mail naming both. The marks are the deadline (in the
+// database, not a timer); a registration deleted or taken back takes its mark along.
+import { and, asc, eq, inArray, isNotNull, lte } from "drizzle-orm";
+import { events, participants, registrations, users } from "../../db/schema";
+import { joinNames } from "~/lib/names";
+import { db, writeTransaction } from "~/services/db.server";
+import { mailParent, PAYMENT_RECEIVED } from "./registration-change.server";
+
+/** How long the parent's mail about a confirmed payment waits, so that a mistake can be undone. */
+export const PAYMENT_MAIL_DELAY_MS = 10 * 60_000;
+
+/** What the leaders read after confirming (the flash). */
+export const PAYMENT_MAIL_NOTE = `Die Eltern bekommen in ${PAYMENT_MAIL_DELAY_MS / 60_000} Minuten eine E-Mail`;
+
+/** When the mail about a payment confirmed `now` goes out. */
+export function paymentMailTime(now: Date) {
+  return new Date(now.getTime() + PAYMENT_MAIL_DELAY_MS);
+}
+
+/** "Anna und Ben Muster" for siblings; "Anna Muster und Ben Beispiel" otherwise. */
+export function childrenNamed(children: { firstName: string; lastName: string }[]) {
+  const lastNames = new Set(children.map((c) => c.lastName));
+  return lastNames.size === 1
+    ? `${joinNames(children.map((c) => c.firstName))} ${children[0].lastName}`
+    : joinNames(children.map((c) => `${c.firstName} ${c.lastName}`));
+}
+
+/**
+ * Writes the payment mails that are due at `now`: one per account and event whose latest mark has
+ * passed, naming its children in the order they were enrolled. Returns how many mails it wrote.
+ */
+export function sendPaymentMails(now = new Date()) {
+  // Most minutes nothing is due: one read of the index, no write lock.
+  const due = db.select({ id: registrations.id }).from(registrations).where(and(isNotNull(registrations.paymentMailAt), lte(registrations.paymentMailAt, now))).limit(1).get();
+  if (!due) return 0;
+  return writeTransaction((tx) => {
+    const waiting = tx
+      .select({
+        id: registrations.id,
+        userId: registrations.userId,
+        eventId: registrations.eventId,
+        at: registrations.paymentMailAt,
+        firstName: participants.firstName,
+        lastName: participants.lastName,
+        parentEmail: users.email,
+        parentFirstName: users.firstName,
+        eventTitle: events.title,
+        eventDateFrom: events.dateFrom,
+      })
+      .from(registrations)
+      .innerJoin(participants, eq(participants.id, registrations.participantId))
+      .innerJoin(users, eq(users.id, registrations.userId))
+      .innerJoin(events, eq(events.id, registrations.eventId))
+      .where(isNotNull(registrations.paymentMailAt))
+      .orderBy(asc(registrations.id))
+      .all();
+    const families = new Map<string, typeof waiting>();
+    for (const row of waiting) {
+      const key = `${row.userId}:${row.eventId}`;
+      families.set(key, [...(families.get(key) ?? []), row]);
+    }
+    const sent: number[] = [];
+    let mails = 0;
+    for (const children of families.values()) {
+      // A child confirmed a minute ago keeps its siblings' mail for its own ten minutes.
+      if (children.some((c) => c.at! > now)) continue;
+      const [first] = children;
+      mailParent(tx, first, `${PAYMENT_RECEIVED}: ${childrenNamed(children)} – ${first.eventTitle}`, [
+        `die Zahlung für ${joinNames(children.map((c) => c.firstName))} ist bei uns eingegangen. Vielen Dank!`,
+      ]);
+      sent.push(...children.map((c) => c.id));
+      mails++;
+    }
+    if (sent.length) tx.update(registrations).set({ paymentMailAt: null }).where(inArray(registrations.id, sent)).run();
+    return mails;
+  });
+}

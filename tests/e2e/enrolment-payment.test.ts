@@ -1,0 +1,69 @@
+// A lead person matches the bank statement on a phone, with and without JavaScript (DECISIONS.md,
+// one enrolment, one payment): pastes a transfer's line into the participant list's search, sees
+// the enrolment's children with their amounts and what is open, confirms the whole transfer with
+// one button, and the family gets one mail for both children once the ten minutes are over.
+import { eq } from "drizzle-orm";
+import { describe, expect, inject, it } from "vitest";
+import { enrolments } from "../../db/schema";
+import { enrolmentReference } from "~/lib/transfer";
+import { PAYMENT_MAIL_DELAY_MS, sendPaymentMails } from "~/models/payment-mails.server";
+import { db } from "~/services/db.server";
+import { fileBrowser, JS_MODES, phoneTab } from "../support/browser";
+import { createEvent } from "../support/events";
+import { createUser } from "../support/fixtures";
+import { quickUser, register } from "../support/lists-fixtures";
+import { waitForMail } from "../support/mail";
+import { registration } from "../support/registrations";
+
+const { baseUrl, mailDir } = inject("e2e")!;
+const browser = fileBrowser();
+
+describe.each(JS_MODES)("the payment of an enrolment $name", ({ javaScriptEnabled }) => {
+  it("a lead person finds the transfer by its reference and confirms it for both children; one mail follows", async () => {
+    const lead = await createUser({ firstName: "Lea", lastName: "Leitung" });
+    const camp = createEvent({ title: `Herbstfreizeit ${Date.now()}`, ownerIds: [lead.id] });
+    const parent = quickUser({ firstName: "Petra", lastName: "Muster", email: `zahlung-${Date.now()}-${javaScriptEnabled}@example.org` });
+    const enrolment = db.insert(enrolments).values({ eventId: camp.id, userId: parent.id, submissionKey: `e2e-${Date.now()}`, reference: `tmp-${Date.now()}`, paymentMethod: "transfer" }).returning().get();
+    const reference = enrolmentReference(camp.id, enrolment.id);
+    db.update(enrolments).set({ reference }).where(eq(enrolments.id, enrolment.id)).run();
+    const siblings = (["Anna", "Ben"] as const).map(
+      (firstName, i) =>
+        register(camp.id, { userId: parent.id, status: i === 0 ? "accepted" : "open", child: { firstName, lastName: "Muster" }, answers: { enrolmentId: enrolment.id, amountCents: 20000 - i * 2000 } }).registration.id,
+    );
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
+
+    await page.goto(`/freizeit/participants/${camp.id}`);
+    // The line as the bank prints it: spaced, in small letters, with the payer's words around it.
+    await page.getByLabel("Name oder Verwendungszweck").fill(`SEPA-Gutschrift ${reference.toLowerCase().replaceAll("-", " ")} Petra Muster`);
+    await page.getByRole("button", { name: "Filtern" }).click();
+    const panel = page.getByRole("region", { name: `Zahlung zur Anmeldung ${reference}` });
+    await panel.getByText("Angemeldet von Petra Muster, per Überweisung.").waitFor();
+    await panel.getByRole("listitem").filter({ hasText: "Anna Muster: 200,00" }).getByText("Zahlung ausstehend").waitFor();
+    await panel.getByRole("listitem").filter({ hasText: "Ben Muster: 180,00" }).waitFor();
+    await panel.getByText("Betrag der Kinder mit Platz:").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    await panel.getByRole("button", { name: "Zahlung über 380,00 € bestätigen" }).click();
+    await page.getByRole("status").getByText("Bezahlung für Anna und Ben Muster bestätigt. Die Eltern bekommen in 10 Minuten eine E-Mail.").waitFor();
+    await panel.getByText("Die Zahlung ist vollständig bestätigt.").waitFor();
+    expect(await panel.getByRole("button").count()).toBe(0);
+    expect(siblings.map((id) => registration(id).paid)).toEqual([true, true]);
+    // The list below says it in its rows too.
+    expect(await page.getByRole("table").getByText("Bezahlt").count()).toBe(2);
+
+    // From a child's detail page back to its enrolment: its reference leads to this search.
+    await panel.getByRole("link", { name: "Ben Muster" }).click();
+    await page.getByRole("heading", { level: 1, name: "Ben Muster" }).waitFor();
+    await page.getByRole("link", { name: "alle Kinder dieser Anmeldung" }).click();
+    await panel.getByText("Die Zahlung ist vollständig bestätigt.").waitFor();
+    expect(await page.getByLabel("Name oder Verwendungszweck").inputValue()).toBe(reference);
+
+    // Ten minutes later (the scheduler's job, run here at that time): one mail for both.
+    sendPaymentMails(new Date(Date.now() + PAYMENT_MAIL_DELAY_MS));
+    const mail = await waitForMail(mailDir, parent.email, /^Zahlung eingegangen: /);
+    expect(mail.subject).toBe(`Zahlung eingegangen: Anna und Ben Muster – ${camp.title}`);
+    expect(mail.text).toContain("die Zahlung für Anna und Ben ist bei uns eingegangen. Vielen Dank!");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
