@@ -123,6 +123,8 @@ export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared 
                   </td>
                   <td data-label="Bezahlung">
                     {payment ? <Mark word={payment} /> : null}
+                    {/* The amount, to compare with a bank statement's line that names no reference. */}
+                    {payment && row.amountCents ? <span> {formatAmount(row.amountCents)}</span> : null}
                     {row.paymentMethod === "sepa" ? <span className="muted"> (SEPA)</span> : null}
                   </td>
                   <td data-label="Anmeldung">

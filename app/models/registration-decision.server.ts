@@ -51,7 +51,7 @@ const DONE: Record<Decision, string> = {
   cancel: "Die Anmeldung ist storniert.",
   "revoke-rejection": "Die Ablehnung ist aufgehoben.",
   "move-up": "Die Anmeldung ist von der Warteliste nachgerückt.",
-  "confirm-payment": `Die Bezahlung ist bestätigt. ${PAYMENT_MAIL_NOTE} für alle ihre Kinder, deren Zahlung du bis dahin bestätigst (keine, wenn du widerrufst).`,
+  "confirm-payment": `Die Bezahlung ist bestätigt. ${PAYMENT_MAIL_NOTE} (nicht, wenn du bis dahin widerrufst).`,
   "revoke-payment": "Die Bezahlung ist widerrufen.",
 };
 

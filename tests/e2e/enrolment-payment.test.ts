@@ -42,6 +42,9 @@ describe.each(JS_MODES)("the payment of an enrolment $name", ({ javaScriptEnable
     await panel.getByRole("listitem").filter({ hasText: "Ben Muster: 180,00" }).waitFor();
     await panel.getByText("Betrag der Kinder mit Platz:").waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    // The list's rows name each amount too (a statement's line without the reference names none).
+    const annaRow = page.getByRole("table").getByRole("row", { name: /Muster, Anna/ });
+    expect(await annaRow.getByRole("cell").filter({ hasText: "Zahlung ausstehend" }).innerText()).toMatch(/Zahlung ausstehend 200,00\s€/);
 
     await panel.getByRole("button", { name: "Zahlung über 380,00 € bestätigen" }).click();
     await page.getByRole("status").getByText("Bezahlung für Anna und Ben Muster bestätigt. Die Eltern bekommen in 10 Minuten eine E-Mail.").waitFor();
