@@ -11,7 +11,7 @@ import { Mark } from "./review-table";
 
 /** Shown to whoever confirms payments (the loader reads it for no one else). */
 export function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: EnrolmentPayment; actionUrl: string }) {
-  const { reference, children, totalCents, openCents } = payment;
+  const { reference, children, totalCents, openCents, owingIds } = payment;
   return (
     <section aria-labelledby="zahlung-titel" className="panel enrolment-payment">
       <h2 id="zahlung-titel">Zahlung zur Anmeldung {reference}</h2>
@@ -26,7 +26,7 @@ export function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: Enrolme
               <a href={`/freizeit/participants/participant-details/${c.id}`}>
                 {c.firstName} {c.lastName}
               </a>
-              {paysNow(c) && c.amountCents !== null ? `: ${formatAmount(c.amountCents)}` : null}
+              {paysNow(c) ? `: ${c.amountCents === null ? "Betrag unbekannt" : formatAmount(c.amountCents)}` : null}
               <span className="states">
                 <Mark word={applicationStatusWord(c, "leaders")} />
                 {paymentWord ? (
@@ -44,13 +44,16 @@ export function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: Enrolme
         Betrag der Kinder mit Platz: <strong>{formatAmount(totalCents)}</strong>
         {openCents !== totalCents && openCents > 0 ? <span> (davon offen: {formatAmount(openCents)})</span> : null}
       </p>
-      {openCents === 0 ? (
+      {owingIds.length === 0 ? (
         <p>{totalCents > 0 ? "Die Zahlung ist vollständig bestätigt." : "Für diese Anmeldung ist nichts zu zahlen."}</p>
       ) : (
         <Form method="post" action={actionUrl}>
           <input type="hidden" name="intent" value="confirm-enrolment" />
           <input type="hidden" name="enrolmentId" value={payment.id} />
-          <button type="submit">Zahlung über {formatAmount(openCents)} bestätigen</button>
+          {owingIds.map((id) => (
+            <input key={id} type="hidden" name="registrationIds" value={id} />
+          ))}
+          <button type="submit">{payment.amountUnknown ? "Zahlung bestätigen" : `Zahlung über ${formatAmount(openCents)} bestätigen`}</button>
         </Form>
       )}
     </section>

@@ -19,6 +19,10 @@ export type EnrolmentPayment = {
   /** What the children that hold a place cost, and what of it is not confirmed yet. */
   totalCents: number;
   openCents: number;
+  /** The children whose payment is open: what the button confirms, and no other. */
+  owingIds: number[];
+  /** One of them has no amount stored (a registration from before amounts were kept). */
+  amountUnknown: boolean;
 };
 
 export function getEnrolmentPayment(eventId: number, enrolmentId: number): EnrolmentPayment | null {
@@ -58,6 +62,8 @@ export function getEnrolmentPayment(eventId: number, enrolmentId: number): Enrol
     children,
     totalCents: children.filter(paysNow).reduce((sum, c) => sum + (c.amountCents ?? 0), 0),
     openCents: children.filter(owes).reduce((sum, c) => sum + (c.amountCents ?? 0), 0),
+    owingIds: children.filter(owes).map((c) => c.id),
+    amountUnknown: children.some((c) => owes(c) && c.amountCents === null),
   };
 }
 

@@ -22,12 +22,21 @@ export function paymentMailTime(now: Date) {
   return new Date(now.getTime() + PAYMENT_MAIL_DELAY_MS);
 }
 
+type Named = { firstName: string; lastName: string };
+
+/** No two of them share a first name. */
+const firstNamesTell = (children: Named[]) => new Set(children.map((c) => c.firstName)).size === children.length;
+
 /** "Anna und Ben Muster" for siblings; "Anna Muster und Ben Beispiel" otherwise. */
-export function childrenNamed(children: { firstName: string; lastName: string }[]) {
-  const lastNames = new Set(children.map((c) => c.lastName));
-  return lastNames.size === 1
+export function childrenNamed(children: Named[]) {
+  return new Set(children.map((c) => c.lastName)).size === 1 && firstNamesTell(children)
     ? `${joinNames(children.map((c) => c.firstName))} ${children[0].lastName}`
     : joinNames(children.map((c) => `${c.firstName} ${c.lastName}`));
+}
+
+/** The children by first name, as the parents' mails name them; in full when two share one. */
+function firstNames(children: Named[]) {
+  return joinNames(children.map((c) => (firstNamesTell(children) ? c.firstName : `${c.firstName} ${c.lastName}`)));
 }
 
 /**
@@ -45,6 +54,7 @@ export function sendPaymentMails(now = new Date()) {
         userId: registrations.userId,
         eventId: registrations.eventId,
         at: registrations.paymentMailAt,
+        paid: registrations.paid,
         firstName: participants.firstName,
         lastName: participants.lastName,
         parentEmail: users.email,
@@ -69,11 +79,14 @@ export function sendPaymentMails(now = new Date()) {
     for (const children of families.values()) {
       // A child confirmed a minute ago keeps its siblings' mail for its own ten minutes.
       if (children.some((c) => c.at! > now)) continue;
-      const [first] = children;
-      mailParent(tx, first, `${PAYMENT_RECEIVED}: ${childrenNamed(children)} – ${first.eventTitle}`, [
-        `die Zahlung für ${joinNames(children.map((c) => c.firstName))} ist bei uns eingegangen. Vielen Dank!`,
-      ]);
       sent.push(...children.map((c) => c.id));
+      // Every way to take a payment back clears its mark; one left on an unpaid child says nothing.
+      const paid = children.filter((c) => c.paid);
+      if (!paid.length) continue;
+      const [first] = paid;
+      mailParent(tx, first, `${PAYMENT_RECEIVED}: ${childrenNamed(paid)} – ${first.eventTitle}`, [
+        `die Zahlung für ${firstNames(paid)} ist bei uns eingegangen. Vielen Dank!`,
+      ]);
       mails++;
     }
     if (sent.length) tx.update(registrations).set({ paymentMailAt: null }).where(inArray(registrations.id, sent)).run();

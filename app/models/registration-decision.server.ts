@@ -246,9 +246,11 @@ export function acceptMany(eventId: number, registrationIds: number[], actor: Se
 
 /**
  * 'Bezahlung bestätigen' for every unpaid place-holding registration that `belongs` picks (of one
- * SEPA mandate, of one enrolment's transfer), in one transaction; returns them by name.
+ * SEPA mandate, of one enrolment's transfer), in one transaction; returns them by name. With
+ * `shown` (the ids the button named), nothing is confirmed unless exactly those are open: a tab
+ * opened before a sibling got its place must not confirm that sibling unseen.
  */
-function confirmPaymentsOf(eventId: number, belongs: SQL, actor: SessionUser, now: Date) {
+function confirmPaymentsOf(eventId: number, belongs: SQL, actor: SessionUser, now: Date, shown?: number[]) {
   return writeTransaction((tx) => {
     const ids = tx
       .select({ id: registrations.id })
@@ -256,13 +258,11 @@ function confirmPaymentsOf(eventId: number, belongs: SQL, actor: SessionUser, no
       .where(and(eq(registrations.eventId, eventId), belongs, inArray(registrations.applicationStatus, ["open", "accepted"]), isNull(registrations.waitingListPosition)))
       .all()
       .map((r) => r.id);
-    const confirmed: ChangeRow[] = [];
-    for (const row of loadManyForChange(tx, eventId, ids)) {
-      if (!isAllowed("confirm-payment", row)) continue;
-      apply(tx, row, "confirm-payment", actor, "", now);
-      confirmed.push(row);
-    }
-    return { found: ids.length, confirmed };
+    const owing = loadManyForChange(tx, eventId, ids).filter((row) => isAllowed("confirm-payment", row));
+    const stale = shown !== undefined && owing.length > 0 && [...owing.map((row) => row.id)].sort().join() !== [...new Set(shown)].sort().join();
+    if (stale) return { found: ids.length, confirmed: [], stale };
+    for (const row of owing) apply(tx, row, "confirm-payment", actor, "", now);
+    return { found: ids.length, confirmed: owing, stale };
   });
 }
 
@@ -278,9 +278,10 @@ export function confirmMandatePayments(eventId: number, sepaMandateId: number, a
  * The payment of one enrolment (DECISIONS.md, one enrolment, one payment): its transfer, found on
  * the bank statement by its reference, pays for every child of it that holds a place.
  */
-export function confirmEnrolmentPayments(eventId: number, enrolmentId: number, actor: SessionUser, now = new Date()): DecisionOutcome {
-  const { found, confirmed } = confirmPaymentsOf(eventId, eq(registrations.enrolmentId, enrolmentId), actor, now);
+export function confirmEnrolmentPayments(eventId: number, enrolmentId: number, shown: number[], actor: SessionUser, now = new Date()): DecisionOutcome {
+  const { found, confirmed, stale } = confirmPaymentsOf(eventId, eq(registrations.enrolmentId, enrolmentId), actor, now, shown);
   if (!found) return { ok: false, status: 404, message: "Zu dieser Anmeldung gibt es bei dieser Veranstaltung kein Kind mit Platz." };
+  if (stale) return { ok: false, status: 409, message: "Die offenen Zahlungen dieser Anmeldung haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal." };
   if (!confirmed.length) return { ok: true, changed: false, message: "Für diese Anmeldung ist keine Zahlung mehr offen." };
   const names = childrenNamed(confirmed.map((row) => ({ firstName: row.childFirstName, lastName: row.childLastName })));
   return { ok: true, changed: true, message: `Bezahlung für ${names} bestätigt. ${PAYMENT_MAIL_NOTE}.` };

@@ -11,7 +11,7 @@ import { purgeOldHelperChecks, sendHelperCheckReminders } from "~/models/helper-
 import { closeDatabase, db } from "./db.server";
 import { exampleSettingsInUse, settings } from "./env.server";
 import { checkMailDir, startMailWorker, stopMailWorker } from "./mail-delivery.server";
-import { registerJob, startScheduler, stopScheduler } from "./scheduler.server";
+import { registerJob, startScheduler, stopScheduler, type Job } from "./scheduler.server";
 import { deleteExpiredParkedForms } from "./parked-forms.server";
 import { deleteExpiredSessions } from "./session.server";
 import { cleanTempUploads } from "./uploads.server";
@@ -129,36 +129,43 @@ async function startUp(config: ReturnType<typeof settings>) {
   }
 }
 
+/** The scheduled jobs: each asks the database what is due now (scheduler.server.ts). */
+export function scheduledJobs(): Job[] {
+  return [
+    {
+      name: "aufräumen",
+      everyMs: 3600_000,
+      run: () => {
+        deleteExpiredSessions();
+        deleteExpiredParkedForms();
+        deleteOldLoginAttempts();
+        deleteOldAddressChecks();
+        deleteOldSubmissions();
+      },
+    },
+    // The "Zahlung eingegangen" mails whose ten minutes are over, one per family and event.
+    { name: "zahlungsmails", everyMs: 60_000, run: (now) => sendPaymentMails(now) },
+    // Places offered to the waiting list and not taken in time go to the next in line.
+    { name: "platzangebote", everyMs: 60_000, run: (now) => expireOffers(now) },
+    // Children's data only as long as needed (DECISIONS.md); idempotent, so running daily is enough.
+    { name: RETENTION_JOB, everyMs: 24 * 3600_000, run: (now) => runRetention(now) },
+    // The lead persons' mail about missing helper checks, 30 days before each event (once per
+    // event); check records of people whose last event as a helper ended three months ago are deleted.
+    {
+      name: "helfer-nachweise",
+      everyMs: 3600_000,
+      run: (now) => {
+        sendHelperCheckReminders(now);
+        purgeOldHelperChecks(now);
+      },
+    },
+  ];
+}
+
 /** The mail worker and the scheduled jobs of this process. */
 export function startJobs() {
   startMailWorker();
-  registerJob({
-    name: "aufräumen",
-    everyMs: 3600_000,
-    run: () => {
-      deleteExpiredSessions();
-      deleteExpiredParkedForms();
-      deleteOldLoginAttempts();
-      deleteOldAddressChecks();
-      deleteOldSubmissions();
-    },
-  });
-  // The "Zahlung eingegangen" mails whose ten minutes are over, one per family and event.
-  registerJob({ name: "zahlungsmails", everyMs: 60_000, run: (now) => sendPaymentMails(now) });
-  // Places offered to the waiting list and not taken in time go to the next in line.
-  registerJob({ name: "platzangebote", everyMs: 60_000, run: (now) => expireOffers(now) });
-  // Children's data only as long as needed (DECISIONS.md); idempotent, so running daily is enough.
-  registerJob({ name: RETENTION_JOB, everyMs: 24 * 3600_000, run: (now) => runRetention(now) });
-  // The lead persons' mail about missing helper checks, 30 days before each event (once per event);
-  // check records of people whose last event as a helper ended three months ago are deleted.
-  registerJob({
-    name: "helfer-nachweise",
-    everyMs: 3600_000,
-    run: (now) => {
-      sendHelperCheckReminders(now);
-      purgeOldHelperChecks(now);
-    },
-  });
+  for (const job of scheduledJobs()) registerJob(job);
   startScheduler();
 }
 

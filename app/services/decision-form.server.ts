@@ -55,15 +55,16 @@ export async function handleDecisionForm(request: Request, eventId: number | str
   const registrationId = idFrom(formData.get("registrationId"));
   const reason = String(formData.get("reason") ?? "");
   let outcome: DecisionOutcome;
+  const ids = formData.getAll("registrationIds").map(idFrom).filter((id): id is number => id !== null);
   if (intent === "accept-many") {
-    const ids = formData.getAll("registrationIds").map(idFrom).filter((id): id is number => id !== null);
     outcome = acceptMany(event.id, ids, user, reason);
   } else if (intent === "confirm-mandate") {
     const mandateId = idFrom(formData.get("sepaMandateId"));
     outcome = mandateId ? confirmMandatePayments(event.id, mandateId, user) : { ok: false, status: 404, message: "Dieses Mandat gibt es nicht." };
   } else if (intent === "confirm-enrolment") {
     const enrolmentId = idFrom(formData.get("enrolmentId"));
-    outcome = enrolmentId ? confirmEnrolmentPayments(event.id, enrolmentId, user) : { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
+    // The children the button named (`registrationIds`): only those are confirmed.
+    outcome = enrolmentId ? confirmEnrolmentPayments(event.id, enrolmentId, ids, user) : { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
   } else {
     outcome = registrationId
       ? // 'Nachrücken' into a full camp adds a place only when its step asked and the person may set the places.

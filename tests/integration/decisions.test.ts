@@ -151,6 +151,22 @@ describe("a single decision", () => {
     for (const r of [anna, ben, karl]) expect(registration(r.id)).toMatchObject({ paid: true, paymentMailAt: null });
   });
 
+  it("payments: two children of one first name are named in full; a mark left on an unpaid child mails nothing and goes", async () => {
+    const t0 = new Date();
+    const first = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Anna" });
+    const second = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Anna", lastName: "Beispiel" });
+    for (const r of [first, second]) decide(eventId, r.id, "confirm-payment", lead, "", t0);
+    expect(sendPaymentMails(later(10, t0))).toBe(1);
+    expect(outbox()[0].subject).toBe("Zahlung eingegangen: Anna Muster und Anna Beispiel – Zeltlager");
+    expect(outbox()[0].text).toContain("die Zahlung für Anna Muster und Anna Beispiel ist bei uns eingegangen.");
+
+    const unpaid = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Ulla" });
+    db.update(registrations).set({ paymentMailAt: t0 }).where(eq(registrations.id, unpaid.id)).run();
+    expect(sendPaymentMails(later(10, t0))).toBe(0);
+    expect(registration(unpaid.id).paymentMailAt).toBeNull();
+    expect(outbox()).toHaveLength(1);
+  });
+
   it("payments: a confirmation already mailed and then revoked tells the parent that the payment is still open", () => {
     const r = createRegistration(eventId, parent.id, { status: "accepted" });
     expect(decide(eventId, r.id, "confirm-payment", lead)).toMatchObject({ ok: true });

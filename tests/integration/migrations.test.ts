@@ -105,20 +105,29 @@ describe("migrating a database in use", () => {
     const sqlite = databaseUpTo(21, "zahlungen.db");
     // Kim's and Lea's mails wait; Max's went out; Nia's waits for a retry (tried once); Ole's
     // payment was revoked (the mail names him but he is unpaid); another mail to the same address.
+    // Kim is paid at event 2 as well, of the same title, confirmed a year before (review: both
+    // registrations took the one mail's mark). Pia's mail names her event's old title.
     sqlite.exec(`${USER_AND_EVENT}
+      insert into events (id, title, description, date_from, time_from, starts_at, location) values
+        (2, 'Lager', 'D', '2029-07-01', '10:00', 1861920000000, 'Plön'), (3, 'Neuer Name', 'D', '2030-07-01', '10:00', 1893456000000, 'Plön');
       insert into participants (id, user_id, first_name, last_name, street, city, birth_date) values
         (1, 1, 'Kim', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (2, 1, 'Lea', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (3, 1, 'Max', 'B', 'Weg 1', 'Kiel', '2015-01-01'),
-        (4, 1, 'Nia', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (5, 1, 'Ole', 'B', 'Weg 1', 'Kiel', '2015-01-01');
+        (4, 1, 'Nia', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (5, 1, 'Ole', 'B', 'Weg 1', 'Kiel', '2015-01-01'), (6, 1, 'Pia', 'B', 'Weg 1', 'Kiel', '2015-01-01');
       insert into registrations (id, event_id, participant_id, user_id, payment_method, application_status, paid) values
         (1, 1, 1, 1, 'transfer', 'accepted', 1), (2, 1, 2, 1, 'transfer', 'open', 1), (3, 1, 3, 1, 'transfer', 'accepted', 1),
-        (4, 1, 4, 1, 'transfer', 'accepted', 1), (5, 1, 5, 1, 'transfer', 'accepted', 0);
+        (4, 1, 4, 1, 'transfer', 'accepted', 1), (5, 1, 5, 1, 'transfer', 'accepted', 0), (6, 2, 1, 1, 'transfer', 'accepted', 1),
+        (7, 3, 6, 1, 'transfer', 'accepted', 1);
+      insert into registration_history (registration_id, action, created_at) values
+        (1, 'payment_confirmed', 1799999400000), (2, 'payment_confirmed', 1799999460000), (6, 'payment_confirmed', 1768463400000),
+        (7, 'payment_confirmed', 1799999400000);
       insert into mail_outbox (id, recipients, subject, text, status, attempts, next_attempt_at) values
         (1, '["a@b.de"]', 'Zahlung eingegangen: Kim B – Lager', 'x', 'pending', 0, 1800000000000),
         (2, '["a@b.de"]', 'Zahlung eingegangen: Lea B – Lager', 'x', 'pending', 0, 1800000060000),
         (3, '["a@b.de"]', 'Zahlung eingegangen: Max B – Lager', 'x', 'sent', 1, 1700000000000),
         (4, '["a@b.de"]', 'Zahlung eingegangen: Nia B – Lager', 'x', 'pending', 1, 1800000000000),
         (5, '["a@b.de"]', 'Zahlung eingegangen: Ole B – Lager', 'x', 'pending', 0, 1800000000000),
-        (6, '["a@b.de"]', 'Anmeldung bestätigt: Kim B – Lager', 'x', 'pending', 0, 1800000000000);
+        (6, '["a@b.de"]', 'Anmeldung bestätigt: Kim B – Lager', 'x', 'pending', 0, 1800000000000),
+        (7, '["a@b.de"]', 'Zahlung eingegangen: Pia B – Alter Name', 'x', 'pending', 0, 1800000000000);
     `);
     migrateDatabase(sqlite);
     expect(sqlite.prepare(`select id, payment_mail_at as at from registrations order by id`).all()).toEqual([
@@ -127,8 +136,10 @@ describe("migrating a database in use", () => {
       { id: 3, at: null },
       { id: 4, at: null },
       { id: 5, at: null },
+      { id: 6, at: null },
+      { id: 7, at: null },
     ]);
-    expect(sqlite.prepare(`select id from mail_outbox order by id`).all()).toEqual([{ id: 3 }, { id: 4 }, { id: 5 }, { id: 6 }]);
+    expect(sqlite.prepare(`select id from mail_outbox order by id`).all()).toEqual([{ id: 3 }, { id: 4 }, { id: 5 }, { id: 6 }, { id: 7 }]);
     sqlite.close();
   });
 

@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { jobRuns } from "../../db/schema";
 import { db } from "~/services/db.server";
 import { registerJob, startScheduler, stopScheduler } from "~/services/scheduler.server";
-import { allowConsoleErrors, loggedErrors, resetDatabase } from "../support/fixtures";
+import { allowConsoleErrors, createUser, loggedErrors, resetDatabase } from "../support/fixtures";
+import { scheduledJobs } from "~/services/boot.server";
+import { PAYMENT_MAIL_DELAY_MS } from "~/models/payment-mails.server";
+import { decide } from "~/models/registration-decision.server";
+import { RETENTION_JOB } from "~/models/retention.server";
+import { createEvent } from "../support/events";
+import { createRegistration } from "../support/registrations";
+import { outbox } from "../support/remix";
 
 afterEach(() => stopScheduler());
 
@@ -30,5 +37,25 @@ describe("the scheduler", () => {
     expect(loggedErrors()).toEqual([
       expect.objectContaining({ level: 50, msg: "Aufgabe „test-kaputt“ fehlgeschlagen", err: expect.objectContaining({ message: "Platte voll" }) }),
     ]);
+  });
+});
+
+describe("the app's jobs", () => {
+  // Review: every test called sendPaymentMails itself; none failed with the job left out.
+  it("include the payment mails every minute, which write a confirmed payment's mail once its ten minutes are over", async () => {
+    resetDatabase();
+    const lead = await createUser();
+    const parent = await createUser({ firstName: "Petra" });
+    const eventId = createEvent({ ownerIds: [lead.id], title: "Zeltlager" }).id;
+    const r = createRegistration(eventId, parent.id, { status: "accepted", firstName: "Anna" });
+    decide(eventId, r.id, "confirm-payment", { id: lead.id, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, role: "user" });
+    const jobs = scheduledJobs();
+    expect(jobs.map((j) => j.name).sort()).toEqual(["aufräumen", "helfer-nachweise", "platzangebote", "zahlungsmails", RETENTION_JOB].sort());
+    const job = jobs.find((j) => j.name === "zahlungsmails")!;
+    expect(job.everyMs).toBe(60_000);
+    job.run(new Date(Date.now() + 9 * 60_000));
+    expect(outbox()).toEqual([]);
+    job.run(new Date(Date.now() + PAYMENT_MAIL_DELAY_MS));
+    expect(outbox().map((m) => m.subject)).toEqual(["Zahlung eingegangen: Anna Muster – Zeltlager"]);
   });
 });

@@ -16,6 +16,7 @@ export function createRegistration(
     paid?: boolean;
     sepaMandateId?: number | null;
     firstName?: string;
+    lastName?: string;
     amountCents?: number | null;
   } = {},
 ) {
@@ -25,7 +26,7 @@ export function createRegistration(
     .values({
       userId,
       firstName: options.firstName ?? `Kind${children}`,
-      lastName: "Muster",
+      lastName: options.lastName ?? "Muster",
       street: "Weg 1",
       city: "Kiel",
       postalCode: "24103",

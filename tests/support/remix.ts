@@ -6,7 +6,7 @@ import { db } from "~/services/db.server";
 
 type Options = { cookie?: string; params?: Record<string, string>; context?: AppLoadContext };
 
-export function post(url: string, form: Record<string, string>, options: Options = {}) {
+export function post(url: string, form: Record<string, string> | URLSearchParams, options: Options = {}) {
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
   if (options.cookie) headers.Cookie = options.cookie;
   return {
