@@ -266,10 +266,12 @@ function confirmPaymentsOf(eventId: number, belongs: SQL, actor: SessionUser, no
   });
 }
 
-/** 'Bezahlung bestätigen' for every unpaid place-holding registration of one SEPA mandate. */
-export function confirmMandatePayments(eventId: number, sepaMandateId: number, actor: SessionUser, now = new Date()): DecisionOutcome {
-  const { found, confirmed } = confirmPaymentsOf(eventId, eq(registrations.sepaMandateId, sepaMandateId), actor, now);
+/** 'Bezahlung bestätigen' for every unpaid place-holding registration of one SEPA mandate (with
+ * `shown`, the page's: exactly those, or nothing). */
+export function confirmMandatePayments(eventId: number, sepaMandateId: number, actor: SessionUser, now = new Date(), shown?: number[]): DecisionOutcome {
+  const { found, confirmed, stale } = confirmPaymentsOf(eventId, eq(registrations.sepaMandateId, sepaMandateId), actor, now, shown);
   if (!found) return { ok: false, status: 404, message: "Zu diesem Mandat gibt es keine Anmeldung mit Platz." };
+  if (stale) return { ok: false, status: 409, message: "Die offenen Zahlungen dieses Mandats haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal." };
   const mailNote = confirmed.length > 0 ? ` ${PAYMENT_MAIL_NOTE}.` : "";
   return { ok: true, changed: confirmed.length > 0, message: `Bezahlung für ${confirmed.length} ${confirmed.length === 1 ? "Anmeldung" : "Anmeldungen"} bestätigt.${mailNote}` };
 }

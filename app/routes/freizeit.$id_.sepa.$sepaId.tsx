@@ -31,7 +31,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { event, may, detail } = await guard(request, params);
   return json(
     // Something left to debit: a free place owes nothing.
-    { eventId: event.id, canConfirm: may.confirmPayments, creditorId: settings().bank.creditorId, owing: detail.children.some(owes), ...detail },
+    // The children left to debit (a free place owes nothing): what the button confirms, and no other.
+    { eventId: event.id, canConfirm: may.confirmPayments, creditorId: settings().bank.creditorId, owingIds: detail.children.filter(owes).map((c) => c.id), ...detail },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -42,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function SepaDetail() {
-  const { eventId, canConfirm, creditorId, mandate, children, amountCents, openCents, owing } = useLoaderData<typeof loader>();
+  const { eventId, canConfirm, creditorId, mandate, children, amountCents, openCents, owingIds } = useLoaderData<typeof loader>();
   const refusal = useActionData<DecisionReply>()?.decision?.message;
   const holder = `${mandate.firstName} ${mandate.lastName}`;
   return (
@@ -101,10 +102,13 @@ export default function SepaDetail() {
             {refusal}
           </p>
         ) : null}
-        {canConfirm && owing ? (
+        {canConfirm && owingIds.length > 0 ? (
           <Form method="post">
             <input type="hidden" name="intent" value="confirm-mandate" />
             <input type="hidden" name="sepaMandateId" value={mandate.id} />
+            {owingIds.map((id) => (
+              <input key={id} type="hidden" name="registrationIds" value={id} />
+            ))}
             <button type="submit">Bezahlung bestätigen</button>
           </Form>
         ) : null}

@@ -60,7 +60,8 @@ export async function handleDecisionForm(request: Request, eventId: number | str
     outcome = acceptMany(event.id, ids, user, reason);
   } else if (intent === "confirm-mandate") {
     const mandateId = idFrom(formData.get("sepaMandateId"));
-    outcome = mandateId ? confirmMandatePayments(event.id, mandateId, user) : { ok: false, status: 404, message: "Dieses Mandat gibt es nicht." };
+    // The children the page showed (`registrationIds`): only those are confirmed.
+    outcome = mandateId ? confirmMandatePayments(event.id, mandateId, user, new Date(), ids) : { ok: false, status: 404, message: "Dieses Mandat gibt es nicht." };
   } else if (intent === "confirm-enrolment") {
     const enrolmentId = idFrom(formData.get("enrolmentId"));
     // The children the button named (`registrationIds`): only those are confirmed.

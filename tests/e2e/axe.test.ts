@@ -48,6 +48,8 @@ describe.each(JS_MODES)("axe at 360 px, $name", ({ javaScriptEnabled }) => {
       ["/freizeit/create", people.admin.id],
       [`/freizeit/edit/${event.id}`, people.admin.id],
       [`/freizeit/participants/${event.id}`, people.lead.id],
+      // Searched by a transfer's reference: the enrolment's payment panel.
+      [`/freizeit/participants/${event.id}?suche=LF-${event.id}-A${enrolment.id}`, people.lead.id],
       [`/freizeit/participants/${event.id}/notfall`, people.lead.id],
       [`/freizeit/participants/participant-details/${placed.registration.id}`, people.lead.id],
       [`/freizeit/helper/${event.id}`, people.lead.id],

@@ -15,6 +15,7 @@ type Sepa = {
   mandate: { firstName: string; lastName: string; street: string; postalCode: string; city: string; iban: string };
   children: { id: number; firstName: string; paid: boolean }[];
   amountCents: number;
+  owingIds: number[];
   canConfirm: boolean;
 };
 
@@ -29,9 +30,12 @@ function page(person: Person | null, sepaId: number | string = mandateId, eventI
   return run(loader, get(`/freizeit/${eventId}/sepa/${sepaId}`, { cookie, params: { id: String(eventId), sepaId: String(sepaId) } }));
 }
 
-function confirm(person: Person, sepaId: number) {
+/** The page's button: the mandate and the children it named (by default Anna's and Ben's). */
+function confirm(person: Person, sepaId: number, shown = [kids.Anna, kids.Ben]) {
   const u = `/freizeit/${camp.event.id}/sepa/${sepaId}`;
-  return run(action, post(u, { intent: "confirm-mandate", sepaMandateId: String(sepaId) }, { cookie: camp.people[person].cookie, params: { id: String(camp.event.id), sepaId: String(sepaId) } }));
+  const form = new URLSearchParams({ intent: "confirm-mandate", sepaMandateId: String(sepaId) });
+  for (const id of shown) form.append("registrationIds", String(id));
+  return run(action, post(u, form, { cookie: camp.people[person].cookie, params: { id: String(camp.event.id), sepaId: String(sepaId) } }));
 }
 
 function withMandate(name: string, mandate: number, userId: number, options: Parameters<typeof register>[1] = {}) {
@@ -87,6 +91,20 @@ describe("what it shows and confirms", () => {
     expect(data.mandate).toMatchObject({ firstName: "Konrad", lastName: "Konto", street: "Bankweg 7", postalCode: "24103", city: "Kiel", iban: "DE89370400440532013000" });
     expect(data.children.map((c) => c.firstName)).toEqual(["Anna", "Ben"]);
     expect(data.amountCents).toBe(38000);
+    expect(data.owingIds).toEqual([kids.Anna, kids.Ben]);
+  });
+
+  // As the enrolment's button (review): a debit drawn for the children shown must not confirm a
+  // child placed on the mandate after the page was drawn.
+  it("confirms nothing when the open children are not the ones the page showed, and says so", async () => {
+    for (const shown of [[kids.Anna], [kids.Anna, kids.Ben, kids.Wanda], []]) {
+      const response = await confirm("lead", mandateId, shown);
+      expect(response.status, String(shown)).toBe(409);
+      expect((await body<{ decision: { message: string } }>(response)).decision.message).toBe(
+        "Die offenen Zahlungen dieses Mandats haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal.",
+      );
+    }
+    expect(db.select().from(registrations).where(inArray(registrations.id, [kids.Anna, kids.Ben])).all().every((r) => !r.paid)).toBe(true);
   });
 
   it("the team cannot confirm (404, nothing paid)", async () => {
