@@ -72,14 +72,16 @@ export function sendPaymentMails(now = new Date()) {
     const families = new Map<string, typeof waiting>();
     for (const row of waiting) {
       const key = `${row.userId}:${row.eventId}`;
-      families.set(key, [...(families.get(key) ?? []), row]);
+      const family = families.get(key);
+      if (family) family.push(row);
+      else families.set(key, [row]);
     }
-    const sent: number[] = [];
+    const cleared: number[] = [];
     let mails = 0;
     for (const children of families.values()) {
       // A child confirmed a minute ago keeps its siblings' mail for its own ten minutes.
       if (children.some((c) => c.at! > now)) continue;
-      sent.push(...children.map((c) => c.id));
+      cleared.push(...children.map((c) => c.id));
       // Every way to take a payment back clears its mark; one left on an unpaid child says nothing.
       const paid = children.filter((c) => c.paid);
       if (!paid.length) continue;
@@ -89,7 +91,7 @@ export function sendPaymentMails(now = new Date()) {
       ]);
       mails++;
     }
-    if (sent.length) tx.update(registrations).set({ paymentMailAt: null }).where(inArray(registrations.id, sent)).run();
+    if (cleared.length) tx.update(registrations).set({ paymentMailAt: null }).where(inArray(registrations.id, cleared)).run();
     return mails;
   });
 }

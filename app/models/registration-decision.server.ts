@@ -246,7 +246,7 @@ export function acceptMany(eventId: number, registrationIds: number[], actor: Se
 
 /**
  * 'Bezahlung bestätigen' for every unpaid place-holding registration that `belongs` picks (of one
- * SEPA mandate, of one enrolment's transfer), in one transaction; returns them by name. With
+ * SEPA mandate, of one enrolment's transfer), in one transaction; returns the rows confirmed. With
  * `shown` (the ids the button named), nothing is confirmed unless exactly those are open: a tab
  * opened before a sibling got its place must not confirm that sibling unseen.
  */
@@ -259,7 +259,8 @@ function confirmPaymentsOf(eventId: number, belongs: SQL, actor: SessionUser, no
       .all()
       .map((r) => r.id);
     const owing = loadManyForChange(tx, eventId, ids).filter((row) => isAllowed("confirm-payment", row));
-    const stale = shown !== undefined && owing.length > 0 && [...owing.map((row) => row.id)].sort().join() !== [...new Set(shown)].sort().join();
+    const sorted = (ids: Iterable<number>) => [...ids].sort((a, b) => a - b).join();
+    const stale = shown !== undefined && owing.length > 0 && sorted(owing.map((row) => row.id)) !== sorted(new Set(shown));
     if (stale) return { found: ids.length, confirmed: [], stale };
     for (const row of owing) apply(tx, row, "confirm-payment", actor, "", now);
     return { found: ids.length, confirmed: owing, stale };
@@ -278,9 +279,10 @@ export function confirmMandatePayments(eventId: number, sepaMandateId: number, a
 
 /**
  * The payment of one enrolment (DECISIONS.md, one enrolment, one payment): its transfer, found on
- * the bank statement by its reference, pays for every child of it that holds a place.
+ * the bank statement by its reference, pays for every child of it that holds a place (with
+ * `shown`, the button's: exactly those, or nothing).
  */
-export function confirmEnrolmentPayments(eventId: number, enrolmentId: number, shown: number[], actor: SessionUser, now = new Date()): DecisionOutcome {
+export function confirmEnrolmentPayments(eventId: number, enrolmentId: number, actor: SessionUser, now = new Date(), shown?: number[]): DecisionOutcome {
   const { found, confirmed, stale } = confirmPaymentsOf(eventId, eq(registrations.enrolmentId, enrolmentId), actor, now, shown);
   if (!found) return { ok: false, status: 404, message: "Zu dieser Anmeldung gibt es bei dieser Veranstaltung kein Kind mit Platz." };
   if (stale) return { ok: false, status: 409, message: "Die offenen Zahlungen dieser Anmeldung haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal." };

@@ -65,7 +65,7 @@ export async function handleDecisionForm(request: Request, eventId: number | str
   } else if (intent === "confirm-enrolment") {
     const enrolmentId = idFrom(formData.get("enrolmentId"));
     // The children the button named (`registrationIds`): only those are confirmed.
-    outcome = enrolmentId ? confirmEnrolmentPayments(event.id, enrolmentId, ids, user) : { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
+    outcome = enrolmentId ? confirmEnrolmentPayments(event.id, enrolmentId, user, new Date(), ids) : { ok: false, status: 404, message: "Diese Anmeldung gibt es bei dieser Veranstaltung nicht." };
   } else {
     outcome = registrationId
       ? // 'Nachrücken' into a full camp adds a place only when its step asked and the person may set the places.
