@@ -9,6 +9,40 @@ import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-sta
 import type { EnrolmentPayment } from "~/models/enrolment-payment.server";
 import { Mark } from "./review-table";
 
+/** A child as the pages have it (an offer's end as the loader's JSON gives it). */
+type Child = Omit<EnrolmentPayment["children"][number], "offerExpiresAt"> & { offerExpiresAt: number | string | null };
+
+/**
+ * Children of one payment (an enrolment's transfer, a SEPA mandate's debit): each with its detail
+ * page, what its place costs, and its state and payment in words.
+ */
+export function PaymentChildren({ rows }: { rows: Child[] }) {
+  return (
+    <ul className="payment-children">
+      {rows.map((c) => {
+        const paymentWord = paymentStatusWord(c);
+        return (
+          <li key={c.id}>
+            <a href={`/freizeit/participants/participant-details/${c.id}`}>
+              {c.firstName} {c.lastName}
+            </a>
+            {paysNow(c) ? `: ${c.amountCents === null ? "Betrag unbekannt" : formatAmount(c.amountCents)}` : null}
+            <span className="states">
+              <Mark word={applicationStatusWord(c, "leaders")} />
+              {paymentWord ? (
+                <>
+                  {", "}
+                  <Mark word={paymentWord} />
+                </>
+              ) : null}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 /** Shown to whoever confirms payments (the loader reads it for no one else). */
 export function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: EnrolmentPayment; actionUrl: string }) {
   const { reference, children, totalCents, openCents, owingIds } = payment;
@@ -18,28 +52,7 @@ export function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: Enrolme
       <p>
         Angemeldet von {payment.payer}, {payment.paymentMethod === "sepa" ? "per SEPA-Lastschriftmandat" : "per Überweisung"}.
       </p>
-      <ul className="payment-children">
-        {children.map((c) => {
-          const paymentWord = paymentStatusWord(c);
-          return (
-            <li key={c.id}>
-              <a href={`/freizeit/participants/participant-details/${c.id}`}>
-                {c.firstName} {c.lastName}
-              </a>
-              {paysNow(c) ? `: ${c.amountCents === null ? "Betrag unbekannt" : formatAmount(c.amountCents)}` : null}
-              <span className="states">
-                <Mark word={applicationStatusWord(c, "leaders")} />
-                {paymentWord ? (
-                  <>
-                    {", "}
-                    <Mark word={paymentWord} />
-                  </>
-                ) : null}
-              </span>
-            </li>
-          );
-        })}
-      </ul>
+      <PaymentChildren rows={children} />
       <p className="total">
         Betrag der Kinder mit Platz: <strong>{formatAmount(totalCents)}</strong>
         {openCents !== totalCents && openCents > 0 ? <span> (davon offen: {formatAmount(openCents)})</span> : null}

@@ -5,13 +5,12 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { DecisionReply } from "~/components/review-decisions";
-import { Mark } from "~/components/review-table";
+import { PaymentChildren } from "~/components/enrolment-payment";
 import { RouteError } from "~/components/route-error";
 import { formatAmount, formatTotal } from "~/lib/amount";
 import { formatDate } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { owes } from "~/lib/registration-machine";
-import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import { getSepaDetail } from "~/models/review.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { settings } from "~/services/env.server";
@@ -77,20 +76,7 @@ export default function SepaDetail() {
         {children.length === 0 ? (
           <p>Keine Teilnehmer*innen mit Platz.</p>
         ) : (
-          <ul className="sepa-children">
-            {children.map((c) => {
-              const payment = paymentStatusWord(c);
-              return (
-                <li key={c.id}>
-                  <a href={`/freizeit/participants/participant-details/${c.id}`}>
-                    {c.firstName} {c.lastName}
-                  </a>{" "}
-                  {c.amountCents !== null ? <span>{formatAmount(c.amountCents)}</span> : null} <Mark word={applicationStatusWord(c, "leaders")} />{" "}
-                  {payment ? <Mark word={payment} /> : null}
-                </li>
-              );
-            })}
-          </ul>
+          <PaymentChildren rows={children} />
         )}
         <p className="total">
           {/* No child with an amount stored (places not yet given): '–', not '0,00 €'. */}

@@ -30,6 +30,8 @@ describe.each(JS_MODES)("the payment of an enrolment $name", ({ javaScriptEnable
       (firstName, i) =>
         register(camp.id, { userId: parent.id, status: i === 0 ? "accepted" : "open", child: { firstName, lastName: "Muster" }, answers: { enrolmentId: enrolment.id, amountCents: 20000 - i * 2000 } }).registration.id,
     );
+    // A rejected sister: named in the panel and in the list of the rejected, paying nothing.
+    register(camp.id, { userId: parent.id, status: "rejected", child: { firstName: "Clara", lastName: "Muster" }, answers: { enrolmentId: enrolment.id } });
     const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
 
     await page.goto(`/freizeit/participants/${camp.id}`);
@@ -42,6 +44,16 @@ describe.each(JS_MODES)("the payment of an enrolment $name", ({ javaScriptEnable
     await panel.getByRole("listitem").filter({ hasText: "Ben Muster: 180,00" }).waitFor();
     await panel.getByText("Betrag der Kinder mit Platz:").waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await panel.getByRole("listitem").filter({ hasText: "Clara Muster" }).getByText("Abgelehnt").waitFor();
+    // Review: the panel's list rules once took the other lists out of their shared rule, and the
+    // rejected ones showed bullets and an indent beside their cards.
+    const lists = await page.evaluate(() =>
+      [".payment-children", ".rejected-list"].map((selector) => {
+        const style = getComputedStyle(document.querySelector(selector)!);
+        return `${selector} ${style.listStyleType} ${style.paddingLeft}`;
+      }),
+    );
+    expect(lists).toEqual([".payment-children none 0px", ".rejected-list none 0px"]);
     // The list's rows name each amount too (a statement's line without the reference names none).
     const annaRow = page.getByRole("table").getByRole("row", { name: /Muster, Anna/ });
     expect(await annaRow.getByRole("cell").filter({ hasText: "Zahlung ausstehend" }).innerText()).toMatch(/Zahlung ausstehend 200,00\s€/);
