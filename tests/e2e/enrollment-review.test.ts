@@ -110,7 +110,7 @@ describe.each(JS_MODES)("enrolment form after the review $name", ({ javaScriptEn
     expect(db.select().from(registrations).where(eq(registrations.participantId, mia.id)).get()?.guardianId).toBe(eva.id);
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 60_000);
 
   it("folds a locked mandate's correction into 'Mandat korrigieren' and says 'Sie' throughout", async () => {
     const parent = await createUser();

@@ -48,6 +48,9 @@ export type Tab = { context: BrowserContext; page: Page; problems: string[] };
 /** A fresh browser context and page that records every console error and page error. */
 export async function openTab(browser: Browser, options: { javaScriptEnabled: boolean; baseURL: string }): Promise<Tab> {
   const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled, baseURL: options.baseURL, locale: "de-DE" });
+  // A step that waits longer than this fails with its own name and locator, before the test's
+  // own time runs out and the log says only that the test timed out.
+  context.setDefaultTimeout(20_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
