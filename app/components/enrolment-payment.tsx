@@ -43,12 +43,36 @@ export function PaymentChildren({ rows }: { rows: Child[] }) {
   );
 }
 
-/** Shown to whoever confirms payments (the loader reads it for no one else). */
-export function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: EnrolmentPayment; actionUrl: string }) {
-  const { reference, children, totalCents, openCents, owingIds } = payment;
+/**
+ * The enrolments a statement's line names, shown to whoever confirms payments (the loader reads
+ * them for no one else). One transfer may pay two enrolments: then the line's total comes first,
+ * to compare with the bank's amount, and each enrolment is confirmed with its own button.
+ */
+export function EnrolmentPayments({ payments, actionUrl }: { payments: EnrolmentPayment[]; actionUrl: string }) {
+  if (!payments.length) return null;
+  const total = payments.reduce((sum, p) => sum + p.totalCents, 0);
+  const open = payments.reduce((sum, p) => sum + p.openCents, 0);
   return (
-    <section aria-labelledby="zahlung-titel" className="panel enrolment-payment">
-      <h2 id="zahlung-titel">Zahlung zur Anmeldung {reference}</h2>
+    <>
+      {payments.length > 1 ? (
+        <p className="payments-total">
+          Die {payments.length} Anmeldungen dieser Zeile zusammen: <strong>{formatAmount(total)}</strong>
+          {open !== total && open > 0 ? ` (davon offen: ${formatAmount(open)})` : null}.
+        </p>
+      ) : null}
+      {payments.map((payment) => (
+        <EnrolmentPaymentPanel key={payment.id} payment={payment} actionUrl={actionUrl} />
+      ))}
+    </>
+  );
+}
+
+function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: EnrolmentPayment; actionUrl: string }) {
+  const { reference, children, totalCents, openCents, owingIds } = payment;
+  const titleId = `zahlung-titel-${payment.id}`;
+  return (
+    <section aria-labelledby={titleId} className="panel enrolment-payment">
+      <h2 id={titleId}>Zahlung zur Anmeldung {reference}</h2>
       <p>
         Angemeldet von {payment.payer}, {payment.paymentMethod === "sepa" ? "per SEPA-Lastschriftmandat" : "per Überweisung"}.
       </p>

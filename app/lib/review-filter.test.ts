@@ -90,4 +90,26 @@ describe("the list filter", () => {
     expect(referenceNote("Überweisung lf 12 a 345", 12)).toBe("Gesucht nach dem Verwendungszweck LF-12-A345: die Kinder dieser Anmeldung.");
     expect(referenceNote("LF-13-A345", 12)).toBe("Der Verwendungszweck LF-13-A345 gehört zu einer anderen Veranstaltung.");
   });
+
+  // One transfer for two enrolments (a family that enrolled twice) carries both references.
+  it("finds the children of every reference in the line", () => {
+    const line = "Freizeit LF-12-A345 und lf 12 a 346, Eva Kurz";
+    const rows = [
+      { firstName: "Ada", lastName: "Kurz", reference: "LF-12-A345" },
+      { firstName: "Ben", lastName: "Kurz", reference: "LF-12-A346" },
+      { firstName: "Cem", lastName: "Kurz", reference: "LF-12-A347" },
+    ];
+    expect(rows.map((r) => matchesSearch(r, line))).toEqual([true, true, false]);
+    expect(referenceNote(line, 12)).toBe("Gesucht nach den Verwendungszwecken LF-12-A345 und LF-12-A346: die Kinder dieser Anmeldungen.");
+    // The same reference twice is one; three are listed with commas.
+    expect(referenceNote("LF-12-A345 LF-12-A345", 12)).toBe("Gesucht nach dem Verwendungszweck LF-12-A345: die Kinder dieser Anmeldung.");
+    expect(referenceNote("LF-12-A1 LF-12-A2 LF-12-A3", 12)).toBe(
+      "Gesucht nach den Verwendungszwecken LF-12-A1, LF-12-A2 und LF-12-A3: die Kinder dieser Anmeldungen.",
+    );
+    // Another event's reference beside this event's: both said.
+    expect(referenceNote("LF-12-A345 LF-13-A9", 12)).toBe(
+      "Gesucht nach dem Verwendungszweck LF-12-A345: die Kinder dieser Anmeldung. Der Verwendungszweck LF-13-A9 gehört zu einer anderen Veranstaltung.",
+    );
+    expect(referenceNote("LF-13-A9 LF-14-A1", 12)).toBe("Die Verwendungszwecke LF-13-A9 und LF-14-A1 gehören zu anderen Veranstaltungen.");
+  });
 });

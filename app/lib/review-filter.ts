@@ -1,7 +1,7 @@
 // The participant list's filter and name search (spec part 2 §2.5, issue 10): plain GET
 // parameters, so a filtered list can be bookmarked and works without JavaScript.
 import { owes, stateOf, type RegistrationFacts } from "./registration-machine";
-import { enrolmentReference, referenceIn, referenceParts } from "./transfer";
+import { referencesIn } from "./transfer";
 
 export const LIST_FILTERS = ["alle", "offen", "bestaetigt", "unbezahlt", "warteliste", "abgelehnt"] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
@@ -83,24 +83,33 @@ function fold(text: string) {
 
 /**
  * Every word of the search appears in the first or last name, in any order, any case. A search
- * holding a transfer reference (a bank statement's line) finds that enrolment's children alone.
+ * holding transfer references (a bank statement's line) finds those enrolments' children alone.
  */
 export function matchesSearch(person: { firstName: string; lastName: string; reference?: string | null }, search: string) {
   if (!search) return true;
-  const reference = referenceIn(search);
-  if (reference) return person.reference === reference;
+  const references = referencesIn(search);
+  if (references.length) return references.some((r) => r.reference === person.reference);
   const name = fold(`${person.firstName} ${person.lastName}`);
   return fold(search)
     .split(" ")
     .every((word) => name.includes(word));
 }
 
-/** What a search holding a transfer reference looked for, said above the list; null otherwise. */
+/** "A", "A und B", "A, B und C" (the note is drawn in the browser too: no Intl.ListFormat on old phones). */
+function listed(words: string[]) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} und ${words[words.length - 1]}`;
+}
+
+/** What a search holding transfer references looked for, said above the list; null otherwise. */
 export function referenceNote(search: string, eventId: number): string | null {
-  const parts = referenceParts(search);
-  if (!parts) return null;
-  const reference = enrolmentReference(parts.eventId, parts.enrolmentId);
-  return parts.eventId === eventId
-    ? `Gesucht nach dem Verwendungszweck ${reference}: die Kinder dieser Anmeldung.`
-    : `Der Verwendungszweck ${reference} gehört zu einer anderen Veranstaltung.`;
+  const references = referencesIn(search);
+  if (!references.length) return null;
+  const here = references.filter((r) => r.eventId === eventId).map((r) => r.reference);
+  const elsewhere = references.filter((r) => r.eventId !== eventId).map((r) => r.reference);
+  const sentences = [];
+  if (here.length === 1) sentences.push(`Gesucht nach dem Verwendungszweck ${here[0]}: die Kinder dieser Anmeldung.`);
+  if (here.length > 1) sentences.push(`Gesucht nach den Verwendungszwecken ${listed(here)}: die Kinder dieser Anmeldungen.`);
+  if (elsewhere.length === 1) sentences.push(`Der Verwendungszweck ${elsewhere[0]} gehört zu einer anderen Veranstaltung.`);
+  if (elsewhere.length > 1) sentences.push(`Die Verwendungszwecke ${listed(elsewhere)} gehören zu anderen Veranstaltungen.`);
+  return sentences.join(" ");
 }

@@ -6,17 +6,20 @@ export function enrolmentReference(eventId: number, enrolmentId: number) {
   return `LF-${eventId}-A${enrolmentId}`;
 }
 
+/** An enrolment reference in a text as a bank statement gives it ("LF-12-A345", "lf 12 a 345"). */
+const REFERENCE = /(?<![\p{L}\p{N}])lf\W*(\d{1,9})\W*a\W*(\d{1,9})(?!\p{N})/giu;
+
 /**
- * The enrolment reference in a text as a bank statement gives it ("LF-12-A345", "lf 12 a 345",
- * with the payer's words around it): its event and enrolment; null when it holds none.
+ * The enrolment references in a text (a statement's line, with the payer's words around them;
+ * one transfer may pay two enrolments): each one's event and enrolment, once, in the line's order.
  */
-export function referenceParts(text: string): { eventId: number; enrolmentId: number } | null {
-  const found = /(?<![\p{L}\p{N}])lf\W*(\d{1,9})\W*a\W*(\d{1,9})(?!\p{N})/iu.exec(text);
-  return found ? { eventId: Number(found[1]), enrolmentId: Number(found[2]) } : null;
+export function referencesIn(text: string): { eventId: number; enrolmentId: number; reference: string }[] {
+  const found = new Map<string, { eventId: number; enrolmentId: number; reference: string }>();
+  for (const match of text.matchAll(REFERENCE)) {
+    const [eventId, enrolmentId] = [Number(match[1]), Number(match[2])];
+    const reference = enrolmentReference(eventId, enrolmentId);
+    if (!found.has(reference)) found.set(reference, { eventId, enrolmentId, reference });
+  }
+  return [...found.values()];
 }
 
-/** The enrolment reference in a text (see referenceParts), in the form above; null when none. */
-export function referenceIn(text: string): string | null {
-  const parts = referenceParts(text);
-  return parts ? enrolmentReference(parts.eventId, parts.enrolmentId) : null;
-}

@@ -1,10 +1,10 @@
 // One enrolment's payment, as the leaders match it against a bank statement (DECISIONS.md, one
 // enrolment, one payment): the transfer's reference names the enrolment; its children that hold a
-// place make the total. Read in one query, whatever the number of children.
-import { and, asc, eq } from "drizzle-orm";
+// place make the total. Read in one query, whatever the number of children or enrolments.
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { enrolments, participants, registrations, users } from "../../db/schema";
 import { owes, paysNow } from "~/lib/registration-machine";
-import { referenceParts } from "~/lib/transfer";
+import { referencesIn } from "~/lib/transfer";
 import { db } from "~/services/db.server";
 import { registrationStateColumns } from "./registration-change.server";
 import type { ListRow } from "./review.server";
@@ -25,8 +25,9 @@ export type EnrolmentPayment = {
   amountUnknown: boolean;
 };
 
-export function getEnrolmentPayment(eventId: number, enrolmentId: number): EnrolmentPayment | null {
-  const rows = db
+/** The children of these enrolments of the event, with their enrolment and payer: one query. */
+function paymentRows(eventId: number, enrolmentIds: number[]) {
+  return db
     .select({
       ...registrationStateColumns,
       enrolmentId: enrolments.id,
@@ -39,10 +40,22 @@ export function getEnrolmentPayment(eventId: number, enrolmentId: number): Enrol
     .innerJoin(registrations, and(eq(registrations.enrolmentId, enrolments.id), eq(registrations.eventId, enrolments.eventId)))
     .innerJoin(participants, eq(participants.id, registrations.participantId))
     .innerJoin(users, eq(users.id, enrolments.userId))
-    .where(and(eq(enrolments.id, enrolmentId), eq(enrolments.eventId, eventId)))
+    .where(and(inArray(enrolments.id, enrolmentIds), eq(enrolments.eventId, eventId)))
     .orderBy(asc(registrations.id))
     .all();
-  if (!rows.length) return null;
+}
+
+/** The payments of these enrolments of the event, in the order asked; unknown ones are left out. */
+export function getEnrolmentPayments(eventId: number, enrolmentIds: number[]): EnrolmentPayment[] {
+  if (!enrolmentIds.length) return [];
+  const rows = paymentRows(eventId, enrolmentIds);
+  return enrolmentIds.flatMap((id) => {
+    const own = rows.filter((r) => r.enrolmentId === id);
+    return own.length ? [paymentOf(own)] : [];
+  });
+}
+
+function paymentOf(rows: ReturnType<typeof paymentRows>): EnrolmentPayment {
   const [first] = rows;
   const children = rows.map((r) => ({
     id: r.id,
@@ -67,8 +80,10 @@ export function getEnrolmentPayment(eventId: number, enrolmentId: number): Enrol
   };
 }
 
-/** The enrolment a search names by its transfer reference, when it is one of this event's. */
-export function enrolmentPaymentIn(search: string, eventId: number) {
-  const parts = referenceParts(search);
-  return parts && parts.eventId === eventId ? getEnrolmentPayment(eventId, parts.enrolmentId) : null;
+/** The enrolments a search names by their transfer references (a statement's line), this event's only. */
+export function enrolmentPaymentsIn(search: string, eventId: number) {
+  const ids = referencesIn(search)
+    .filter((r) => r.eventId === eventId)
+    .map((r) => r.enrolmentId);
+  return getEnrolmentPayments(eventId, ids);
 }

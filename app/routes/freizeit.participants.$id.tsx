@@ -4,7 +4,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { EnrolmentPaymentPanel } from "~/components/enrolment-payment";
+import { EnrolmentPayments } from "~/components/enrolment-payment";
 import { ExportMenu } from "~/components/export-menu";
 import { STEP_ANCHOR } from "~/components/confirm-dialog";
 import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
@@ -16,7 +16,7 @@ import { RouteError } from "~/components/route-error";
 import { listSearch, parseListQuery } from "~/lib/review-filter";
 import { listEventGroups } from "~/models/group.server";
 import { decisionSubject, getParticipantList, noPlaceFor } from "~/models/review.server";
-import { enrolmentPaymentIn } from "~/models/enrolment-payment.server";
+import { enrolmentPaymentsIn } from "~/models/enrolment-payment.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { readForm, LIST_MAX_FIELDS } from "~/services/form.server";
 import { handleGroupForm, isGroupIntent } from "~/services/group-form.server";
@@ -44,8 +44,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : null;
   // The group select (spec §2.5) needs the event's groups: one query, whatever the list's length.
   const groups = may.assignGroups ? listEventGroups(event.id) : [];
-  // A bank statement's line in the search: that transfer's enrolment, for whoever confirms payments.
-  const enrolmentPayment = may.confirmPayments ? enrolmentPaymentIn(query.search, event.id) : null;
+  // A bank statement's line in the search: the enrolments its transfer pays, for whoever confirms
+  // payments.
+  const enrolmentPayments = may.confirmPayments ? enrolmentPaymentsIn(query.search, event.id) : [];
   return json(
     {
       event: { id: event.id, title: event.title },
@@ -58,7 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         viewDetails: may.viewDetails,
       },
       groups,
-      enrolmentPayment,
+      enrolmentPayments,
       query,
       step,
       ...list,
@@ -84,7 +85,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ParticipantList() {
-  const { event, may, groups, enrolmentPayment, query: asked, step, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
+  const { event, may, groups, enrolmentPayments, query: asked, step, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
   const reply = useActionData<DecisionReply>()?.decision;
   const query = { ...asked, page: paging.page };
   const search = listSearch(query);
@@ -118,7 +119,7 @@ export default function ParticipantList() {
       ) : (
         <>
           <ListFilterForm eventId={event.id} query={query} />
-          {enrolmentPayment ? <EnrolmentPaymentPanel payment={enrolmentPayment} actionUrl={listUrl} /> : null}
+          <EnrolmentPayments payments={enrolmentPayments} actionUrl={listUrl} />
           {nothingShown ? <p className="empty">Keine Anmeldungen für diese Auswahl gefunden.</p> : null}
           {table.length > 0 ? (
             <section aria-labelledby="anmeldungen-titel" className="review-section">

@@ -18,6 +18,17 @@ import { registration } from "../support/registrations";
 const { baseUrl, mailDir } = inject("e2e")!;
 const browser = fileBrowser();
 
+/** An enrolment of the parent for the camp, with its reference, and its children at these amounts. */
+function enrolmentOf(campId: number, parentId: number, children: [string, number][]) {
+  const row = db.insert(enrolments).values({ eventId: campId, userId: parentId, submissionKey: `e2e-${Math.random()}`, reference: `tmp-${Math.random()}`, paymentMethod: "transfer" }).returning().get();
+  const reference = enrolmentReference(campId, row.id);
+  db.update(enrolments).set({ reference }).where(eq(enrolments.id, row.id)).run();
+  const ids = children.map(
+    ([firstName, amountCents]) => register(campId, { userId: parentId, status: "accepted", child: { firstName, lastName: "Muster" }, answers: { enrolmentId: row.id, amountCents } }).registration.id,
+  );
+  return { reference, ids };
+}
+
 describe.each(JS_MODES)("the payment of an enrolment $name", ({ javaScriptEnabled }) => {
   it("a lead person finds the transfer by its reference and confirms it for both children; one mail follows", async () => {
     const lead = await createUser({ firstName: "Lea", lastName: "Leitung" });
@@ -78,6 +89,35 @@ describe.each(JS_MODES)("the payment of an enrolment $name", ({ javaScriptEnable
     const mail = await waitForMail(mailDir, parent.email, /^Zahlung eingegangen: /);
     expect(mail.subject).toBe(`Zahlung eingegangen: Anna und Ben Muster – ${camp.title}`);
     expect(mail.text).toContain("die Zahlung für Anna und Ben ist bei uns eingegangen. Vielen Dank!");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  // One transfer for a family's two enrolments carries both references.
+  it("a line with two references shows both enrolments and their sum; each is confirmed on its own", async () => {
+    const lead = await createUser({ firstName: "Lea", lastName: "Leitung" });
+    const camp = createEvent({ title: `Winterfreizeit ${Date.now()}`, ownerIds: [lead.id] });
+    const parent = quickUser({ firstName: "Petra", lastName: "Muster" });
+    const first = enrolmentOf(camp.id, parent.id, [["Anna", 20000]]);
+    const second = enrolmentOf(camp.id, parent.id, [["Ben", 18000]]);
+    const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
+
+    await page.goto(`/freizeit/participants/${camp.id}?suche=${encodeURIComponent(`Freizeit ${first.reference} + ${second.reference} P. Muster`)}`);
+    await page.getByText(`Gesucht nach den Verwendungszwecken ${first.reference} und ${second.reference}: die Kinder dieser Anmeldungen.`).waitFor();
+    await page.getByText("Die 2 Anmeldungen dieser Zeile zusammen: 380,00 €.").waitFor();
+    const panels = [first, second].map(({ reference }) => page.getByRole("region", { name: `Zahlung zur Anmeldung ${reference}` }));
+    await panels[0].getByRole("listitem").filter({ hasText: "Anna Muster: 200,00" }).waitFor();
+    await panels[1].getByRole("listitem").filter({ hasText: "Ben Muster: 180,00" }).waitFor();
+    expect(await page.getByRole("table").getByRole("row").count()).toBe(3); // head, Anna, Ben
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    await panels[1].getByRole("button", { name: "Zahlung über 180,00 € bestätigen" }).click();
+    await panels[1].getByText("Die Zahlung ist vollständig bestätigt.").waitFor();
+    await page.getByText("Die 2 Anmeldungen dieser Zeile zusammen: 380,00 € (davon offen: 200,00 €).").waitFor();
+    expect([registration(first.ids[0]).paid, registration(second.ids[0]).paid]).toEqual([false, true]);
+    await panels[0].getByRole("button", { name: "Zahlung über 200,00 € bestätigen" }).click();
+    await panels[0].getByText("Die Zahlung ist vollständig bestätigt.").waitFor();
+    expect(registration(first.ids[0]).paid).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -16,7 +16,7 @@ import { takeFlash } from "~/services/flash.server";
 import { campWithPeople, countStatements, type Person } from "../support/review-fixtures";
 import { registration } from "../support/registrations";
 
-type Payment = {
+type Payments = {
   id: number;
   reference: string;
   paymentMethod: string;
@@ -24,7 +24,7 @@ type Payment = {
   children: { id: number; firstName: string; paid: boolean; amountCents: number | null }[];
   totalCents: number;
   openCents: number;
-} | null;
+}[];
 
 let camp: Awaited<ReturnType<typeof campWithPeople>>;
 let parentId: number;
@@ -77,8 +77,9 @@ beforeEach(async () => {
 describe("the enrolment's payment on the participant list", () => {
   it("shows the lead the payer, each child, the total of the children with a place and what is open", async () => {
     const line = `Überweisung ${reference.toLowerCase().replaceAll("-", " ")} Petra Muster Sommerlager`;
-    const data = await body<{ enrolmentPayment: Payment }>(await list("lead", line));
-    expect(data.enrolmentPayment).toMatchObject({
+    const data = await body<{ enrolmentPayments: Payments }>(await list("lead", line));
+    expect(data.enrolmentPayments).toHaveLength(1);
+    expect(data.enrolmentPayments[0]).toMatchObject({
       id: enrolmentId,
       reference,
       paymentMethod: "transfer",
@@ -88,7 +89,23 @@ describe("the enrolment's payment on the participant list", () => {
       owingIds: [ids.anna, ids.ben],
       amountUnknown: false,
     });
-    expect(data.enrolmentPayment!.children.map((c) => c.firstName)).toEqual(["Anna", "Ben", "Carla", "Dora"]);
+    expect(data.enrolmentPayments[0].children.map((c) => c.firstName)).toEqual(["Anna", "Ben", "Carla", "Dora"]);
+  });
+
+  // Review: one transfer for two enrolments carries both references; the list showed the first.
+  it("shows every enrolment of this event a line names, in the line's order, and no other", async () => {
+    const second = enrolment(camp.event.id, parentId);
+    const emil = register(camp.event.id, { userId: parentId, child: { firstName: "Emil", lastName: "Muster" }, status: "accepted", answers: { enrolmentId: second.id, amountCents: 15000 } }).registration.id;
+    const elsewhere = enrolment(createEvent({ ownerIds: [camp.people.lead.id] }).id, parentId);
+    const unknown = enrolmentReference(camp.event.id, 999_999);
+    const line = `${second.reference} ${elsewhere.reference} ${unknown} und ${reference.replaceAll("-", " ")}, ${second.reference}`;
+    const data = await body<{ enrolmentPayments: Payments; table: { id: number }[] }>(await list("lead", line));
+    expect(data.enrolmentPayments.map((p) => [p.reference, p.openCents])).toEqual([
+      [second.reference, 15000],
+      [reference, 38000],
+    ]);
+    // The list shows the children of both, no other family's.
+    expect(data.table.map((r) => r.id).sort((a, b) => a - b)).toEqual([ids.anna, ids.ben, ids.paid, emil].sort((a, b) => a - b));
   });
 
   it.each<[Person, boolean]>([
@@ -96,22 +113,25 @@ describe("the enrolment's payment on the participant list", () => {
     ["lead", true],
     ["team", false],
   ])("%s sees it: %s (the camp team confirms no payments)", async (person, shown) => {
-    const data = await body<{ enrolmentPayment: Payment }>(await list(person, reference));
-    expect(data.enrolmentPayment !== null).toBe(shown);
+    const data = await body<{ enrolmentPayments: Payments }>(await list(person, reference));
+    expect(data.enrolmentPayments.length).toBe(shown ? 1 : 0);
   });
 
   it("is not shown for a name search, another event's reference or an unknown enrolment", async () => {
     const elsewhere = enrolment(createEvent({ ownerIds: [camp.people.lead.id] }).id, parentId);
     for (const search of ["Anna", elsewhere.reference, enrolmentReference(camp.event.id, 999_999)]) {
-      expect((await body<{ enrolmentPayment: Payment }>(await list("lead", search))).enrolmentPayment, search).toBeNull();
+      expect((await body<{ enrolmentPayments: Payments }>(await list("lead", search))).enrolmentPayments, search).toEqual([]);
     }
   });
 
-  it("asks the database as often for two children as for eight", async () => {
-    const statements = async () => (await countStatements(() => list("lead", reference))).statements;
+  it("asks the database as often for two children as for eight, and for one reference as for three", async () => {
+    const statements = async (search = reference) => (await countStatements(() => list("lead", search))).statements;
     const two = await statements();
     for (let i = 0; i < 6; i++) child(`Kind${i}`, { status: "accepted" });
     expect(await statements()).toBe(two);
+    const more = [enrolment(camp.event.id, parentId), enrolment(camp.event.id, parentId)];
+    for (const [i, { id }] of more.entries()) register(camp.event.id, { userId: parentId, child: { firstName: `Geschwister${i}`, lastName: "Muster" }, answers: { enrolmentId: id } });
+    expect(await statements([reference, ...more.map((e) => e.reference)].join(" "))).toBe(two);
   });
 });
 
@@ -130,16 +150,16 @@ describe("confirming the enrolment's payment", () => {
     }
     expect([ids.anna, ids.ben, ids.waiting].map((id) => registration(id).paid)).toEqual([false, false, false]);
     // The page now names all three, and their button confirms them.
-    const data = await body<{ enrolmentPayment: Payment & { owingIds: number[] } }>(await list("lead", reference));
-    expect(data.enrolmentPayment).toMatchObject({ openCents: 56000, owingIds: [ids.anna, ids.ben, ids.waiting] });
+    const data = await body<{ enrolmentPayments: (Payments[number] & { owingIds: number[] })[] }>(await list("lead", reference));
+    expect(data.enrolmentPayments[0]).toMatchObject({ openCents: 56000, owingIds: [ids.anna, ids.ben, ids.waiting] });
     expect((await confirm("lead", enrolmentId, [ids.waiting, ids.ben, ids.anna])).status).toBe(302);
     expect([ids.anna, ids.ben, ids.waiting].map((id) => registration(id).paid)).toEqual([true, true, true]);
   });
 
   it("a child without a stored amount is named as such and confirmed with the others", async () => {
     db.update(registrations).set({ amountCents: null }).where(eq(registrations.id, ids.ben)).run();
-    const data = await body<{ enrolmentPayment: Payment & { owingIds: number[]; amountUnknown: boolean } }>(await list("lead", reference));
-    expect(data.enrolmentPayment).toMatchObject({ openCents: 20000, owingIds: [ids.anna, ids.ben], amountUnknown: true });
+    const data = await body<{ enrolmentPayments: (Payments[number] & { owingIds: number[]; amountUnknown: boolean })[] }>(await list("lead", reference));
+    expect(data.enrolmentPayments[0]).toMatchObject({ openCents: 20000, owingIds: [ids.anna, ids.ben], amountUnknown: true });
     expect((await confirm("lead", enrolmentId)).status).toBe(302);
     expect([ids.anna, ids.ben].map((id) => registration(id).paid)).toEqual([true, true]);
   });
@@ -157,8 +177,8 @@ describe("confirming the enrolment's payment", () => {
     expect(registration(ids.waiting).paid).toBe(false);
     expect(registration(ids.other).paid).toBe(false);
 
-    const data = await body<{ enrolmentPayment: Payment }>(await list("lead", reference));
-    expect(data.enrolmentPayment).toMatchObject({ totalCents: 56000, openCents: 0 });
+    const data = await body<{ enrolmentPayments: Payments }>(await list("lead", reference));
+    expect(data.enrolmentPayments[0]).toMatchObject({ totalCents: 56000, openCents: 0 });
 
     expect(outbox()).toEqual([]);
     expect(sendPaymentMails(new Date(Date.now() + PAYMENT_MAIL_DELAY_MS))).toBe(1);
