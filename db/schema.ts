@@ -535,6 +535,11 @@ export const registrations = sqliteTable(
      * until then (DECISIONS.md, waiting list moves by itself).
      */
     offerExpiresAt: integer("offer_expires_at", { mode: "timestamp_ms" }),
+    /**
+     * The offer's own end (made + offer time), which a start moved earlier cuts short: a start
+     * moved later again gives the offer its time back up to here. Null: not known (older offers).
+     */
+    offerOwnEnd: integer("offer_own_end", { mode: "timestamp_ms" }),
     /** The four permission answers given for this event (null: not asked or not answered). */
     allowedToWander: bool("allowed_to_wander"),
     allowedToSwim: bool("allowed_to_swim"),

@@ -12,7 +12,7 @@ import { earlierSubmission, recordSubmission } from "./form-submission.server";
 import type { PersonName } from "./event.server";
 import type { SessionUser } from "./user.server";
 import { placesTaken } from "./registration-change.server";
-import { endOffersByStart, offerFreePlaces } from "./waiting-list.server";
+import { fitOffersToStart, offerFreePlaces } from "./waiting-list.server";
 
 /** A value of the form the database refuses as it stands (the places held): said at its field. */
 export class EventFormRefusal extends Error {
@@ -221,12 +221,12 @@ export function updateEvent(
 ) {
   return writeTransaction((tx) => {
     // The same form sent twice: the second changes nothing, and its new files are not needed.
-    if (earlierSubmission(tx, submissionKey, actor.id)) return { unused: stored.map((f) => ({ kind: f.kind, key: f.key })), offers: { mailed: 0, ended: 0 } };
+    if (earlierSubmission(tx, submissionKey, actor.id)) return { unused: stored.map((f) => ({ kind: f.kind, key: f.key })), offers: { shortened: 0, extended: 0, ended: 0 } };
     refuseFewerPlacesThanHeld(tx, eventId, input.capacity);
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     const columns = eventColumns(input);
     tx.update(events).set(columns).where(eq(events.id, eventId)).run();
-    const offers = endOffersByStart(tx, eventId, columns.startsAt);
+    const offers = fitOffersToStart(tx, eventId, columns.startsAt);
     // More places (or none any more) than before: the waiting list moves up at once.
     offerFreePlaces(tx, eventId);
 

@@ -129,7 +129,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
     case "reject":
     case "cancel":
       // A confirmation of the payment still waiting to be mailed would thank them after this mail.
-      set({ applicationStatus: decision === "reject" ? "rejected" : "cancelled", waitingListPosition: null, offerExpiresAt: null, paymentMailAt: null });
+      set({ applicationStatus: decision === "reject" ? "rejected" : "cancelled", waitingListPosition: null, offerExpiresAt: null, offerOwnEnd: null, paymentMailAt: null });
       // Out of the camp, out of its group (as a helper who is no longer one).
       tx.delete(groupMembers).where(and(eq(groupMembers.eventId, row.eventId), eq(groupMembers.registrationId, row.id))).run();
       tellParent(tx, row, decision === "reject" ? "Anmeldung abgelehnt" : "Anmeldung storniert", [
@@ -165,7 +165,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
         note = ` Die Veranstaltung hat jetzt ${addPlaceFor(tx, row, actor, now)} Plätze.`;
       }
       const amountCents = amountOnGettingPlace(tx, row);
-      set({ waitingListPosition: null, offerExpiresAt: null, amountCents });
+      set({ waitingListPosition: null, offerExpiresAt: null, offerOwnEnd: null, amountCents });
       const payment = askAlone(tx, row, amountCents);
       tellParent(tx, row, "Nachgerückt", [
         `${row.childFirstName} ist von der Warteliste nachgerückt und hat jetzt einen Platz. Die Leitung bestätigt die Anmeldung noch.`,

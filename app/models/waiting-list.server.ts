@@ -2,7 +2,7 @@
 // and held for the event's offer time; the parent takes it or lets it go; an offer that runs out
 // passes the place on. Deadlines live in the database (registrations.offer_expires_at); the
 // scheduler only asks `expireOffers(now)` now and then, so a restart loses nothing.
-import { and, desc, eq, gt, isNotNull, lte } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, lt, lte, sql } from "drizzle-orm";
 import { events, registrationHistory, registrations } from "../../db/schema";
 import { formatDate, formatTime } from "~/lib/dates";
 import { canAnswerOffer, stateOf, type OfferAnswer } from "~/lib/registration-machine";
@@ -40,10 +40,12 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
   const free = event.capacity === null ? 10_000 : event.capacity - placesTaken(eventId);
   if (free <= 0) return 0;
   // Held for the offer time, and never past the start: no offers once the event has started.
-  const expiresAt = new Date(Math.min(now.getTime() + event.offerHours * 3600_000, event.startsAt.getTime()));
+  // The offer's own end is kept: a start moved earlier and then later again gives it back.
+  const ownEnd = new Date(now.getTime() + event.offerHours * 3600_000);
+  const expiresAt = new Date(Math.min(ownEnd.getTime(), event.startsAt.getTime()));
   const next = waitingInLine(tx, eventId, free);
   for (const row of next) {
-    tx.update(registrations).set({ offerExpiresAt: expiresAt, updatedAt: now }).where(eq(registrations.id, row.id)).run();
+    tx.update(registrations).set({ offerExpiresAt: expiresAt, offerOwnEnd: ownEnd, updatedAt: now }).where(eq(registrations.id, row.id)).run();
     writeHistory(tx, row.id, null, "offered");
     recordAudit(tx, { actorId: null, action: "registration.offered", entityType: "registration", entityId: row.id, details: { eventId } });
     tellParent(tx, row, "Ein Platz ist frei geworden", [
@@ -57,27 +59,48 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
 
 /**
  * The start moved (the edit form, inside its transaction): open offers end at the new start at the
- * latest, so that none is taken once the event has started. Each parent is told the shorter time
- * with the offer's links again; a start already passed ends the offer, and the run-out mail says so.
- * Returns how many parents were mailed and how many offers ended at once.
+ * latest, so that none is taken once the event has started; a start moved later again gives an
+ * offer cut short its time back, up to its own end. Each parent is told the new end with the
+ * offer's links again; a start already passed ends the offer, and the run-out mail says so.
+ * Returns how many parents were told of a shorter and of a longer offer, and how many offers
+ * ended at once.
  */
-export function endOffersByStart(tx: Tx, eventId: number, startsAt: Date, now = new Date()) {
+export function fitOffersToStart(tx: Tx, eventId: number, startsAt: Date, now = new Date()) {
+  const open = and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"));
   const shortened = tx
     .update(registrations)
     .set({ offerExpiresAt: startsAt })
-    .where(and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"), gt(registrations.offerExpiresAt, startsAt)))
+    .where(and(open, gt(registrations.offerExpiresAt, startsAt)))
     .returning({ id: registrations.id })
     .all();
-  if (startsAt.getTime() <= now.getTime()) return { mailed: 0, ended: shortened.length };
-  const rows = loadManyForChange(tx, eventId, shortened.map(({ id }) => id));
+  if (startsAt.getTime() <= now.getTime()) return { shortened: 0, extended: 0, ended: shortened.length };
+  // An offer that has run out (the scheduler ends it within a minute) is not brought back.
+  const longer = sql`min(${registrations.offerOwnEnd}, ${startsAt.getTime()})`;
+  const extended = tx
+    .update(registrations)
+    .set({ offerExpiresAt: sql`${longer}` })
+    .where(and(open, gt(registrations.offerExpiresAt, now), lt(registrations.offerExpiresAt, longer)))
+    .returning({ id: registrations.id, offerExpiresAt: registrations.offerExpiresAt })
+    .all();
+  const rows = loadManyForChange(tx, eventId, [...shortened, ...extended].map(({ id }) => id));
+  const endOf = new Map(extended.map((r) => [r.id, r.offerExpiresAt!]));
   for (const row of rows) {
-    tellParent(tx, row, "Platzangebot endet früher", [
-      `die Veranstaltung beginnt jetzt schon am ${formatDate(startsAt)} um ${formatTime(startsAt)}. Bis dahin halten wir den Platz für ${row.childFirstName} frei.`,
-      "",
-      ...offerLinks(row.id, false),
-    ]);
+    const until = endOf.get(row.id);
+    if (until) {
+      tellParent(tx, row, "Platzangebot gilt wieder länger", [
+        `die Veranstaltung beginnt jetzt erst am ${formatDate(startsAt)} um ${formatTime(startsAt)}. Wir halten den Platz für ${row.childFirstName} deshalb wieder bis ${formatDate(until)}, ${formatTime(until)} frei.`,
+        "",
+        ...offerLinks(row.id, until.getTime() < startsAt.getTime()),
+      ]);
+    } else {
+      tellParent(tx, row, "Platzangebot endet früher", [
+        `die Veranstaltung beginnt jetzt schon am ${formatDate(startsAt)} um ${formatTime(startsAt)}. Bis dahin halten wir den Platz für ${row.childFirstName} frei.`,
+        "",
+        ...offerLinks(row.id, false),
+      ]);
+    }
   }
-  return { mailed: rows.length, ended: 0 };
+  return { shortened: shortened.length, extended: extended.length, ended: 0 };
 }
 
 /**
@@ -97,7 +120,7 @@ function offerLinks(registrationId: number, passedOn: boolean) {
 function takePlace(tx: Tx, row: ChangeRow, now: Date) {
   const amountCents = amountOnGettingPlace(tx, row);
   tx.update(registrations)
-    .set({ waitingListPosition: null, offerExpiresAt: null, amountCents, updatedAt: now })
+    .set({ waitingListPosition: null, offerExpiresAt: null, offerOwnEnd: null, amountCents, updatedAt: now })
     .where(eq(registrations.id, row.id))
     .run();
   return amountCents;
@@ -113,7 +136,7 @@ const sentence = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}.`;
  */
 function releasePlace(tx: Tx, row: ChangeRow, now: Date, action: "offer_declined" | "offer_expired") {
   tx.update(registrations)
-    .set({ applicationStatus: "cancelled", waitingListPosition: null, offerExpiresAt: null, amountCents: null, updatedAt: now })
+    .set({ applicationStatus: "cancelled", waitingListPosition: null, offerExpiresAt: null, offerOwnEnd: null, amountCents: null, updatedAt: now })
     .where(eq(registrations.id, row.id))
     .run();
   writeHistory(tx, row.id, action === "offer_declined" ? row.userId : null, action, OFFER_NOT_TAKEN);

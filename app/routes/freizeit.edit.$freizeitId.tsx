@@ -84,7 +84,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
     throw refusal;
   });
-  let offers = { mailed: 0, ended: 0 };
+  let offers = { shortened: 0, extended: 0, ended: 0 };
   try {
     const saved = updateEvent(id, form.input, user, form.stored, form.changes, form.submissionKey);
     offers = saved.offers;
@@ -95,18 +95,20 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     logError(error, requestIdOf(context), "Freizeit nicht gespeichert");
     return failedAnswer(form.submission);
   }
-  // A start moved earlier shortened open offers (their families mailed), or ended them when it has
-  // passed (the run-out mails follow): the leaders are told.
-  const offersNote = offers.mailed
-    ? offers.mailed === 1
-      ? "Ein offenes Platzangebot endet jetzt mit Beginn der Veranstaltung; die Familie bekommt dazu eine E-Mail."
-      : `${offers.mailed} offene Platzangebote enden jetzt mit Beginn der Veranstaltung; die Familien bekommen dazu eine E-Mail.`
-    : offers.ended
-      ? offers.ended === 1
-        ? "Ein offenes Platzangebot ist damit abgelaufen, weil die Veranstaltung schon begonnen hat; die Familie bekommt dazu eine E-Mail."
-        : `${offers.ended} offene Platzangebote sind damit abgelaufen, weil die Veranstaltung schon begonnen hat; die Familien bekommen dazu eine E-Mail.`
-      : undefined;
+  const offersNote = offersSaid(offers);
   return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert", ...(offersNote ? { message: offersNote } : {}) });
+}
+
+/**
+ * What a moved start did to open offers, for the leaders: shortened to it or given their time
+ * back (the families mailed), or ended at once when it has passed (the run-out mails follow).
+ */
+function offersSaid({ shortened, extended, ended }: { shortened: number; extended: number; ended: number }) {
+  const families = (n: number) => (n === 1 ? "die Familie bekommt dazu eine E-Mail." : "die Familien bekommen dazu eine E-Mail.");
+  if (shortened) return `${shortened === 1 ? "Ein offenes Platzangebot endet" : `${shortened} offene Platzangebote enden`} jetzt mit Beginn der Veranstaltung; ${families(shortened)}`;
+  if (extended) return `${extended === 1 ? "Ein offenes Platzangebot gilt" : `${extended} offene Platzangebote gelten`} jetzt wieder länger; ${families(extended)}`;
+  if (ended) return `${ended === 1 ? "Ein offenes Platzangebot ist" : `${ended} offene Platzangebote sind`} damit abgelaufen, weil die Veranstaltung schon begonnen hat; ${families(ended)}`;
+  return undefined;
 }
 
 export default function EditEvent() {

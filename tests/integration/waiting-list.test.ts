@@ -194,6 +194,63 @@ describe("a freed place", () => {
     expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
   });
 
+  // Review: a start moved earlier cut the offer to it; moved later again, the offer stayed cut.
+  it("a start moved later again gives a shortened offer its time back, up to its own end, and tells the family", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    const ownEnd = registration(waiting[0].id).offerExpiresAt!.getTime();
+    /** Saves the edit form with the start at this instant's Berlin date and time (to the minute). */
+    const startAt = (instant: number) => {
+      const timeFrom = formatTime(instant).replace(" Uhr", "");
+      const input: EventInput = { ...formOf(db.select().from(events).where(eq(events.id, eventId)).get()!), dateFrom: berlinToday(instant), timeFrom, dateTo: null, timeTo: null, registrationDeadline: null };
+      updateEvent(eventId, input, lead, [], { renamed: [], removedIds: [], removePicture: false });
+      return berlinToInstant(input.dateFrom, timeFrom);
+    };
+    const startOn = (days: number) => startAt(now.getTime() + days * 24 * HOUR);
+    const tomorrow = startOn(1);
+    expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(tomorrow.getTime());
+    // Later again, past the offer's own end: the offer ends where it ended before.
+    const later = startOn(5);
+    expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(ownEnd);
+    const told = outbox().filter((m) => m.subject.includes("Platzangebot gilt wieder länger"));
+    expect(told.map((m) => m.to[0])).toEqual([parents[1].email]);
+    expect(told[0].text).toContain(
+      `die Veranstaltung beginnt jetzt erst am ${formatDate(later)} um ${formatTime(later)}. Wir halten den Platz für Warte1 deshalb wieder bis ${formatDate(new Date(ownEnd))}, ${formatTime(new Date(ownEnd))} frei.`,
+    );
+    expect(told[0].text).toContain(`/platzangebot/${waiting[0].id}/annehmen`);
+    expect(told[0].text).toContain("und wir geben den Platz weiter");
+    // Saved again: nothing changes, nobody is told again.
+    startOn(5);
+    expect(outbox().filter((m) => m.subject.includes("Platzangebot gilt wieder länger"))).toHaveLength(1);
+    // Earlier, then later but before the offer's own end: it ends at the new start.
+    startOn(1);
+    const dayAfter = startAt(ownEnd - 3 * HOUR);
+    expect(dayAfter.getTime()).toBeGreaterThan(tomorrow.getTime());
+    expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(dayAfter.getTime());
+    const longer = outbox().filter((m) => m.subject.includes("Platzangebot gilt wieder länger"));
+    expect(longer).toHaveLength(2);
+    const last = longer[0]; // the newest first
+    expect(last.text).toContain(`wieder bis ${formatDate(dayAfter)}, ${formatTime(dayAfter)} frei.`);
+    expect(last.text).not.toContain("geben den Platz weiter");
+  });
+
+  it("an offer that has run out is not brought back by a later start", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    // The start was reached a minute ago, and the scheduler has not ended the offer yet.
+    const started = new Date(now.getTime() - 60_000);
+    db.update(events).set({ startsAt: started }).where(eq(events.id, eventId)).run();
+    db.update(registrations).set({ offerExpiresAt: started }).where(eq(registrations.id, waiting[0].id)).run();
+    const input: EventInput = { ...formOf(db.select().from(events).where(eq(events.id, eventId)).get()!), dateFrom: berlinToday(now.getTime() + 5 * 24 * HOUR), timeFrom: "12:00", dateTo: null, timeTo: null, registrationDeadline: null };
+    updateEvent(eventId, input, lead, [], { renamed: [], removedIds: [], removePicture: false });
+    expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(started.getTime());
+    expect(outbox().filter((m) => m.subject.includes("Platzangebot gilt wieder länger"))).toEqual([]);
+    expect(expireOffers(now)).toBe(1);
+    expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
+  });
+
   it("the edit form's answer tells the leaders how many families were mailed a shorter offer", async () => {
     const { first, second } = await fullCamp();
     decide(eventId, first.id, "reject", lead, "x");
@@ -211,6 +268,10 @@ describe("a freed place", () => {
     });
     // Saved again: nothing shortened, nothing said.
     expect((await save(berlinToday(Date.now() + 24 * HOUR)))?.message).toBeUndefined();
+    // Moved later again: the offer's time comes back, and the leaders are told.
+    expect(await save(berlinToday(Date.now() + 5 * 24 * HOUR))).toMatchObject({
+      message: "Ein offenes Platzangebot gilt jetzt wieder länger; die Familie bekommt dazu eine E-Mail.",
+    });
     // A second offer, and the start moved into the past: both end at once, and the leaders are told.
     expect(decide(eventId, second.id, "cancel", lead, "x")).toMatchObject({ ok: true });
     expect(await save(berlinToday(Date.now() - 24 * HOUR))).toMatchObject({
