@@ -225,8 +225,9 @@ export function updateEvent(
     refuseFewerPlacesThanHeld(tx, eventId, input.capacity);
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     const columns = eventColumns(input);
+    const before = tx.select({ startsAt: events.startsAt }).from(events).where(eq(events.id, eventId)).get();
     tx.update(events).set(columns).where(eq(events.id, eventId)).run();
-    const offers = fitOffersToStart(tx, eventId, columns.startsAt);
+    const offers = fitOffersToStart(tx, eventId, { from: before?.startsAt ?? columns.startsAt, to: columns.startsAt });
     // More places (or none any more) than before: the waiting list moves up at once.
     offerFreePlaces(tx, eventId);
 

@@ -59,13 +59,13 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
 
 /**
  * The start moved (the edit form, inside its transaction): open offers end at the new start at the
- * latest, so that none is taken once the event has started; a start moved later again gives an
- * offer cut short its time back, up to its own end. Each parent is told the new end with the
+ * latest, so that none is taken once the event has started; a start moved later gives an offer
+ * cut short to the start before (`from`) its time back, up to its own end. Each parent is told the new end with the
  * offer's links again; a start already passed ends the offer, and the run-out mail says so.
  * Returns how many parents were told of a shorter and of a longer offer, and how many offers
  * ended at once.
  */
-export function fitOffersToStart(tx: Tx, eventId: number, startsAt: Date, now = new Date()) {
+export function fitOffersToStart(tx: Tx, eventId: number, { from, to: startsAt }: { from: Date; to: Date }, now = new Date()) {
   const open = and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"));
   const shortened = tx
     .update(registrations)
@@ -74,14 +74,18 @@ export function fitOffersToStart(tx: Tx, eventId: number, startsAt: Date, now = 
     .returning({ id: registrations.id })
     .all();
   if (startsAt.getTime() <= now.getTime()) return { shortened: 0, extended: 0, ended: shortened.length };
-  // An offer that has run out (the scheduler ends it within a minute) is not brought back.
+  // Only offers that end at the start before, and only when the start moved later; an offer that
+  // has run out (the scheduler ends it within a minute) is not brought back.
   const longer = sql`min(${registrations.offerOwnEnd}, ${startsAt.getTime()})`;
-  const extended = tx
-    .update(registrations)
-    .set({ offerExpiresAt: sql`${longer}` })
-    .where(and(open, gt(registrations.offerExpiresAt, now), lt(registrations.offerExpiresAt, longer)))
-    .returning({ id: registrations.id, offerExpiresAt: registrations.offerExpiresAt })
-    .all();
+  const extended =
+    startsAt.getTime() > from.getTime()
+      ? tx
+          .update(registrations)
+          .set({ offerExpiresAt: sql`${longer}` })
+          .where(and(open, eq(registrations.offerExpiresAt, from), gt(registrations.offerExpiresAt, now), lt(registrations.offerExpiresAt, longer)))
+          .returning({ id: registrations.id, offerExpiresAt: registrations.offerExpiresAt })
+          .all()
+      : [];
   const rows = loadManyForChange(tx, eventId, [...shortened, ...extended].map(({ id }) => id));
   const endOf = new Map(extended.map((r) => [r.id, r.offerExpiresAt!]));
   for (const row of rows) {
