@@ -24,6 +24,8 @@ const ACTIONS: Record<string, string> = {
   "registration.offer_accepted": "Angebotenen Platz angenommen",
   "registration.offer_declined": "Angebotenen Platz freigegeben",
   "registration.offer_expired": "Platzangebot abgelaufen",
+  "registration.offer_shortened": "Platzangebot verkürzt (Beginn vorverlegt)",
+  "registration.offer_extended": "Platzangebot verlängert (Beginn verschoben)",
   "helper.accepted": "Mitarbeiter*in angenommen",
   "helper.declined": "Mitarbeiter*in abgelehnt",
   "helper.reset": "Entscheidung über Mitarbeiter*in zurückgenommen",

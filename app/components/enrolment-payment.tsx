@@ -4,6 +4,7 @@
 // enrolment, one payment). A plain form; the server decides what it confirms.
 import { Form } from "@remix-run/react";
 import { formatAmount } from "~/lib/amount";
+import { listed } from "~/lib/review-filter";
 import { paysNow } from "~/lib/registration-machine";
 import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import type { EnrolmentPayment } from "~/models/enrolment-payment.server";
@@ -45,19 +46,22 @@ export function PaymentChildren({ rows }: { rows: Child[] }) {
 
 /**
  * The enrolments a statement's line names, shown to whoever confirms payments (the loader reads
- * them for no one else). One transfer may pay two enrolments: then the line's total comes first,
- * to compare with the bank's amount, and each enrolment is confirmed with its own button.
+ * them for no one else). One transfer may pay two enrolments: then their sum comes first, to
+ * compare with the bank's amount, and each enrolment is confirmed with its own button. A
+ * reference of this event that names no enrolment (mistyped) is said, as the sum lacks it.
  */
-export function EnrolmentPayments({ payments, actionUrl }: { payments: EnrolmentPayment[]; actionUrl: string }) {
-  if (!payments.length) return null;
+export function EnrolmentPayments({ payments, unknown, actionUrl }: { payments: EnrolmentPayment[]; unknown: string[]; actionUrl: string }) {
   const total = payments.reduce((sum, p) => sum + p.totalCents, 0);
   const open = payments.reduce((sum, p) => sum + p.openCents, 0);
   return (
     <>
+      {unknown.length === 1 ? <p className="payments-note">Zum Verwendungszweck {unknown[0]} gibt es bei dieser Veranstaltung keine Anmeldung.</p> : null}
+      {unknown.length > 1 ? <p className="payments-note">Zu den Verwendungszwecken {listed(unknown)} gibt es bei dieser Veranstaltung keine Anmeldungen.</p> : null}
       {payments.length > 1 ? (
-        <p className="payments-total">
-          Die {payments.length} Anmeldungen dieser Zeile zusammen: <strong>{formatAmount(total)}</strong>
+        <p className="payments-note">
+          Zusammen für diese {payments.length} Anmeldungen: <strong>{formatAmount(total)}</strong>
           {open !== total && open > 0 ? ` (davon offen: ${formatAmount(open)})` : null}.
+          {payments.some((p) => p.amountUnknown) ? " Nicht darin: Beträge, die unbekannt sind." : null}
         </p>
       ) : null}
       {payments.map((payment) => (
@@ -90,7 +94,9 @@ function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: EnrolmentPayme
           {owingIds.map((id) => (
             <input key={id} type="hidden" name="registrationIds" value={id} />
           ))}
-          <button type="submit">{payment.amountUnknown ? "Zahlung bestätigen" : `Zahlung über ${formatAmount(openCents)} bestätigen`}</button>
+          <button type="submit" aria-describedby={titleId}>
+            {payment.amountUnknown ? "Zahlung bestätigen" : `Zahlung über ${formatAmount(openCents)} bestätigen`}
+          </button>
         </Form>
       )}
     </section>

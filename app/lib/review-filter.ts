@@ -16,8 +16,17 @@ export const FILTER_LABELS: Record<ListFilter, string> = {
 };
 
 /** The longest search we look at, anything longer cut: room for a pasted bank statement's line
- * (a SEPA transfer's text has up to 140 characters). */
-export const MAX_SEARCH = 200;
+ * (a SEPA transfer's text has up to 140 characters; with the payer, date and amount, more). */
+export const MAX_SEARCH = 400;
+
+/** A search cut to the limit before its last (cut) word, so that a reference is not shortened
+ * into another enrolment's; one word longer than the limit is cut as it is. */
+function cutSearch(text: string) {
+  if (text.length <= MAX_SEARCH) return text;
+  const cut = text.slice(0, MAX_SEARCH + 1);
+  const space = cut.lastIndexOf(" ");
+  return space > 0 ? cut.slice(0, space) : cut.slice(0, MAX_SEARCH);
+}
 
 /** Registrations per page: a page of a 500-child camp stays quick to send and to read on a phone. */
 export const PAGE_SIZE = 50;
@@ -27,7 +36,7 @@ export type ListQuery = { filter: ListFilter; search: string; page: number };
 export function parseListQuery(params: URLSearchParams): ListQuery {
   const raw = params.get("filter") ?? "alle";
   const filter = (LIST_FILTERS as readonly string[]).includes(raw) ? (raw as ListFilter) : "alle";
-  const search = (params.get("suche") ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_SEARCH);
+  const search = cutSearch((params.get("suche") ?? "").trim().replace(/\s+/g, " "));
   const page = Number(params.get("seite") ?? 1);
   return { filter, search, page: Number.isSafeInteger(page) && page >= 1 && page <= 10_000 ? page : 1 };
 }
@@ -96,7 +105,7 @@ export function matchesSearch(person: { firstName: string; lastName: string; ref
 }
 
 /** "A", "A und B", "A, B und C" (the note is drawn in the browser too: no Intl.ListFormat on old phones). */
-function listed(words: string[]) {
+export function listed(words: string[]) {
   return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} und ${words[words.length - 1]}`;
 }
 
@@ -110,6 +119,9 @@ export function referenceNote(search: string, eventId: number): string | null {
   if (here.length === 1) sentences.push(`Gesucht nach dem Verwendungszweck ${here[0]}: die Kinder dieser Anmeldung.`);
   if (here.length > 1) sentences.push(`Gesucht nach den Verwendungszwecken ${listed(here)}: die Kinder dieser Anmeldungen.`);
   if (elsewhere.length === 1) sentences.push(`Der Verwendungszweck ${elsewhere[0]} gehört zu einer anderen Veranstaltung.`);
-  if (elsewhere.length > 1) sentences.push(`Die Verwendungszwecke ${listed(elsewhere)} gehören zu anderen Veranstaltungen.`);
+  if (elsewhere.length > 1) {
+    const oneEvent = new Set(references.filter((r) => r.eventId !== eventId).map((r) => r.eventId)).size === 1;
+    sentences.push(`Die Verwendungszwecke ${listed(elsewhere)} gehören zu ${oneEvent ? "einer anderen Veranstaltung" : "anderen Veranstaltungen"}.`);
+  }
   return sentences.join(" ");
 }

@@ -6,8 +6,11 @@ export function enrolmentReference(eventId: number, enrolmentId: number) {
   return `LF-${eventId}-A${enrolmentId}`;
 }
 
-/** An enrolment reference in a text as a bank statement gives it ("LF-12-A345", "lf 12 a 345"). */
-const REFERENCE = /(?<![\p{L}\p{N}])lf\W*(\d{1,9})\W*a\W*(\d{1,9})(?!\p{N})/giu;
+/**
+ * An enrolment reference in a text as a bank statement gives it ("LF-12-A345", "lf 12 a 345"),
+ * also written right after a number or another reference ("LF-12-A345LF-12-A346").
+ */
+const REFERENCE = /(?<!\p{L})lf\W*(\d{1,9})\W*a\W*(\d{1,9})(?!\p{N})/giu;
 
 /**
  * The enrolment references in a text (a statement's line, with the payer's words around them;

@@ -16,6 +16,8 @@ export type AuditAction =
   | "registration.offer_accepted"
   | "registration.offer_declined"
   | "registration.offer_expired"
+  | "registration.offer_shortened"
+  | "registration.offer_extended"
   | "helper.accepted"
   | "helper.declined"
   | "helper.reset"

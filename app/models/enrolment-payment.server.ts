@@ -80,10 +80,16 @@ function paymentOf(rows: ReturnType<typeof paymentRows>): EnrolmentPayment {
   };
 }
 
-/** The enrolments a search names by their transfer references (a statement's line), this event's only. */
+/**
+ * The enrolments a search names by their transfer references (a statement's line), this event's
+ * only; and the references of this event that name no enrolment (mistyped by the payer).
+ */
 export function enrolmentPaymentsIn(search: string, eventId: number) {
-  const ids = referencesIn(search)
-    .filter((r) => r.eventId === eventId)
-    .map((r) => r.enrolmentId);
-  return getEnrolmentPayments(eventId, ids);
+  const here = referencesIn(search).filter((r) => r.eventId === eventId);
+  const found = getEnrolmentPayments(
+    eventId,
+    here.map((r) => r.enrolmentId),
+  );
+  const known = new Set(found.map((p) => p.id));
+  return { found, unknown: here.filter((r) => !known.has(r.enrolmentId)).map((r) => r.reference) };
 }

@@ -227,7 +227,7 @@ export function updateEvent(
     const columns = eventColumns(input);
     const before = tx.select({ startsAt: events.startsAt }).from(events).where(eq(events.id, eventId)).get();
     tx.update(events).set(columns).where(eq(events.id, eventId)).run();
-    const offers = fitOffersToStart(tx, eventId, { from: before?.startsAt ?? columns.startsAt, to: columns.startsAt });
+    const offers = fitOffersToStart(tx, eventId, { from: before?.startsAt ?? columns.startsAt, to: columns.startsAt }, actor.id);
     // More places (or none any more) than before: the waiting list moves up at once.
     offerFreePlaces(tx, eventId);
 

@@ -5,6 +5,7 @@
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { events, groupMembers, registrations } from "../../db/schema";
 import type { RegistrationAction } from "~/lib/enums";
+import { enrolmentReference } from "~/lib/transfer";
 import { hasVisibleCharacter } from "~/lib/unseen";
 import {
   holdsPlace,
@@ -285,8 +286,10 @@ export function confirmMandatePayments(eventId: number, sepaMandateId: number, a
 export function confirmEnrolmentPayments(eventId: number, enrolmentId: number, actor: SessionUser, now = new Date(), shown?: number[]): DecisionOutcome {
   const { found, confirmed, stale } = confirmPaymentsOf(eventId, eq(registrations.enrolmentId, enrolmentId), actor, now, shown);
   if (!found) return { ok: false, status: 404, message: "Zu dieser Anmeldung gibt es bei dieser Veranstaltung kein Kind mit Platz." };
-  if (stale) return { ok: false, status: 409, message: "Die offenen Zahlungen dieser Anmeldung haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal." };
-  if (!confirmed.length) return { ok: true, changed: false, message: "Für diese Anmeldung ist keine Zahlung mehr offen." };
+  // Named: several enrolments' panels may stand on the page (a statement's line with two references).
+  const reference = enrolmentReference(eventId, enrolmentId);
+  if (stale) return { ok: false, status: 409, message: `Die offenen Zahlungen der Anmeldung ${reference} haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal.` };
+  if (!confirmed.length) return { ok: true, changed: false, message: `Für die Anmeldung ${reference} ist keine Zahlung mehr offen.` };
   const names = childrenNamed(confirmed.map((row) => ({ firstName: row.childFirstName, lastName: row.childLastName })));
   return { ok: true, changed: true, message: `Bezahlung für ${names} bestätigt. ${PAYMENT_MAIL_NOTE}.` };
 }

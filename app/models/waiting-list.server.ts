@@ -65,7 +65,7 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
  * Returns how many parents were told of a shorter and of a longer offer, and how many offers
  * ended at once.
  */
-export function fitOffersToStart(tx: Tx, eventId: number, { from, to: startsAt }: { from: Date; to: Date }, now = new Date()) {
+export function fitOffersToStart(tx: Tx, eventId: number, { from, to: startsAt }: { from: Date; to: Date }, actorId: number, now = new Date()) {
   const open = and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"));
   const shortened = tx
     .update(registrations)
@@ -90,6 +90,8 @@ export function fitOffersToStart(tx: Tx, eventId: number, { from, to: startsAt }
   const endOf = new Map(extended.map((r) => [r.id, r.offerExpiresAt!]));
   for (const row of rows) {
     const until = endOf.get(row.id);
+    const action = until ? "registration.offer_extended" : "registration.offer_shortened";
+    recordAudit(tx, { actorId, action, entityType: "registration", entityId: row.id, details: { eventId } });
     if (until) {
       tellParent(tx, row, "Platzangebot gilt wieder länger", [
         `die Veranstaltung beginnt jetzt erst am ${formatDate(startsAt)} um ${formatTime(startsAt)}. Wir halten den Platz für ${row.childFirstName} deshalb wieder bis ${formatDate(until)}, ${formatTime(until)} frei.`,

@@ -46,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const groups = may.assignGroups ? listEventGroups(event.id) : [];
   // A bank statement's line in the search: the enrolments its transfer pays, for whoever confirms
   // payments.
-  const enrolmentPayments = may.confirmPayments ? enrolmentPaymentsIn(query.search, event.id) : [];
+  const { found: enrolmentPayments, unknown: unknownReferences } = may.confirmPayments ? enrolmentPaymentsIn(query.search, event.id) : { found: [], unknown: [] };
   return json(
     {
       event: { id: event.id, title: event.title },
@@ -60,6 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       },
       groups,
       enrolmentPayments,
+      unknownReferences,
       query,
       step,
       ...list,
@@ -85,7 +86,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ParticipantList() {
-  const { event, may, groups, enrolmentPayments, query: asked, step, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
+  const { event, may, groups, enrolmentPayments, unknownReferences, query: asked, step, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
   const reply = useActionData<DecisionReply>()?.decision;
   const query = { ...asked, page: paging.page };
   const search = listSearch(query);
@@ -119,7 +120,7 @@ export default function ParticipantList() {
       ) : (
         <>
           <ListFilterForm eventId={event.id} query={query} />
-          <EnrolmentPayments payments={enrolmentPayments} actionUrl={listUrl} />
+          <EnrolmentPayments payments={enrolmentPayments} unknown={unknownReferences} actionUrl={listUrl} />
           {nothingShown ? <p className="empty">Keine Anmeldungen für diese Auswahl gefunden.</p> : null}
           {table.length > 0 ? (
             <section aria-labelledby="anmeldungen-titel" className="review-section">

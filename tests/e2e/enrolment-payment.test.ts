@@ -102,18 +102,23 @@ describe.each(JS_MODES)("the payment of an enrolment $name", ({ javaScriptEnable
     const second = enrolmentOf(camp.id, parent.id, [["Ben", 18000]]);
     const { page, problems, context } = await phoneTab(browser(), { javaScriptEnabled, baseURL: baseUrl, userId: lead.id });
 
-    await page.goto(`/freizeit/participants/${camp.id}?suche=${encodeURIComponent(`Freizeit ${first.reference} + ${second.reference} P. Muster`)}`);
-    await page.getByText(`Gesucht nach den Verwendungszwecken ${first.reference} und ${second.reference}: die Kinder dieser Anmeldungen.`).waitFor();
-    await page.getByText("Die 2 Anmeldungen dieser Zeile zusammen: 380,00 €.").waitFor();
+    const mistyped = enrolmentReference(camp.id, 999_999);
+    await page.goto(`/freizeit/participants/${camp.id}?suche=${encodeURIComponent(`Freizeit ${first.reference} + ${second.reference} ${mistyped} P. Muster`)}`);
+    await page.getByText(`Gesucht nach den Verwendungszwecken ${first.reference}, ${second.reference} und ${mistyped}: die Kinder dieser Anmeldungen.`).waitFor();
+    await page.getByText(`Zum Verwendungszweck ${mistyped} gibt es bei dieser Veranstaltung keine Anmeldung.`).waitFor();
+    await page.getByText("Zusammen für diese 2 Anmeldungen: 380,00 €.").waitFor();
     const panels = [first, second].map(({ reference }) => page.getByRole("region", { name: `Zahlung zur Anmeldung ${reference}` }));
     await panels[0].getByRole("listitem").filter({ hasText: "Anna Muster: 200,00" }).waitFor();
     await panels[1].getByRole("listitem").filter({ hasText: "Ben Muster: 180,00" }).waitFor();
     expect(await page.getByRole("table").getByRole("row").count()).toBe(3); // head, Anna, Ben
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
+    // Review: two buttons may read alike; each names its enrolment in its description.
+    expect(await panels[1].getByRole("button").getAttribute("aria-describedby")).toBeTruthy();
+    expect(await page.locator(`#${await panels[1].getByRole("button").getAttribute("aria-describedby")}`).textContent()).toBe(`Zahlung zur Anmeldung ${second.reference}`);
     await panels[1].getByRole("button", { name: "Zahlung über 180,00 € bestätigen" }).click();
     await panels[1].getByText("Die Zahlung ist vollständig bestätigt.").waitFor();
-    await page.getByText("Die 2 Anmeldungen dieser Zeile zusammen: 380,00 € (davon offen: 200,00 €).").waitFor();
+    await page.getByText("Zusammen für diese 2 Anmeldungen: 380,00 € (davon offen: 200,00 €).").waitFor();
     expect([registration(first.ids[0]).paid, registration(second.ids[0]).paid]).toEqual([false, true]);
     await panels[0].getByRole("button", { name: "Zahlung über 200,00 € bestätigen" }).click();
     await panels[0].getByText("Die Zahlung ist vollständig bestätigt.").waitFor();

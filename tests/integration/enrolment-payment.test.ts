@@ -99,11 +99,14 @@ describe("the enrolment's payment on the participant list", () => {
     const elsewhere = enrolment(createEvent({ ownerIds: [camp.people.lead.id] }).id, parentId);
     const unknown = enrolmentReference(camp.event.id, 999_999);
     const line = `${second.reference} ${elsewhere.reference} ${unknown} und ${reference.replaceAll("-", " ")}, ${second.reference}`;
-    const data = await body<{ enrolmentPayments: Payments; table: { id: number }[] }>(await list("lead", line));
+    const data = await body<{ enrolmentPayments: Payments; unknownReferences: string[]; table: { id: number }[] }>(await list("lead", line));
     expect(data.enrolmentPayments.map((p) => [p.reference, p.openCents])).toEqual([
       [second.reference, 15000],
       [reference, 38000],
     ]);
+    // Review: a reference of this event without an enrolment (mistyped by the payer) was left out
+    // of the sum without a word.
+    expect(data.unknownReferences).toEqual([unknown]);
     // The list shows the children of both, no other family's.
     expect(data.table.map((r) => r.id).sort((a, b) => a - b)).toEqual([ids.anna, ids.ben, ids.paid, emil].sort((a, b) => a - b));
   });
@@ -145,7 +148,8 @@ describe("confirming the enrolment's payment", () => {
       expect(response.status, String(shown)).toBe(409);
       expect((await body<{ decision: { message: string; registrationId: null } }>(response)).decision).toMatchObject({
         registrationId: null,
-        message: "Die offenen Zahlungen dieser Anmeldung haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal.",
+        // Review: with several panels on the page, the message names the enrolment it means.
+        message: `Die offenen Zahlungen der Anmeldung ${reference} haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal.`,
       });
     }
     expect([ids.anna, ids.ben, ids.waiting].map((id) => registration(id).paid)).toEqual([false, false, false]);
@@ -191,7 +195,7 @@ describe("confirming the enrolment's payment", () => {
     expect((await confirm("lead", enrolmentId)).status).toBe(302);
     const again = await confirm("admin", enrolmentId);
     expect(again.status).toBe(302);
-    expect(await flashOf(again)).toMatchObject({ message: "Für diese Anmeldung ist keine Zahlung mehr offen." });
+    expect(await flashOf(again)).toMatchObject({ message: `Für die Anmeldung ${reference} ist keine Zahlung mehr offen.` });
     expect(db.select().from(registrations).where(eq(registrations.enrolmentId, enrolmentId)).all().filter((r) => r.paid)).toHaveLength(3);
   });
 

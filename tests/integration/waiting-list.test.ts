@@ -220,6 +220,12 @@ describe("a freed place", () => {
     );
     expect(told[0].text).toContain(`/platzangebot/${waiting[0].id}/annehmen`);
     expect(told[0].text).toContain("und wir geben den Platz weiter");
+    // Review: the protocol says both changes of the offer and who moved the start.
+    const logged = db.select().from(auditLog).where(eq(auditLog.entityId, waiting[0].id)).all().filter((e) => e.action.startsWith("registration.offer_"));
+    expect(logged.map((e) => [e.action, e.actorId])).toEqual([
+      ["registration.offer_shortened", lead.id],
+      ["registration.offer_extended", lead.id],
+    ]);
     // Saved again: nothing changes, nobody is told again.
     startOn(5);
     expect(outbox().filter((m) => m.subject.includes("Platzangebot gilt wieder länger"))).toHaveLength(1);

@@ -15,6 +15,7 @@ type AxeResult = { violations: { id: string; help: string; nodes: { target: stri
 /** One tab that checks copies of pages, one after another. */
 export async function axeChecker(browser: Browser, viewport = { width: 360, height: 740 }) {
   const context = await browser.newContext({ bypassCSP: true, viewport, locale: "de-DE" });
+  context.setDefaultTimeout(20_000); // as openTab: a hung step names itself
   const copy = await context.newPage();
   let current = { url: "", html: "" };
   await copy.route("**/*", (route) =>
