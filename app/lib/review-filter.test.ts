@@ -65,6 +65,21 @@ describe("the list filter", () => {
     expect(matchesSearch(mia, "mia schulz")).toBe(false);
   });
 
+  // Leaders' review: the list's own "Schäfer, Ida", a bank's "Schaefer" and the payer's name on the
+  // statement found nobody.
+  it("finds a name as the list writes it, as a bank spells its umlauts, and by the account holder", () => {
+    const ida = { firstName: "Ida", lastName: "Schäfer", payer: "Andrea Schäfer" };
+    for (const search of ["Schäfer, Ida", "Schaefer", "ida schaefer", "SCHAEFER, IDA", "Andrea Schäfer", "andrea schaefer"]) {
+      expect(matchesSearch(ida, search), search).toBe(true);
+    }
+    // All words in the child's name, or all in the account holder's: not mixed.
+    expect(matchesSearch(ida, "Andrea Ida")).toBe(false);
+    expect(matchesSearch(ida, "Schäfer, Ben")).toBe(false);
+    expect(matchesSearch({ firstName: "Jörg", lastName: "Strauß" }, "joerg strauss")).toBe(true);
+    expect(matchesSearch({ firstName: "Jörg", lastName: "Strauß" }, "Strauß")).toBe(true);
+    expect(matchesSearch({ firstName: "Jörg", lastName: "Strauß" }, ",")).toBe(true);
+  });
+
   // Matching a bank statement (DECISIONS.md 'One enrolment, one payment'): the transfer's
   // reference finds the enrolment's children, as typed, pasted with the statement's text, or
   // spaced and cased as a bank prints it.

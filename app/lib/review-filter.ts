@@ -86,22 +86,28 @@ export function matchesFilter(r: RegistrationFacts & { amountCents?: number | nu
   }
 }
 
+/** Lower case, and umlauts as a bank writes them (ä → ae, ß → ss): "Schäfer" and "Schaefer" alike. */
 function fold(text: string) {
-  return text.toLocaleLowerCase("de-DE").normalize("NFC");
+  return text
+    .toLocaleLowerCase("de-DE")
+    .normalize("NFC")
+    .replace(/[äöüß]/g, (c) => ({ ä: "ae", ö: "oe", ü: "ue", ß: "ss" })[c]!);
 }
 
 /**
- * Every word of the search appears in the first or last name, in any order, any case. A search
+ * Every word of the search appears in the child's first or last name, or every word in the
+ * account holder's (the payer a statement names), in any order, any case. A search
  * holding transfer references (a bank statement's line) finds those enrolments' children alone.
  */
-export function matchesSearch(person: { firstName: string; lastName: string; reference?: string | null }, search: string) {
+export function matchesSearch(person: { firstName: string; lastName: string; payer?: string; reference?: string | null }, search: string) {
   if (!search) return true;
   const references = referencesIn(search);
   if (references.length) return references.some((r) => r.reference === person.reference);
+  // "Schäfer, Ida" as the list writes it: commas and semicolons part words as spaces do.
+  const words = fold(search).split(/[\s,;]+/);
   const name = fold(`${person.firstName} ${person.lastName}`);
-  return fold(search)
-    .split(" ")
-    .every((word) => name.includes(word));
+  const payer = person.payer ? fold(person.payer) : null;
+  return words.every((word) => name.includes(word)) || (payer !== null && words.every((word) => payer.includes(word)));
 }
 
 /** "A", "A und B", "A, B und C" (the note is drawn in the browser too: no Intl.ListFormat on old phones). */

@@ -3,7 +3,7 @@
 // of queries, whatever the number of registrations (joins and SQL aggregation, never a query per
 // row). Writing is the decision model's job.
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { enrolments, eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates } from "../../db/schema";
+import { enrolments, eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates, users } from "../../db/schema";
 import { mandateReference } from "~/lib/creditor-id";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
@@ -71,7 +71,11 @@ export type ListRow = {
   reference: string | null;
 };
 
-function listRows(eventId: number): ListRow[] {
+/** A row as the search reads it: with the account holder's name (the payer on a statement),
+ * which the page does not need. */
+type SearchedRow = ListRow & { payer: string };
+
+function listRows(eventId: number): SearchedRow[] {
   const rows = db
     .select({
       ...registrationStateColumns,
@@ -83,9 +87,12 @@ function listRows(eventId: number): ListRow[] {
       groupName: eventGroups.name,
       // The transfer's reference, which the search finds (a bank statement's line).
       reference: enrolments.reference,
+      payerFirstName: users.firstName,
+      payerLastName: users.lastName,
     })
     .from(registrations)
     .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .innerJoin(users, eq(users.id, registrations.userId))
     .leftJoin(enrolments, eq(enrolments.id, registrations.enrolmentId))
     .leftJoin(groupMembers, and(eq(groupMembers.eventId, registrations.eventId), eq(groupMembers.registrationId, registrations.id)))
     .leftJoin(eventGroups, eq(eventGroups.id, groupMembers.groupId))
@@ -99,8 +106,9 @@ function listRows(eventId: number): ListRow[] {
   for (const [order, row] of rows.filter((r) => r.waitingListPosition !== null).sort((a, b) => a.waitingListPosition! - b.waitingListPosition!).entries()) {
     place.set(row.id, { count: row.offerExpiresAt ? inLine + 1 : ++inLine, order });
   }
-  return rows.map((row) => ({
+  return rows.map(({ payerFirstName, payerLastName, ...row }) => ({
     ...row,
+    payer: `${payerFirstName} ${payerLastName}`,
     waitingListPosition: place.get(row.id)?.count ?? null,
     lineOrder: place.get(row.id)?.order ?? null,
     offerExpiresAt: row.offerExpiresAt ? row.offerExpiresAt.getTime() : null,
@@ -142,7 +150,9 @@ export type ParticipantList = {
  * the whole event's.
  */
 export function getParticipantList(eventId: number, capacity: number | null, query: ListQuery, withSepa: boolean): ParticipantList {
-  const shown = listRows(eventId).filter((r) => matchesFilter(r, query.filter) && matchesSearch(r, query.search));
+  const shown: ListRow[] = listRows(eventId)
+    .filter((r) => matchesFilter(r, query.filter) && matchesSearch(r, query.search))
+    .map(({ payer: _payer, ...row }) => row);
   // In line, offers in the order they were made.
   const waiting = shown.filter((r) => sectionOf(r) === "waiting").sort((a, b) => (a.lineOrder ?? 0) - (b.lineOrder ?? 0));
   const ordered = [...shown.filter((r) => sectionOf(r) === "table"), ...waiting, ...shown.filter((r) => sectionOf(r) === "rejected")];

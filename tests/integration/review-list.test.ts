@@ -1,8 +1,8 @@
 // The participant list (issue 10, item 2): who sees it (DECISIONS.md role table), its sections,
 // numbers, filter and search, the decision steps, and a constant number of queries.
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { enrolments, registrationHistory, registrations } from "../../db/schema";
+import { enrolments, registrationHistory, registrations, users } from "../../db/schema";
 import { PAGE_SIZE } from "~/lib/review-filter";
 import { enrolmentReference } from "~/lib/transfer";
 import { action, loader } from "~/routes/freizeit.participants.$id";
@@ -154,6 +154,19 @@ describe("what the list shows", () => {
       expect(new Set([...data.table, ...data.waiting, ...data.rejected].map((r) => r.id)), search).toEqual(new Set([ids.open, ids.accepted]));
     }
     db.update(registrations).set({ enrolmentId: null }).where(inArray(registrations.id, [ids.open, ids.accepted])).run();
+  });
+
+  // Leaders' review: a statement without a reference names the payer, whom the search did not know.
+  it("the account holder's name finds the account's children, and the rows do not carry it", async () => {
+    const userId = db.select({ userId: registrations.userId }).from(registrations).where(eq(registrations.id, ids.open)).get()!.userId;
+    const holder = db.select().from(users).where(eq(users.id, userId)).get()!;
+    const own = db.select({ id: registrations.id }).from(registrations).where(and(eq(registrations.userId, userId), eq(registrations.eventId, camp.event.id))).all().map((r) => r.id);
+    // As a statement writes it: the last name first, a comma, the first name.
+    const data = await body<ListData>(await list("lead", `?suche=${encodeURIComponent(`${holder.lastName}, ${holder.firstName}`)}`));
+    expect(own.length).toBeGreaterThan(0);
+    const rows = [...data.table, ...data.waiting, ...data.rejected];
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set(own));
+    expect(rows.every((r) => !("payer" in r))).toBe(true);
   });
 
   it("the event without registrations says so through its counts", async () => {
