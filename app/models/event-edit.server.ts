@@ -14,23 +14,36 @@ import type { SessionUser } from "./user.server";
 import { placesTaken } from "./registration-change.server";
 import { fitOffersToStart, offerFreePlaces } from "./waiting-list.server";
 
-/** A value of the form the database refuses as it stands (the places held): said at its field. */
+/** Values of the form the saved event refuses as it stands (the places held, its start): said at
+ * their fields, all in one answer. */
 export class EventFormRefusal extends Error {
-  constructor(
-    readonly field: "capacity",
-    message: string,
-  ) {
-    super(message);
+  constructor(readonly fieldErrors: Partial<Record<"capacity" | "dateFrom", string[]>>) {
+    super(Object.values(fieldErrors).flat().join(" "));
   }
 }
 
 /**
- * Places are held by children with a place and by open offers to the waiting list (DECISIONS.md);
- * fewer places than that would let an offer be taken into a full camp. Inside the transaction.
+ * What the saved event refuses of the form (inside the transaction that saves, and before it when
+ * another field is refused, so that the form says all in one answer): fewer places than are held,
+ * and a start moved into the past while the event has not begun (a wrong year typed on a phone
+ * ended its open offers at once and made it a past event, which nobody edits any more).
  */
-function refuseFewerPlacesThanHeld(tx: Queryable, eventId: number, capacity: number | null) {
-  const message = fewerPlacesThanHeld(tx, eventId, capacity);
-  if (message) throw new EventFormRefusal("capacity", message);
+export function refusalsOfSavedEvent(tx: Queryable, eventId: number, value: { capacity?: number | null; startsAt?: Date }, now = new Date()) {
+  const errors: Partial<Record<"capacity" | "dateFrom", string[]>> = {};
+  const places = value.capacity === undefined ? null : fewerPlacesThanHeld(tx, eventId, value.capacity);
+  if (places) errors.capacity = [places];
+  if (value.startsAt && value.startsAt.getTime() <= now.getTime()) {
+    const saved = tx.select({ startsAt: events.startsAt }).from(events).where(eq(events.id, eventId)).get();
+    if (saved && saved.startsAt.getTime() > now.getTime()) errors.dateFrom = [START_INTO_PAST];
+  }
+  return errors;
+}
+
+export const START_INTO_PAST = "Der Beginn liegt in der Vergangenheit. Eine Veranstaltung, die noch nicht begonnen hat, lässt sich nicht in die Vergangenheit verlegen.";
+
+function refuseWhatSavedEventRefuses(tx: Queryable, eventId: number, value: { capacity: number | null; startsAt: Date }) {
+  const errors = refusalsOfSavedEvent(tx, eventId, value);
+  if (Object.keys(errors).length) throw new EventFormRefusal(errors);
 }
 
 /**
@@ -222,9 +235,9 @@ export function updateEvent(
   return writeTransaction((tx) => {
     // The same form sent twice: the second changes nothing, and its new files are not needed.
     if (earlierSubmission(tx, submissionKey, actor.id)) return { unused: stored.map((f) => ({ kind: f.kind, key: f.key })), offers: { shortened: 0, extended: 0, ended: 0 } };
-    refuseFewerPlacesThanHeld(tx, eventId, input.capacity);
-    recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     const columns = eventColumns(input);
+    refuseWhatSavedEventRefuses(tx, eventId, { capacity: input.capacity, startsAt: columns.startsAt });
+    recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
     const before = tx.select({ startsAt: events.startsAt }).from(events).where(eq(events.id, eventId)).get();
     tx.update(events).set(columns).where(eq(events.id, eventId)).run();
     const offers = fitOffersToStart(tx, eventId, { from: before?.startsAt ?? columns.startsAt, to: columns.startsAt }, actor.id);

@@ -5,7 +5,7 @@ import { EventForm } from "~/components/event-form";
 import { RouteError } from "~/components/route-error";
 import type { Alert } from "~/components/forms";
 import { centsToInput } from "~/lib/event-rules";
-import { EventFormRefusal, fewerPlacesThanHeld, getEventForEdit, listAdminUsers, listLeadCandidates, updateEvent } from "~/models/event.server";
+import { EventFormRefusal, getEventForEdit, listAdminUsers, listLeadCandidates, refusalsOfSavedEvent, updateEvent } from "~/models/event.server";
 import { failedAnswer, readEventForm, refusedAnswer } from "~/services/event-form.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { removeStoredFile } from "~/services/uploads.server";
@@ -74,10 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { user, id } = await requireEditor(request, params.freizeitId);
-  const form = await readEventForm(request, (key) => earlierSubmission(db, key, user.id), requestIdOf(context), ({ capacity }): Record<string, string[]> => {
-    const message = capacity === undefined ? null : fewerPlacesThanHeld(db, id, capacity);
-    return message ? { capacity: [message] } : {};
-  });
+  const form = await readEventForm(request, (key) => earlierSubmission(db, key, user.id), requestIdOf(context), (value) => refusalsOfSavedEvent(db, id, value));
   if (form.response) return form.response;
   // Again once the body is in (60 MB may take minutes): a right taken meanwhile counts.
   await requireEditor(request, params.freizeitId).catch(async (refusal: unknown) => {

@@ -8,6 +8,7 @@ import { submissionKeyOf } from "~/models/form-submission.server";
 import { eventSchema, INVALID_FORM } from "~/schemas/event";
 import { discardUploads, readUploadForm, serverRefusal, storeUploads, UploadError } from "./uploads.server";
 import { logError } from "./log.server";
+import { berlinToInstant, isIsoDate, isTime } from "~/lib/dates";
 
 /** The picture field takes one file; only a hand-made request sends more. */
 const ONE_PICTURE = "Bitte wählen Sie nur ein Foto aus.";
@@ -85,7 +86,7 @@ export async function readEventForm(
   earlier: (key: string | null) => string | null = () => null,
   requestId?: string,
   /** Checks against the saved event, asked too when the form is refused (all messages in one answer). */
-  alsoCheck?: (value: { capacity?: number | null }) => Record<string, string[]>,
+  alsoCheck?: (value: { capacity?: number | null; startsAt?: Date }) => Record<string, string[]>,
 ) {
   let read;
   try {
@@ -113,7 +114,7 @@ export async function readEventForm(
     return {
       response: json(
         {
-          result: submission.reply({ fieldErrors: alsoCheck?.({ capacity: refusedFormCapacity(submission) }) ?? {} }),
+          result: submission.reply({ fieldErrors: alsoCheck?.({ capacity: refusedFormCapacity(submission), startsAt: refusedFormStart(submission) }) ?? {} }),
           alert: (submission.status === "success" && serverRefusal(problems)) || {
             title: INVALID_FORM,
             message: checkFields(problems.length > 0 || uploads.length > 0),
@@ -157,11 +158,20 @@ function refusedFormCapacity(submission: { error?: Record<string, string[] | nul
   return Number.isInteger(n) ? n : undefined;
 }
 
-/** The answer when the saved event refused a value (fewer places than held): at its field, 409. */
+/** The start of a refused form, when its date and time fields are fine (undefined otherwise). */
+function refusedFormStart(submission: { error?: Record<string, string[] | null> | null; payload: Record<string, unknown> }) {
+  const { dateFrom, timeFrom } = submission.payload;
+  if (submission.error?.dateFrom || submission.error?.timeFrom || typeof dateFrom !== "string" || typeof timeFrom !== "string") return undefined;
+  if (!isIsoDate(dateFrom) || !isTime(timeFrom)) return undefined;
+  return berlinToInstant(dateFrom, timeFrom);
+}
+
+/** The answer when the saved event refused values (fewer places than held, a start moved into the
+ * past): at their fields, 409. */
 export function refusedAnswer(submission: { reply: (options: { fieldErrors: Record<string, string[]> }) => SubmissionResult<string[]> }, refusal: EventFormRefusal, hadFiles: boolean) {
   return json(
     {
-      result: submission.reply({ fieldErrors: { [refusal.field]: [refusal.message] } }),
+      result: submission.reply({ fieldErrors: refusal.fieldErrors as Record<string, string[]> }),
       alert: { title: INVALID_FORM, message: checkFields(hadFiles) },
       fileErrors: {},
       attempt: Date.now(),

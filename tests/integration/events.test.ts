@@ -534,6 +534,42 @@ describe("editing and deleting", () => {
     expect((await body<{ result: { error: Record<string, string[]> } }>(await run(editAction, odd))).result.error.capacity).toEqual(["Bitte geben Sie eine ganze Zahl an."]);
   });
 
+  // Leaders' review: a wrong year on a phone moved a coming camp into the past; its open offers
+  // ended at once (the families lost their places) and the event could no longer be edited.
+  it("refuses to move a coming event's start into the past, with every message of the form; a past event keeps its start", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const camp = createEvent({ ownerIds: [owner.id], capacity: 3 });
+    for (let i = 0; i < 3; i++) register(camp.id, { status: i ? "open" : "accepted" });
+    const save = async (fields: Record<string, string>) => {
+      const edit = multipartPost(`/freizeit/edit/${camp.id}`, validEventFields(fields), {}, cookie);
+      edit.params = { freizeitId: String(camp.id) };
+      return run(editAction, edit);
+    };
+    const past = "Der Beginn liegt in der Vergangenheit. Eine Veranstaltung, die noch nicht begonnen hat, lässt sich nicht in die Vergangenheit verlegen.";
+    const answer = await save({ dateFrom: daysFromToday(-1) });
+    expect(answer.status).toBe(409);
+    expect((await body<{ result: { error: Record<string, string[]> } }>(answer)).result.error).toEqual({ dateFrom: [past] });
+    expect(db.select().from(events).where(eq(events.id, camp.id)).get()!.startsAt.getTime()).toBe(camp.startsAt.getTime());
+    // With fewer places than held and another field refused: every message in one answer.
+    const all = await save({ dateFrom: daysFromToday(-1), capacity: "1", title: "" });
+    expect(all.status).toBe(400);
+    expect((await body<{ result: { error: Record<string, string[]> } }>(all)).result.error).toEqual({
+      title: ["Bitte geben Sie einen Titel an."],
+      dateFrom: [past],
+      capacity: ["Mindestens 3: so viele Plätze sind schon vergeben."],
+    });
+    const both = await save({ dateFrom: daysFromToday(-1), capacity: "1" });
+    expect(both.status).toBe(409);
+    expect((await body<{ result: { error: Record<string, string[]> } }>(both)).result.error).toEqual({
+      dateFrom: [past],
+      capacity: ["Mindestens 3: so viele Plätze sind schon vergeben."],
+    });
+    // An event that has begun keeps its start in the past when saved (a typo in its text fixed).
+    const begun = new Date(Date.now() - 2 * 86_400_000);
+    db.update(events).set({ startsAt: begun, dateFrom: daysFromToday(-2), timeFrom: "09:30" }).where(eq(events.id, camp.id)).run();
+    expect((await save({ dateFrom: daysFromToday(-2), title: "Korrigiert" })).status).toBe(302);
+  });
+
   it("adds new attachments once when the same edit form is sent twice", async () => {
     const { user: owner, cookie } = await person("admin");
     const camp = createEvent({ ownerIds: [owner.id] });
