@@ -270,7 +270,10 @@ export function expireOffers(now = new Date()) {
       const row = loadForChange(tx, eventId, id);
       if (!row || stateOf(row) !== "offered") continue;
       const passedOn = releasePlace(tx, row, now, "offer_expired");
-      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist abgelaufen; ${passedOnText(passedOn)}.`]);
+      // Run out at the start: nobody gets the place any more, so none is said to be free.
+      const started = row.startsAt.getTime() <= now.getTime();
+      const what = started ? "abgelaufen, weil die Veranstaltung begonnen hat." : `abgelaufen; ${passedOnText(passedOn)}.`;
+      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist ${what}`]);
     }
     return due.length;
   });

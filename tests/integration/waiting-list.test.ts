@@ -170,6 +170,22 @@ describe("a freed place", () => {
     expect(registration(waiting[1].id).offerExpiresAt).toBeNull();
   });
 
+  // Leaders' review: the run-out mail of an offer that ended at the start told the family "der
+  // Platz ist wieder frei", a place nobody gets any more, and gave no reason.
+  it("an offer that runs out at the start tells the family why, and promises no free place", async () => {
+    const { first, waiting } = await fullCamp();
+    const now = new Date();
+    const start = new Date(now.getTime() + 5 * HOUR);
+    db.update(events).set({ startsAt: start }).where(eq(events.id, eventId)).run();
+    decide(eventId, first.id, "reject", lead, "x", now);
+    expect(expireOffers(new Date(start.getTime() + 60_000))).toBe(1);
+    expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
+    const mail = outbox().find((m) => m.subject.startsWith("Platzangebot abgelaufen"))!;
+    expect(mail.to).toEqual([parents[1].email]);
+    expect(mail.text).toContain("das Angebot für Warte1 ist abgelaufen, weil die Veranstaltung begonnen hat.");
+    expect(mail.text).not.toContain("wieder frei");
+  });
+
   it("an open offer ends at the start when the leaders move the start before its end", async () => {
     const { first, waiting } = await fullCamp();
     const now = new Date();
