@@ -158,7 +158,7 @@ const STEP_TEXT: Record<StepDecision, StepText> = {
 };
 
 type StepProps = {
-  step: { intent: StepDecision; registrationId: number; name: string; noPlace?: { places: number; placesThen: number; addPlace: boolean } };
+  step: { intent: StepDecision; registrationId: number; name: string; nextInLine?: string; noPlace?: { places: number; placesThen: number; addPlace: boolean } };
   /** The step's own address: a refused POST shows the step again with its errors. */
   actionUrl: string;
   cancelUrl: string;
@@ -204,6 +204,7 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
           ? `${extra.places === 1 ? "Der einzige Platz ist" : `Alle ${extra.places} Plätze sind`} vergeben. ${step.name} rückt trotzdem von der Warteliste nach und bekommt einen zusätzlichen Platz: Die Veranstaltung hat dann ${extra.placesThen} Plätze. Für alle anderen auf der Warteliste bleibt es, wie es ist.`
           : texts.text(step.name)}
       </p>
+      {step.nextInLine ? <p>Der Platz wird dann {step.nextInLine} angeboten, dem ersten Kind auf der Warteliste. Die Familie bekommt dazu eine E-Mail.</p> : null}
       {/* No browser check: the spec's 'Begründung ist erforderlich' comes from the server. */}
       <Form method="post" action={texts.reason ? `${actionUrl.replace(/#.*$/, "")}#${reasonId}` : actionUrl} preventScrollReset noValidate>
         <input type="hidden" name="intent" value={step.intent} />

@@ -2,12 +2,12 @@
 // list, a registration's detail and a SEPA mandate's page. Each page reads with a constant number
 // of queries, whatever the number of registrations (joins and SQL aggregation, never a query per
 // row). Writing is the decision model's job.
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { enrolments, eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates, users } from "../../db/schema";
 import { mandateReference } from "~/lib/creditor-id";
 import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
-import { placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
+import { holdsPlace, placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
 import { hasAmountDue, placesTaken, registrationStateColumns } from "./registration-change.server";
 
 const byName = [germanNameOrder(participants.lastName), germanNameOrder(participants.firstName), asc(registrations.id)];
@@ -181,6 +181,25 @@ export function noPlaceFor(event: { id: number; capacity: number | null }, inten
   const taken = placesTaken(event.id);
   if (taken < event.capacity) return {};
   return { noPlace: { places: event.capacity, placesThen: placesWithOneMore(event.capacity, taken), addPlace: may.editEvent } };
+}
+
+/**
+ * What a rejection or cancellation step says before anything is sent: the freed place is offered
+ * to the first child in line at once, whose family is mailed (leaders' review: the step did not
+ * say so). Nobody when the registration holds no place, the event has no limit or has begun.
+ */
+export function nextInLineFor(event: { id: number; capacity: number | null; startsAt: Date }, intent: string, facts: RegistrationFacts, now = new Date()) {
+  if ((intent !== "reject" && intent !== "cancel") || !holdsPlace(stateOf(facts))) return {};
+  if (event.capacity === null || event.startsAt.getTime() <= now.getTime()) return {};
+  const next = db
+    .select({ firstName: participants.firstName, lastName: participants.lastName })
+    .from(registrations)
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .where(and(eq(registrations.eventId, event.id), eq(registrations.applicationStatus, "open"), isNotNull(registrations.waitingListPosition), isNull(registrations.offerExpiresAt)))
+    .orderBy(asc(registrations.waitingListPosition))
+    .limit(1)
+    .get();
+  return next ? { nextInLine: `${next.firstName} ${next.lastName}` } : {};
 }
 
 /** A registration of this event with what a decision step needs (its facts and name), or null. */

@@ -15,7 +15,7 @@ import { FormAlert } from "~/components/forms";
 import { RouteError } from "~/components/route-error";
 import { listSearch, parseListQuery } from "~/lib/review-filter";
 import { listEventGroups } from "~/models/group.server";
-import { decisionSubject, getParticipantList, noPlaceFor } from "~/models/review.server";
+import { decisionSubject, getParticipantList, nextInLineFor, noPlaceFor } from "~/models/review.server";
 import { enrolmentPaymentsIn } from "~/models/enrolment-payment.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { readForm, LIST_MAX_FIELDS } from "~/services/form.server";
@@ -40,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const subject = asked ? decisionSubject(event.id, asked.registrationId) : null;
   const step =
     asked && subject && stepAllowed(asked, subject, may)
-      ? { intent: asked.intent, registrationId: subject.id, name: `${subject.firstName} ${subject.lastName}`, ...noPlaceFor(event, asked.intent, subject, may) }
+      ? { intent: asked.intent, registrationId: subject.id, name: `${subject.firstName} ${subject.lastName}`, ...noPlaceFor(event, asked.intent, subject, may), ...nextInLineFor(event, asked.intent, subject) }
       : null;
   // The group select (spec §2.5) needs the event's groups: one query, whatever the list's length.
   const groups = may.assignGroups ? listEventGroups(event.id) : [];

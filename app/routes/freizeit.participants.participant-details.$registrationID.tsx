@@ -15,7 +15,7 @@ import { idFrom } from "~/lib/ids";
 import { randomToken } from "~/services/tokens.server";
 import { consentOfRegistration } from "~/models/legal.server";
 import { getRegistrationDetail, registrationEventId } from "~/models/review-detail.server";
-import { noPlaceFor } from "~/models/review.server";
+import { nextInLineFor, noPlaceFor } from "~/models/review.server";
 import { commentSchema } from "~/schemas/comment";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -48,7 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const r = detail.registration;
   const step =
     asked && asked.registrationId === id && stepAllowed(asked, r, may)
-      ? { intent: asked.intent, registrationId: id, name: `${detail.participant.firstName} ${detail.participant.lastName}`, ...noPlaceFor(event, asked.intent, r, may) }
+      ? { intent: asked.intent, registrationId: id, name: `${detail.participant.firstName} ${detail.participant.lastName}`, ...noPlaceFor(event, asked.intent, r, may), ...nextInLineFor(event, asked.intent, r) }
       : null;
   return json(
     {

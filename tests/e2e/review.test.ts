@@ -254,6 +254,9 @@ describe("the leaders' pages on a 320 px screen", () => {
       });
       expect(report, path).toEqual({ h1: 1, first: 1, skipped: [], unlabelled: [], width: 320 });
     }
+    // The rejection frees the one place: the step says who is offered it (leaders' review).
+    await page.goto(`/freizeit/participants/${camp.id}?entscheiden=reject&anmeldung=${first.registration.id}`);
+    await page.getByText("Der Platz wird dann Wartende Person angeboten, dem ersten Kind auf der Warteliste. Die Familie bekommt dazu eine E-Mail.").waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });

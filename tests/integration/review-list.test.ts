@@ -20,7 +20,7 @@ type ListData = {
   waiting: { id: number; waitingListPosition: number; offerExpiresAt: number | null }[];
   rejected: { id: number; applicationStatus: string }[];
   openSepa: { id: number; children: number; amountCents: number }[];
-  step: { intent: string; registrationId: number; name: string; noPlace?: { places: number; placesThen: number; addPlace: boolean } } | null;
+  step: { intent: string; registrationId: number; name: string; nextInLine?: string; noPlace?: { places: number; placesThen: number; addPlace: boolean } } | null;
   paging: { page: number; pageCount: number; matching: number };
 };
 
@@ -200,7 +200,16 @@ describe("pages of a long list", () => {
 describe("decision steps (reason or confirmation, without JavaScript)", () => {
   it("the lead gets the reject step for an open registration", async () => {
     const data = await body<ListData>(await list("lead", `?entscheiden=reject&anmeldung=${ids.open}`));
-    expect(data.step).toEqual({ intent: "reject", registrationId: ids.open, name: "Olga Offen" });
+    // Leaders' review: the step did not say that the freed place is offered to another family at once.
+    expect(data.step).toEqual({ intent: "reject", registrationId: ids.open, name: "Olga Offen", nextInLine: "Wim Warten" });
+  });
+
+  it("a step that frees a place names the child it goes to; one that frees none names nobody", async () => {
+    const stepOf = async (query: string) => (await body<ListData>(await list("lead", query))).step;
+    expect(await stepOf(`?entscheiden=cancel&anmeldung=${ids.accepted}`)).toMatchObject({ intent: "cancel", nextInLine: "Wim Warten" });
+    // The waiting child's own rejection frees no place.
+    expect(await stepOf(`?entscheiden=reject&anmeldung=${ids.waiting}`)).toEqual({ intent: "reject", registrationId: ids.waiting, name: "Wim Warten" });
+    expect(await stepOf(`?entscheiden=accept&anmeldung=${ids.open}`)).not.toHaveProperty("nextInLine");
   });
 
   it("the lead gets the accept step, where an optional note to the parents goes (DECISIONS.md)", async () => {
