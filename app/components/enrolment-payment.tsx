@@ -9,6 +9,7 @@ import { paysNow } from "~/lib/registration-machine";
 import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import type { EnrolmentPayment } from "~/models/enrolment-payment.server";
 import { Mark } from "./review-table";
+import { WithReferences } from "./review-summary";
 
 /** A child as the pages have it (an offer's end as the loader's JSON gives it). */
 type Child = Omit<EnrolmentPayment["children"][number], "offerExpiresAt"> & { offerExpiresAt: number | string | null };
@@ -55,8 +56,17 @@ export function EnrolmentPayments({ payments, unknown, actionUrl }: { payments: 
   const open = payments.reduce((sum, p) => sum + p.openCents, 0);
   return (
     <>
-      {unknown.length === 1 ? <p className="payments-note">Zum Verwendungszweck {unknown[0]} gibt es bei dieser Veranstaltung keine Anmeldung.</p> : null}
-      {unknown.length > 1 ? <p className="payments-note">Zu den Verwendungszwecken {listed(unknown)} gibt es bei dieser Veranstaltung keine Anmeldungen.</p> : null}
+      {unknown.length ? (
+        <p className="payments-note">
+          <WithReferences
+            text={
+              unknown.length === 1
+                ? `Zum Verwendungszweck ${unknown[0]} gibt es bei dieser Veranstaltung keine Anmeldung.`
+                : `Zu den Verwendungszwecken ${listed(unknown)} gibt es bei dieser Veranstaltung keine Anmeldungen.`
+            }
+          />
+        </p>
+      ) : null}
       {payments.length > 1 ? (
         <p className="payments-note">
           Zusammen für diese {payments.length} Anmeldungen: <strong>{formatAmount(total)}</strong>
@@ -76,7 +86,9 @@ function EnrolmentPaymentPanel({ payment, actionUrl }: { payment: EnrolmentPayme
   const titleId = `zahlung-titel-${payment.id}`;
   return (
     <section aria-labelledby={titleId} className="panel enrolment-payment">
-      <h2 id={titleId}>Zahlung zur Anmeldung {reference}</h2>
+      <h2 id={titleId}>
+        Zahlung zur Anmeldung <span className="reference">{reference}</span>
+      </h2>
       <p>
         Angemeldet von {payment.payer}, {payment.paymentMethod === "sepa" ? "per SEPA-Lastschriftmandat" : "per Überweisung"}.
       </p>

@@ -41,7 +41,8 @@ export function ListNumbers({ counts }: { counts: Counts }) {
       {items.map(([label, value]) => (
         <div key={label}>
           <dt>{label}</dt>
-          <dd>{value}</dd>
+          {/* A word in place of a number ("unbegrenzt") in a smaller type: a phone's card is narrow. */}
+          <dd className={typeof value === "string" ? "word" : undefined}>{value}</dd>
         </div>
       ))}
     </dl>
@@ -78,9 +79,27 @@ export function ListFilterForm({ eventId, query }: { eventId: number; query: Lis
       </Form>
       {note ? (
         <p id="suche-verwendungszweck" className="hint review-reference">
-          {note}
+          <WithReferences text={note} />
         </p>
       ) : null}
+    </>
+  );
+}
+
+/** A text with transfer references, each kept on one line (a reference broken after "LF-" is
+ * easily misread against a bank statement). */
+export function WithReferences({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(LF-\d+-A\d+)/).map((part, i) =>
+        i % 2 ? (
+          <span key={i} className="reference">
+            {part}
+          </span>
+        ) : (
+          part
+        ),
+      )}
     </>
   );
 }

@@ -40,7 +40,7 @@ function PrintButton() {
       Drucken
     </button>
   ) : (
-    <p className="hint">Zum Drucken die Druckfunktion des Browsers nutzen (Strg+P).</p>
+    <p className="hint">Zum Drucken die Druckfunktion des Browsers nutzen (am Computer: Strg+P).</p>
   );
 }
 

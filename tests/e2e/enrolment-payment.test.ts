@@ -111,6 +111,10 @@ describe.each(JS_MODES)("the payment of an enrolment $name", ({ javaScriptEnable
     await panels[0].getByRole("listitem").filter({ hasText: "Anna Muster: 200,00" }).waitFor();
     await panels[1].getByRole("listitem").filter({ hasText: "Ben Muster: 180,00" }).waitFor();
     expect(await page.getByRole("table").getByRole("row").count()).toBe(3); // head, Anna, Ben
+    // Leaders' review: references broke after "LF-" at 320 px; each stays on one line.
+    await page.setViewportSize({ width: 320, height: 740 });
+    expect(await page.locator(".reference").evaluateAll((spans) => spans.map((s) => s.getClientRects().length))).toEqual([1, 1, 1, 1, 1, 1]);
+    await page.setViewportSize({ width: 360, height: 740 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
     // Review: two buttons may read alike; each names its enrolment in its description.
