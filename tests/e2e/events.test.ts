@@ -56,6 +56,25 @@ describe.each(JS_MODES)("events $name", ({ javaScriptEnabled }) => {
     await context.close();
   });
 
+  // Leaders' review: the edit form's lead and helper boxes were 25 px rows 6 px apart on a phone,
+  // easy to tick the wrong person; the event mail's audience rows 24 px.
+  it("the choices of the edit form and the event mail are rows a thumb can hit on a phone", async () => {
+    const admin = await createUser({ role: "admin", firstName: "Ada", lastName: "Admin" });
+    await createUser({ role: "admin", firstName: "Bo", lastName: "Beta" });
+    const camp = createEvent({ title: `Daumenlager ${Date.now()}`, ownerIds: [admin.id] });
+    const { page, problems, context } = await openTab(browser(), { javaScriptEnabled, baseURL: baseUrl });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await context.addCookies([await browserSessionCookie(admin.id, baseUrl)]);
+    for (const path of [`/freizeit/edit/${camp.id}`, `/freizeit/sendEmails/${camp.id}`]) {
+      await page.goto(path);
+      const heights = await page.locator("fieldset.choices label.checkbox:visible").evaluateAll((labels) => labels.map((l) => l.getBoundingClientRect().height));
+      expect(heights.length, path).toBeGreaterThan(2);
+      expect(heights.filter((h) => h < 44), path).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("an admin creates an event with a picture and two attachments, edits it and deletes it", async () => {
     const admin = await createUser({ role: "admin", firstName: "Lena", lastName: "Leitung" });
     const title = `Zeltlager ${javaScriptEnabled ? "A" : "B"} ${Date.now()}`;
