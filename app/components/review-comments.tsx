@@ -55,7 +55,7 @@ export function CommentHistory({ comments, submissionKey, canWrite, editingId, p
   const editReply = reply?.intent === "comment-edit" ? reply : undefined;
   const addReply = reply?.intent === "comment-add" ? reply : undefined;
   const editing = editReply?.commentId ?? editingId;
-  const editUrl = (id: number) => `${pageUrl}?bearbeiten=${id}#kommentar-${id}`;
+  const editUrl = (id: number) => `${pageUrl}${pageUrl.includes("?") ? "&" : "?"}bearbeiten=${id}#kommentar-${id}`;
   return (
     <section aria-labelledby="comments-title" className="panel comments-panel">
       <h2 id="comments-title">Kommentarverlauf</h2>

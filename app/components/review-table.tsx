@@ -39,13 +39,15 @@ export function Mark({ word }: { word: StatusWord }) {
   );
 }
 
-function detailHref(id: number) {
-  return `/freizeit/participants/participant-details/${id}`;
+/** A child's detail page; it carries the list's filter, search and page for its 'Zurück'. */
+function detailHref(id: number, pageSearch: string) {
+  const back = pageSearch ? `?liste=${encodeURIComponent(pageSearch.slice(1))}` : "";
+  return `/freizeit/participants/participant-details/${id}${back}`;
 }
 
-function NameLink({ row }: { row: Row }) {
+function NameLink({ row, pageSearch }: { row: Row; pageSearch: string }) {
   return (
-    <a href={detailHref(row.id)}>
+    <a href={detailHref(row.id, pageSearch)}>
       {row.lastName}, {row.firstName}
     </a>
   );
@@ -112,7 +114,7 @@ export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared 
                     </td>
                   ) : null}
                   <th scope="row">
-                    <NameLink row={row} />
+                    <NameLink row={row} pageSearch={shared.pageSearch} />
                   </th>
                   <td data-label="Gruppe">
                     {assignGroups ? (
@@ -154,7 +156,7 @@ export function WaitingList({ rows, ...shared }: Shared & { rows: Row[] }) {
           <li key={row.id} id={rowAnchor(row.id)} className={row.offerExpiresAt ? "offered" : undefined}>
             {/* The position once, first; the section's heading already says 'Warteliste'. An offered
                 place is no longer in line: its offer says what it is. */}
-            {row.offerExpiresAt ? null : <span className="position">Platz {row.waitingListPosition}</span>} <NameLink row={row} />{" "}
+            {row.offerExpiresAt ? null : <span className="position">Platz {row.waitingListPosition}</span>} <NameLink row={row} pageSearch={shared.pageSearch} />{" "}
             {row.offerExpiresAt ? <span className="status status-pending">{offerText(row.offerExpiresAt)}</span> : null}
             <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
           </li>
@@ -171,7 +173,7 @@ export function RejectedList({ rows, ...shared }: Shared & { rows: Row[] }) {
       <ul className="rejected-list">
         {rows.map((row) => (
           <li key={row.id} id={rowAnchor(row.id)} className="row-grey">
-            <NameLink row={row} /> <Mark word={applicationStatusWord(row, "leaders")} />{" "}
+            <NameLink row={row} pageSearch={shared.pageSearch} /> <Mark word={applicationStatusWord(row, "leaders")} />{" "}
             <span className="muted">{row.groupName ?? "Keine Gruppe"}</span>
             <DecisionButtons registration={row} error={shared.errorFor(row.id)} {...shared} />
           </li>

@@ -83,8 +83,12 @@ describe.each(JS_MODES)("participant list $name", ({ javaScriptEnabled }) => {
     await comments.getByText("Hat Heuschnupfen, Tabletten im Rucksack (morgens eine).").waitFor();
     expect(await comments.getByLabel("Kommentar bearbeiten*").count()).toBe(0);
 
+    // Back to the list as it was opened from, after the page's own forms too (leaders' review: it
+    // led to page 1 of the whole list), at the child's row.
     await page.getByRole("link", { name: "Zurück", exact: true }).click();
-    await page.waitForURL((url) => url.pathname === `/freizeit/participants/${camp.id}`);
+    await page.waitForURL((url) => url.pathname === `/freizeit/participants/${camp.id}` && url.searchParams.get("filter") === "offen" && url.searchParams.get("suche") === "sommer");
+    expect(new URL(page.url()).hash).toMatch(/^#anmeldung-\d+$/);
+    await table.getByRole("link", { name: "Sommer, Mila" }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -30,8 +30,8 @@ let otherEventRegistration: number;
 const url = (id: number | string, search = "") => `/freizeit/participants/participant-details/${id}${search}`;
 const open = (person: Person | null, id: number | string = registrationId, search = "") =>
   run(loader, get(url(id, search), { cookie: person ? camp.people[person].cookie : undefined, params: { registrationID: String(id) } }));
-const send = (person: Person, form: Record<string, string>, id = registrationId) =>
-  run(action, post(url(id), form, { cookie: camp.people[person].cookie, params: { registrationID: String(id) } }));
+const send = (person: Person, form: Record<string, string>, id = registrationId, search = "") =>
+  run(action, post(url(id, search), form, { cookie: camp.people[person].cookie, params: { registrationID: String(id) } }));
 const commentRows = () => db.select().from(comments).where(eq(comments.participantId, participantId)).all();
 
 beforeAll(async () => {
@@ -94,6 +94,17 @@ describe("what it shows", () => {
     expect(data.registration).toMatchObject({ tshirtSize: "S", specialNeeds: "Nussallergie", allowedToSwim: false, paymentMethod: "transfer" });
     expect(data.reference).toBe("LF-1-0001");
     expect(data.history).toEqual([expect.objectContaining({ action: "payment_confirmed", reason: "Überweisung eingegangen", actor: "Lead Beispiel" })]);
+  });
+
+  // Leaders' review: "Zurück" led to page 1 of the whole list, whatever filter, search and page the
+  // detail was opened from.
+  it("'Zurück' leads to the list as it was opened from, its filter, search and page checked as the list's own", async () => {
+    const back = async (liste: string) => (await body<{ backSearch: string }>(await open("lead", registrationId, `?liste=${encodeURIComponent(liste)}`))).backSearch;
+    expect(await back("filter=offen&suche=Mia Meer&seite=2")).toBe("?filter=offen&suche=Mia+Meer&seite=2");
+    expect(await back("")).toBe("");
+    // Anything else is the list's default, as the list itself reads it.
+    expect(await back("filter=<script>&seite=-3&x=1")).toBe("");
+    expect((await body<{ backSearch: string }>(await open("lead"))).backSearch).toBe("");
   });
 
   it("only this event's comments", async () => {
@@ -175,6 +186,13 @@ describe("comments", () => {
     expect(response.headers.get("Location")).toBe(url(registrationId));
     const data = await body<Detail>(await open("lead"));
     expect(data.history.map((h) => h.action)).toContain("accepted");
+  });
+
+  it("a form sent from a detail opened from a filtered list comes back to it with the list kept", async () => {
+    const liste = `?liste=${encodeURIComponent("filter=offen&suche=Mia")}`;
+    const response = await send("lead", { intent: "comment-add", text: "Bringt Schwimmflügel mit." }, registrationId, liste);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`${url(registrationId)}?liste=filter%3Doffen%26suche%3DMia#comments-title`);
   });
 });
 
