@@ -148,16 +148,16 @@ function GuardianFields({ formId, guardian, actionData }: { formId: string; guar
 
 /**
  * Each person's heading: the name, and a number from the second of the same name on (a child or
- * guardian saved twice), so that every section is told apart by its name.
+ * guardian saved twice, a guardian named as a child), so that every section has its own name.
  */
-function numberedNames(people: { id: number; firstName: string; lastName: string }[]) {
+function numberedNames(people: { key: string; firstName: string; lastName: string }[]) {
   const seen = new Map<string, number>();
   return new Map(
     people.map((p) => {
       const name = `${p.firstName} ${p.lastName}`;
       const n = (seen.get(name) ?? 0) + 1;
       seen.set(name, n);
-      return [p.id, n > 1 ? `${name} (${n})` : name] as const;
+      return [p.key, n > 1 ? `${name} (${n})` : name] as const;
     }),
   );
 }
@@ -174,15 +174,14 @@ export function AccountFamily({
   keys: { child: string; guardian: string };
   actionData: FamilyActionData;
 }) {
-  const childName = numberedNames(children);
-  const guardianName = numberedNames(guardians);
+  const heading = numberedNames([...children.map((c) => ({ ...c, key: `child-${c.id}` })), ...guardians.map((g) => ({ ...g, key: `guardian-${g.id}` }))]);
   return (
     <>
       <h2>Kinder</h2>
       {children.length === 0 ? <p>Noch keine Kinder angelegt.</p> : null}
       {children.map((child) => (
         <section key={child.id} className="panel" aria-labelledby={`child-${child.id}`}>
-          <h3 id={`child-${child.id}`}>{childName.get(child.id)}</h3>
+          <h3 id={`child-${child.id}`}>{heading.get(`child-${child.id}`)}</h3>
           <EditForm formId={`child-${child.id}`} intent="participant" id={child.id} actionData={actionData} label="Speichern">
             <ChildFields formId={`child-${child.id}`} child={child} actionData={actionData} />
           </EditForm>
@@ -233,7 +232,7 @@ export function AccountFamily({
       {guardians.length === 0 ? <p>Noch keine Erziehungsberechtigten angelegt.</p> : null}
       {guardians.map((g) => (
         <section key={g.id} className="panel" aria-labelledby={`guardian-${g.id}`}>
-          <h3 id={`guardian-${g.id}`}>{guardianName.get(g.id)}</h3>
+          <h3 id={`guardian-${g.id}`}>{heading.get(`guardian-${g.id}`)}</h3>
           <EditForm formId={`guardian-${g.id}`} intent="guardian" id={g.id} actionData={actionData} label="Speichern">
             <GuardianFields formId={`guardian-${g.id}`} guardian={g} actionData={actionData} />
           </EditForm>

@@ -25,7 +25,7 @@ const ACTIONS: Record<string, string> = {
   "registration.offer_declined": "Angebotenen Platz freigegeben",
   "registration.offer_expired": "Platzangebot abgelaufen",
   "registration.offer_shortened": "Platzangebot verkürzt (Beginn vorverlegt)",
-  "registration.offer_extended": "Platzangebot verlängert (Beginn verschoben)",
+  "registration.offer_extended": "Platzangebot verlängert (Beginn später gelegt)",
   "helper.accepted": "Mitarbeiter*in angenommen",
   "helper.declined": "Mitarbeiter*in abgelehnt",
   "helper.reset": "Entscheidung über Mitarbeiter*in zurückgenommen",

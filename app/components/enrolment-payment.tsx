@@ -71,7 +71,7 @@ export function EnrolmentPayments({ payments, unknown, actionUrl }: { payments: 
         <p className="payments-note">
           Zusammen für diese {payments.length} Anmeldungen: <strong>{formatAmount(total)}</strong>
           {open !== total && open > 0 ? ` (davon offen: ${formatAmount(open)})` : null}.
-          {payments.some((p) => p.amountUnknown) ? " Nicht darin: Beträge, die unbekannt sind." : null}
+          {payments.some((p) => p.amountUnknown) ? " Unbekannte Beträge sind darin nicht enthalten." : null}
         </p>
       ) : null}
       {payments.map((payment) => (

@@ -136,7 +136,7 @@ export function StatusBlock({ registration, reference, sepaHref, listHref }: { r
             reference ? (
               // The participant list searched by it: the enrolment's children and its payment.
               <span key="v">
-                {reference} (<a href={`${listHref}?suche=${encodeURIComponent(reference)}`}>alle Kinder dieser Anmeldung</a>)
+                <span className="reference">{reference}</span> (<a href={`${listHref}?suche=${encodeURIComponent(reference)}`}>alle Kinder dieser Anmeldung</a>)
               </span>
             ) : (
               ""

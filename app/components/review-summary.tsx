@@ -1,7 +1,7 @@
 // The head of the participant list: sub-navigation, the numbers a leader wants at a glance, and
 // the filter with the name search (plain GET form).
 import { Form } from "@remix-run/react";
-import { FILTER_LABELS, LIST_FILTERS, listSearch, MAX_SEARCH, referenceNote, type ListQuery } from "~/lib/review-filter";
+import { FILTER_LABELS, LIST_FILTERS, listSearch, MAX_SEARCH_FIELD, referenceNote, type ListQuery } from "~/lib/review-filter";
 
 /** The two lists of an event; the one shown is marked as the current page (not by colour alone). */
 export function ListNavigation({ eventId, current }: { eventId: number; current: "participants" | "helpers" }) {
@@ -66,7 +66,7 @@ export function ListFilterForm({ eventId, query }: { eventId: number; query: Lis
         </div>
         <div className="field search-field">
           <label htmlFor="suche">Name oder Verwendungszweck</label>
-          <input id="suche" name="suche" type="search" defaultValue={query.search} key={query.search} maxLength={MAX_SEARCH} aria-describedby={note ? "suche-verwendungszweck" : undefined} />
+          <input id="suche" name="suche" type="search" defaultValue={query.search} key={query.search} maxLength={MAX_SEARCH_FIELD} aria-describedby={note ? "suche-verwendungszweck" : undefined} />
         </div>
         <div className="actions">
           <button type="submit">Filtern</button>

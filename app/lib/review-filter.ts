@@ -19,6 +19,10 @@ export const FILTER_LABELS: Record<ListFilter, string> = {
  * (a SEPA transfer's text has up to 140 characters; with the payer, date and amount, more). */
 export const MAX_SEARCH = 400;
 
+/** What the search field takes: more than the search, so that the server, not the browser, cuts a
+ * pasted line (a browser cuts at its field's limit, inside a reference as likely as not). */
+export const MAX_SEARCH_FIELD = 2000;
+
 /** A search cut to the limit before its last (cut) word, so that a reference is not shortened
  * into another enrolment's; one word longer than the limit is cut as it is. */
 function cutSearch(text: string) {
@@ -99,15 +103,27 @@ function fold(text: string) {
  * account holder's (the payer a statement names), in any order, any case. A search
  * holding transfer references (a bank statement's line) finds those enrolments' children alone.
  */
-export function matchesSearch(person: { firstName: string; lastName: string; payer?: string; reference?: string | null }, search: string) {
-  if (!search) return true;
-  const references = referencesIn(search);
-  if (references.length) return references.some((r) => r.reference === person.reference);
+export function matchesSearch(person: SearchedPerson, search: string) {
+  return searchMatcher(search)(person);
+}
+
+type SearchedPerson = { firstName: string; lastName: string; payer?: string; reference?: string | null };
+
+/** matchesSearch for one search and many people: the search is read once. */
+export function searchMatcher(search: string): (person: SearchedPerson) => boolean {
+  const references = new Set(referencesIn(search).map((r) => r.reference));
+  if (references.size) return (person) => person.reference != null && references.has(person.reference);
   // "Schäfer, Ida" as the list writes it: commas and semicolons part words as spaces do.
-  const words = fold(search).split(/[\s,;]+/);
-  const name = fold(`${person.firstName} ${person.lastName}`);
-  const payer = person.payer ? fold(person.payer) : null;
-  return words.every((word) => name.includes(word)) || (payer !== null && words.every((word) => payer.includes(word)));
+  const words = fold(search)
+    .split(/[\s,;]+/)
+    .filter(Boolean);
+  if (!words.length) return () => true;
+  return (person) => {
+    const name = fold(`${person.firstName} ${person.lastName}`);
+    if (words.every((word) => name.includes(word))) return true;
+    const payer = person.payer ? fold(person.payer) : null;
+    return payer !== null && words.every((word) => payer.includes(word));
+  };
 }
 
 /** "A", "A und B", "A, B und C" (the note is drawn in the browser too: no Intl.ListFormat on old phones). */

@@ -32,7 +32,8 @@ export function refusalsOfSavedEvent(tx: Queryable, eventId: number, value: { ca
   const errors: Partial<Record<"capacity" | "dateFrom", string[]>> = {};
   const places = value.capacity === undefined ? null : fewerPlacesThanHeld(tx, eventId, value.capacity);
   if (places) errors.capacity = [places];
-  if (value.startsAt && value.startsAt.getTime() <= now.getTime()) {
+  // Within the minute is now ("we start now": the form's times are whole minutes).
+  if (value.startsAt && value.startsAt.getTime() <= now.getTime() - 60_000) {
     const saved = tx.select({ startsAt: events.startsAt }).from(events).where(eq(events.id, eventId)).get();
     if (saved && saved.startsAt.getTime() > now.getTime()) errors.dateFrom = [START_INTO_PAST];
   }

@@ -3,7 +3,7 @@
 // parent told by mail through the outbox, an audit entry; a freed place goes to the waiting list
 // in the same transaction. A repeated decision changes nothing more.
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { events, groupMembers, registrations } from "../../db/schema";
+import { enrolments, events, groupMembers, registrations } from "../../db/schema";
 import type { RegistrationAction } from "~/lib/enums";
 import { enrolmentReference } from "~/lib/transfer";
 import { hasVisibleCharacter } from "~/lib/unseen";
@@ -20,7 +20,7 @@ import {
   REASON_MAX,
   type Decision,
 } from "~/lib/registration-machine";
-import { writeTransaction, type Tx } from "~/services/db.server";
+import { db, writeTransaction, type Tx } from "~/services/db.server";
 import { recordAudit, type AuditAction } from "./audit.server";
 import {
   amountOnGettingPlace,
@@ -286,8 +286,9 @@ export function confirmMandatePayments(eventId: number, sepaMandateId: number, a
 export function confirmEnrolmentPayments(eventId: number, enrolmentId: number, actor: SessionUser, now = new Date(), shown?: number[]): DecisionOutcome {
   const { found, confirmed, stale } = confirmPaymentsOf(eventId, eq(registrations.enrolmentId, enrolmentId), actor, now, shown);
   if (!found) return { ok: false, status: 404, message: "Zu dieser Anmeldung gibt es bei dieser Veranstaltung kein Kind mit Platz." };
-  // Named: several enrolments' panels may stand on the page (a statement's line with two references).
-  const reference = enrolmentReference(eventId, enrolmentId);
+  // Named as its panel names it (the stored reference; older enrolments have their own form):
+  // several enrolments' panels may stand on the page (a statement's line with two references).
+  const reference = db.select({ reference: enrolments.reference }).from(enrolments).where(eq(enrolments.id, enrolmentId)).get()?.reference ?? enrolmentReference(eventId, enrolmentId);
   if (stale) return { ok: false, status: 409, message: `Die offenen Zahlungen der Anmeldung ${reference} haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal.` };
   if (!confirmed.length) return { ok: true, changed: false, message: `Für die Anmeldung ${reference} ist keine Zahlung mehr offen.` };
   const names = childrenNamed(confirmed.map((row) => ({ firstName: row.childFirstName, lastName: row.childLastName })));

@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { enrolments, eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates, users } from "../../db/schema";
 import { mandateReference } from "~/lib/creditor-id";
-import { matchesFilter, matchesSearch, pageOf, sectionOf, type ListQuery } from "~/lib/review-filter";
+import { matchesFilter, pageOf, searchMatcher, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
 import { holdsPlace, placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
 import { hasAmountDue, placesTaken, registrationStateColumns } from "./registration-change.server";
@@ -150,8 +150,9 @@ export type ParticipantList = {
  * the whole event's.
  */
 export function getParticipantList(eventId: number, capacity: number | null, query: ListQuery, withSepa: boolean): ParticipantList {
+  const matches = searchMatcher(query.search);
   const shown: ListRow[] = listRows(eventId)
-    .filter((r) => matchesFilter(r, query.filter) && matchesSearch(r, query.search))
+    .filter((r) => matchesFilter(r, query.filter) && matches(r))
     .map(({ payer: _payer, ...row }) => row);
   // In line, offers in the order they were made.
   const waiting = shown.filter((r) => sectionOf(r) === "waiting").sort((a, b) => (a.lineOrder ?? 0) - (b.lineOrder ?? 0));

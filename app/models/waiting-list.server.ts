@@ -137,6 +137,17 @@ const passedOnText = (passedOn: boolean) => (passedOn ? "der Platz geht an das n
 const sentence = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}.`;
 
 /**
+ * Why an offer ran out, in the parent's words: an offer that ended at the start goes to nobody
+ * (leaders' review: "der Platz ist wieder frei" promised a place nobody gets any more).
+ */
+function ranOut(row: ChangeRow, passedOn: boolean) {
+  const atStart = row.offerExpiresAt !== null && new Date(row.offerExpiresAt).getTime() >= row.startsAt.getTime();
+  return atStart
+    ? { mail: "abgelaufen, weil die Veranstaltung begonnen hat", page: "Das Angebot ist abgelaufen, weil die Veranstaltung begonnen hat." }
+    : { mail: `abgelaufen; ${passedOnText(passedOn)}`, page: `Das Angebot ist abgelaufen. ${sentence(passedOnText(passedOn))}` };
+}
+
+/**
  * Lets the place go: off the waiting list ('storniert'), and the place goes to the next in line.
  * Returns whether someone got it.
  */
@@ -231,8 +242,8 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
     if (!row) return { ok: false, status: 404, message: "Dieses Angebot gibt es nicht." };
     if (stateOf(row) === "offered" && !canAnswerOffer(row, now)) {
       const passedOn = releasePlace(tx, row, now, "offer_expired");
-      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider abgelaufen; ${passedOnText(passedOn)}.`]);
-      return { ok: false, status: 410, message: `Das Angebot ist abgelaufen. ${sentence(passedOnText(passedOn))}`, eventId: row.eventId };
+      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider ${ranOut(row, passedOn).mail}.`]);
+      return { ok: false, status: 410, message: ranOut(row, passedOn).page, eventId: row.eventId };
     }
     if (stateOf(row) !== "offered") {
       if (answeredSo(tx, row, answer)) return { ok: true, answer, eventId: row.eventId, passedOn: false, repeated: offerGone(tx, row) };
@@ -270,10 +281,7 @@ export function expireOffers(now = new Date()) {
       const row = loadForChange(tx, eventId, id);
       if (!row || stateOf(row) !== "offered") continue;
       const passedOn = releasePlace(tx, row, now, "offer_expired");
-      // Run out at the start: nobody gets the place any more, so none is said to be free.
-      const started = row.startsAt.getTime() <= now.getTime();
-      const what = started ? "abgelaufen, weil die Veranstaltung begonnen hat." : `abgelaufen; ${passedOnText(passedOn)}.`;
-      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist ${what}`]);
+      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist ${ranOut(row, passedOn).mail}.`]);
     }
     return due.length;
   });

@@ -41,6 +41,16 @@ async function fullCamp() {
   return { first, second, waiting };
 }
 
+/** A full camp starting in `hours`: a rejection now offers the freed place to the first in line. */
+async function offerBeforeStart(hours: number) {
+  const { first, waiting } = await fullCamp();
+  const now = new Date();
+  const start = new Date(now.getTime() + hours * HOUR);
+  db.update(events).set({ startsAt: start }).where(eq(events.id, eventId)).run();
+  decide(eventId, first.id, "reject", lead, "x", now);
+  return { waiting, now, start };
+}
+
 beforeEach(async () => {
   resetDatabase();
   lead = asSession(await createUser({ firstName: "Lea" }));
@@ -153,11 +163,7 @@ describe("a freed place", () => {
   // 'No offers once the event has started' (DECISIONS.md): an offer made shortly before the start
   // is held until the start at the latest, and the mail says so; after it the place is not taken.
   it("an offer made shortly before the start ends at the start", async () => {
-    const { first, waiting } = await fullCamp();
-    const now = new Date();
-    const start = new Date(now.getTime() + 5 * HOUR);
-    db.update(events).set({ startsAt: start }).where(eq(events.id, eventId)).run();
-    decide(eventId, first.id, "reject", lead, "x", now);
+    const { waiting, start } = await offerBeforeStart(5);
     expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(start.getTime());
     const mail = outbox().find((m) => m.to[0] === parents[1].email)!;
     expect(mail.text).toContain(`bis ${formatDate(start)}, ${formatTime(start)} für euch frei`);
@@ -173,17 +179,34 @@ describe("a freed place", () => {
   // Leaders' review: the run-out mail of an offer that ended at the start told the family "der
   // Platz ist wieder frei", a place nobody gets any more, and gave no reason.
   it("an offer that runs out at the start tells the family why, and promises no free place", async () => {
-    const { first, waiting } = await fullCamp();
-    const now = new Date();
-    const start = new Date(now.getTime() + 5 * HOUR);
-    db.update(events).set({ startsAt: start }).where(eq(events.id, eventId)).run();
-    decide(eventId, first.id, "reject", lead, "x", now);
+    const { waiting, start } = await offerBeforeStart(5);
     expect(expireOffers(new Date(start.getTime() + 60_000))).toBe(1);
     expect(registration(waiting[0].id).applicationStatus).toBe("cancelled");
     const mail = outbox().find((m) => m.subject.startsWith("Platzangebot abgelaufen"))!;
     expect(mail.to).toEqual([parents[1].email]);
     expect(mail.text).toContain("das Angebot für Warte1 ist abgelaufen, weil die Veranstaltung begonnen hat.");
     expect(mail.text).not.toContain("wieder frei");
+  });
+
+  // Review: a late click on 'Platz annehmen' after the start said the place was free again.
+  it("a late answer after the start says the offer ran out because the event began", async () => {
+    const { waiting, start } = await offerBeforeStart(5);
+    expect(answerOffer(waiting[0].id, parents[1], "accept", new Date(start.getTime() + 30_000))).toMatchObject({
+      ok: false,
+      status: 410,
+      message: "Das Angebot ist abgelaufen, weil die Veranstaltung begonnen hat.",
+    });
+    expect(outbox().find((m) => m.subject.startsWith("Platzangebot abgelaufen"))!.text).toContain("ist leider abgelaufen, weil die Veranstaltung begonnen hat.");
+  });
+
+  // Review: an offer that ran out on its own time before the start, ended only after it (the
+  // scheduler down), was said to have run out because the event began.
+  it("an offer that ran out before the start gives no start as its reason, however late it is ended", async () => {
+    const { waiting, now, start } = await offerBeforeStart(100);
+    expect(registration(waiting[0].id).offerExpiresAt!.getTime()).toBe(now.getTime() + 48 * HOUR);
+    expect(expireOffers(new Date(start.getTime() + 60_000))).toBe(1);
+    const mail = outbox().find((m) => m.subject.startsWith("Platzangebot abgelaufen"))!;
+    expect(mail.text).not.toContain("begonnen");
   });
 
   it("an open offer ends at the start when the leaders move the start before its end", async () => {

@@ -136,7 +136,7 @@ export function Confirmation({ enrolment, bank, codes }: Props) {
               </>
             )}
             <dt>Verwendungszweck</dt>
-            <dd>{enrolment.reference}</dd>
+            <dd className="reference">{enrolment.reference}</dd>
           </dl>
           {parts.length > 1 ? (
             parts.map((part, i) => (
