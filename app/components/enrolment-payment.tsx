@@ -4,7 +4,7 @@
 // enrolment, one payment). A plain form; the server decides what it confirms.
 import { Form } from "@remix-run/react";
 import { formatAmount } from "~/lib/amount";
-import { listed } from "~/lib/review-filter";
+import { joinNames } from "~/lib/names";
 import { paysNow } from "~/lib/registration-machine";
 import { applicationStatusWord, paymentStatusWord } from "~/lib/registration-status";
 import type { EnrolmentPayment } from "~/models/enrolment-payment.server";
@@ -62,7 +62,7 @@ export function EnrolmentPayments({ payments, unknown, actionUrl }: { payments: 
             text={
               unknown.length === 1
                 ? `Zum Verwendungszweck ${unknown[0]} gibt es bei dieser Veranstaltung keine Anmeldung.`
-                : `Zu den Verwendungszwecken ${listed(unknown)} gibt es bei dieser Veranstaltung keine Anmeldungen.`
+                : `Zu den Verwendungszwecken ${joinNames(unknown)} gibt es bei dieser Veranstaltung keine Anmeldungen.`
             }
           />
         </p>

@@ -5,6 +5,7 @@ import { formatDate, formatTime } from "~/lib/dates";
 import { formatAmount } from "~/lib/amount";
 import { applicationStatusWord, paymentStatusWord, statusMark, type StatusWord } from "~/lib/registration-status";
 import { GroupRowsForm, GroupSelect, type GroupOption } from "./group-select";
+import { detailAddress } from "~/lib/review-filter";
 import { rowAnchor } from "~/lib/row-anchors";
 import { DecisionButtons, type DecisionRights } from "./review-decisions";
 
@@ -39,15 +40,10 @@ export function Mark({ word }: { word: StatusWord }) {
   );
 }
 
-/** A child's detail page; it carries the list's filter, search and page for its 'Zurück'. */
-function detailHref(id: number, pageSearch: string) {
-  const back = pageSearch ? `?liste=${encodeURIComponent(pageSearch.slice(1))}` : "";
-  return `/freizeit/participants/participant-details/${id}${back}`;
-}
-
+/** The child's detail page, carrying the list's filter, search and page for its 'Zurück'. */
 function NameLink({ row, pageSearch }: { row: Row; pageSearch: string }) {
   return (
-    <a href={detailHref(row.id, pageSearch)}>
+    <a href={detailAddress(row.id, pageSearch)}>
       {row.lastName}, {row.firstName}
     </a>
   );

@@ -1,6 +1,7 @@
 // The participant list's filter and name search (spec part 2 §2.5, issue 10): plain GET
 // parameters, so a filtered list can be bookmarked and works without JavaScript.
 import { owes, stateOf, type RegistrationFacts } from "./registration-machine";
+import { joinNames } from "./names";
 import { referencesIn } from "./transfer";
 
 export const LIST_FILTERS = ["alle", "offen", "bestaetigt", "unbezahlt", "warteliste", "abgelehnt"] as const;
@@ -126,11 +127,6 @@ export function searchMatcher(search: string): (person: SearchedPerson) => boole
   };
 }
 
-/** "A", "A und B", "A, B und C" (the note is drawn in the browser too: no Intl.ListFormat on old phones). */
-export function listed(words: string[]) {
-  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} und ${words[words.length - 1]}`;
-}
-
 /** What a search holding transfer references looked for, said above the list; null otherwise. */
 export function referenceNote(search: string, eventId: number): string | null {
   const references = referencesIn(search);
@@ -139,11 +135,32 @@ export function referenceNote(search: string, eventId: number): string | null {
   const elsewhere = references.filter((r) => r.eventId !== eventId).map((r) => r.reference);
   const sentences = [];
   if (here.length === 1) sentences.push(`Gesucht nach dem Verwendungszweck ${here[0]}: die Kinder dieser Anmeldung.`);
-  if (here.length > 1) sentences.push(`Gesucht nach den Verwendungszwecken ${listed(here)}: die Kinder dieser Anmeldungen.`);
+  if (here.length > 1) sentences.push(`Gesucht nach den Verwendungszwecken ${joinNames(here)}: die Kinder dieser Anmeldungen.`);
   if (elsewhere.length === 1) sentences.push(`Der Verwendungszweck ${elsewhere[0]} gehört zu einer anderen Veranstaltung.`);
   if (elsewhere.length > 1) {
     const oneEvent = new Set(references.filter((r) => r.eventId !== eventId).map((r) => r.eventId)).size === 1;
-    sentences.push(`Die Verwendungszwecke ${listed(elsewhere)} gehören zu ${oneEvent ? "einer anderen Veranstaltung" : "anderen Veranstaltungen"}.`);
+    sentences.push(`Die Verwendungszwecke ${joinNames(elsewhere)} gehören zu ${oneEvent ? "einer anderen Veranstaltung" : "anderen Veranstaltungen"}.`);
   }
   return sentences.join(" ");
+}
+
+/**
+ * The list a child's detail page was opened from (its `?liste=`: filter, search and page), for its
+ * 'Zurück': read as the list reads its own address, so anything else is the list's default.
+ */
+export function backSearchOf(params: URLSearchParams) {
+  return listSearch(parseListQuery(new URLSearchParams(params.get("liste") ?? "")));
+}
+
+/** A child's detail page, carrying the list it was opened from through its links, forms and steps. */
+export function detailAddress(registrationId: number, backSearch: string, extra: Record<string, string> = {}) {
+  return `/freizeit/participants/participant-details/${registrationId}${detailSearch(backSearch, extra)}`;
+}
+
+/** The query of a detail page's address (see detailAddress), with `extra` parameters. */
+export function detailSearch(backSearch: string, extra: Record<string, string> = {}) {
+  const params = new URLSearchParams(backSearch ? { liste: backSearch.slice(1) } : {});
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  const query = params.toString();
+  return query ? `?${query}` : "";
 }

@@ -130,7 +130,7 @@ export function loadManyForChange(tx: Tx, eventId: number, registrationIds: numb
 }
 
 /** The waiting registrations of an event without an offer, first in line first. */
-export function waitingInLine(tx: Tx, eventId: number, limit: number): ChangeRow[] {
+export function waitingInLine(tx: Queryable, eventId: number, limit: number): ChangeRow[] {
   return select(tx)
     .where(
       and(

@@ -288,9 +288,10 @@ export function confirmEnrolmentPayments(eventId: number, enrolmentId: number, a
   if (!found) return { ok: false, status: 404, message: "Zu dieser Anmeldung gibt es bei dieser Veranstaltung kein Kind mit Platz." };
   // Named as its panel names it (the stored reference; older enrolments have their own form):
   // several enrolments' panels may stand on the page (a statement's line with two references).
-  const reference = db.select({ reference: enrolments.reference }).from(enrolments).where(eq(enrolments.id, enrolmentId)).get()?.reference ?? enrolmentReference(eventId, enrolmentId);
-  if (stale) return { ok: false, status: 409, message: `Die offenen Zahlungen der Anmeldung ${reference} haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal.` };
-  if (!confirmed.length) return { ok: true, changed: false, message: `Für die Anmeldung ${reference} ist keine Zahlung mehr offen.` };
+  // Read only for these two answers.
+  const reference = () => db.select({ reference: enrolments.reference }).from(enrolments).where(eq(enrolments.id, enrolmentId)).get()?.reference ?? enrolmentReference(eventId, enrolmentId);
+  if (stale) return { ok: false, status: 409, message: `Die offenen Zahlungen der Anmeldung ${reference()} haben sich inzwischen geändert. Bitte vergleiche den Betrag noch einmal.` };
+  if (!confirmed.length) return { ok: true, changed: false, message: `Für die Anmeldung ${reference()} ist keine Zahlung mehr offen.` };
   const names = childrenNamed(confirmed.map((row) => ({ firstName: row.childFirstName, lastName: row.childLastName })));
   return { ok: true, changed: true, message: `Bezahlung für ${names} bestätigt. ${PAYMENT_MAIL_NOTE}.` };
 }

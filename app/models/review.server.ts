@@ -2,13 +2,13 @@
 // list, a registration's detail and a SEPA mandate's page. Each page reads with a constant number
 // of queries, whatever the number of registrations (joins and SQL aggregation, never a query per
 // row). Writing is the decision model's job.
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { enrolments, eventGroups, germanNameOrder, groupMembers, participants, registrations, sepaMandates, users } from "../../db/schema";
 import { mandateReference } from "~/lib/creditor-id";
 import { matchesFilter, pageOf, searchMatcher, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
 import { holdsPlace, placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
-import { hasAmountDue, placesTaken, registrationStateColumns } from "./registration-change.server";
+import { hasAmountDue, placesTaken, registrationStateColumns, waitingInLine } from "./registration-change.server";
 
 const byName = [germanNameOrder(participants.lastName), germanNameOrder(participants.firstName), asc(registrations.id)];
 
@@ -192,15 +192,9 @@ export function noPlaceFor(event: { id: number; capacity: number | null }, inten
 export function nextInLineFor(event: { id: number; capacity: number | null; startsAt: Date }, intent: string, facts: RegistrationFacts, now = new Date()) {
   if ((intent !== "reject" && intent !== "cancel") || !holdsPlace(stateOf(facts))) return {};
   if (event.capacity === null || event.startsAt.getTime() <= now.getTime()) return {};
-  const next = db
-    .select({ firstName: participants.firstName, lastName: participants.lastName })
-    .from(registrations)
-    .innerJoin(participants, eq(participants.id, registrations.participantId))
-    .where(and(eq(registrations.eventId, event.id), eq(registrations.applicationStatus, "open"), isNotNull(registrations.waitingListPosition), isNull(registrations.offerExpiresAt)))
-    .orderBy(asc(registrations.waitingListPosition))
-    .limit(1)
-    .get();
-  return next ? { nextInLine: `${next.firstName} ${next.lastName}` } : {};
+  // The one the action will offer the place to (offerFreePlaces asks the same).
+  const [next] = waitingInLine(db, event.id, 1);
+  return next ? { nextInLine: `${next.childFirstName} ${next.childLastName}` } : {};
 }
 
 /** A registration of this event with what a decision step needs (its facts and name), or null. */

@@ -60,8 +60,9 @@ export function offerFreePlaces(tx: Tx, eventId: number, now = new Date()) {
 /**
  * The start moved (the edit form, inside its transaction): open offers end at the new start at the
  * latest, so that none is taken once the event has started; a start moved later gives an offer
- * cut short to the start before (`from`) its time back, up to its own end. Each parent is told the new end with the
- * offer's links again; a start already passed ends the offer, and the run-out mail says so.
+ * cut short to the start before (`from`) its time back, up to its own end. Each parent is told the
+ * new end with the offer's links again. A start already passed (an event that has begun, saved
+ * while the scheduler has not yet ended its offers) ends the offer; the run-out mail says so.
  * Returns how many parents were told of a shorter and of a longer offer, and how many offers
  * ended at once.
  */
@@ -241,9 +242,9 @@ export function answerOffer(registrationId: number, user: SessionUser, answer: O
     const row = findOwn(tx, registrationId, user);
     if (!row) return { ok: false, status: 404, message: "Dieses Angebot gibt es nicht." };
     if (stateOf(row) === "offered" && !canAnswerOffer(row, now)) {
-      const passedOn = releasePlace(tx, row, now, "offer_expired");
-      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider ${ranOut(row, passedOn).mail}.`]);
-      return { ok: false, status: 410, message: ranOut(row, passedOn).page, eventId: row.eventId };
+      const said = ranOut(row, releasePlace(tx, row, now, "offer_expired"));
+      tellParent(tx, row, "Platzangebot abgelaufen", [`das Angebot für ${row.childFirstName} ist leider ${said.mail}.`]);
+      return { ok: false, status: 410, message: said.page, eventId: row.eventId };
     }
     if (stateOf(row) !== "offered") {
       if (answeredSo(tx, row, answer)) return { ok: true, answer, eventId: row.eventId, passedOn: false, repeated: offerGone(tx, row) };

@@ -12,7 +12,7 @@ import { RouteError } from "~/components/route-error";
 import { addComment, listComments, updateOwnComment } from "~/models/comment.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
 import { idFrom } from "~/lib/ids";
-import { listSearch, parseListQuery } from "~/lib/review-filter";
+import { backSearchOf, detailAddress, detailSearch } from "~/lib/review-filter";
 import { rowAnchor } from "~/lib/row-anchors";
 import { randomToken } from "~/services/tokens.server";
 import { consentOfRegistration } from "~/models/legal.server";
@@ -39,22 +39,6 @@ async function guard(request: Request, param: string | undefined) {
   return { id, ...access };
 }
 
-/**
- * The list this page was opened from (its filter, search and page, `?liste=`), for 'Zurück': read
- * as the list reads its own address, so anything else is the list's default.
- */
-function backSearchOf(url: URL) {
-  return listSearch(parseListQuery(new URLSearchParams(url.searchParams.get("liste") ?? "")));
-}
-
-/** This page's address, keeping the list it was opened from through its own forms and steps. */
-function detailUrl(id: number, backSearch: string, extra: Record<string, string> = {}) {
-  const params = new URLSearchParams(backSearch ? { liste: backSearch.slice(1) } : {});
-  for (const [key, value] of Object.entries(extra)) params.set(key, value);
-  const query = params.toString();
-  return `/freizeit/participants/participant-details/${id}${query ? `?${query}` : ""}`;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { id, user, may, event } = await guard(request, params.registrationID);
   const detail = getRegistrationDetail(id);
@@ -77,7 +61,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       consent: consentOfRegistration(id),
       editingId: may.comment && comments.some((c) => c.id === editing && c.mine) ? editing : null,
       step,
-      backSearch: backSearchOf(url),
+      backSearch: backSearchOf(url.searchParams),
       may: { decideRegistrations: may.decideRegistrations, confirmPayments: may.confirmPayments, viewSepa: may.viewSepa, comment: may.comment },
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -89,7 +73,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await guard(request, params.registrationID);
   const peek = await readForm(request);
   const { id, user, may, event } = await guard(request, params.registrationID);
-  const pageUrl = detailUrl(id, backSearchOf(new URL(request.url)));
+  const pageUrl = detailAddress(id, backSearchOf(new URL(request.url).searchParams));
   const intent = String(peek.get("intent") ?? "");
   if (!intent.startsWith("comment-")) return handleDecisionForm(request, event.id, pageUrl, peek);
 
@@ -125,7 +109,7 @@ export default function RegistrationDetail() {
   const data = useLoaderData<typeof loader>();
   const reply = useActionData<DecisionReply & CommentReply>();
   const { registration: r, participant, step, may } = data;
-  const pageUrl = detailUrl(r.id, data.backSearch);
+  const pageUrl = detailAddress(r.id, data.backSearch);
   const listUrl = `/freizeit/participants/${r.eventId}${data.backSearch}#${rowAnchor(r.id)}`;
   const decision = reply?.decision;
   const stepError = decision && step ? { reason: decision.fieldErrors?.reason, message: decision.message } : null;
@@ -136,12 +120,12 @@ export default function RegistrationDetail() {
       </h1>
       <p className="hint">Anmeldung für {data.event.title}</p>
 
-      {step ? <DecisionStep step={step} actionUrl={detailUrl(r.id, data.backSearch, { entscheiden: step.intent, anmeldung: String(r.id) })} cancelUrl={pageUrl} error={stepError} /> : null}
+      {step ? <DecisionStep step={step} actionUrl={detailAddress(r.id, data.backSearch, { entscheiden: step.intent, anmeldung: String(r.id) })} cancelUrl={pageUrl} error={stepError} /> : null}
       <DecisionButtons
         registration={{ ...r, firstName: participant.firstName, lastName: participant.lastName }}
         may={may}
         actionUrl={pageUrl}
-        pageSearch={pageUrl.includes("?") ? pageUrl.slice(pageUrl.indexOf("?")) : ""}
+        pageSearch={detailSearch(data.backSearch)}
         error={decision && !step ? (decision.message ?? decision.fieldErrors?.reason?.[0] ?? null) : null}
       />
 
