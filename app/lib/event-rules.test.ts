@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sortMyRegistrations } from "./registration-order";
-import { centsToInput, formatEuro, parsePriceCents, tileButtons } from "./event-rules";
+import { centsToInput, formatEuro, parsePriceCents, plansMoved, tileButtons } from "./event-rules";
 
 describe("tile buttons", () => {
   const upcoming = { past: false, requiresApplication: true };
@@ -55,5 +55,15 @@ describe("prices", () => {
     expect(formatEuro(24900).replace(/\s/g, " ")).toBe("249,00 €");
     expect(centsToInput(1250)).toBe("12,50");
     expect(centsToInput(24900)).toBe("249");
+  });
+});
+
+describe("plansMoved", () => {
+  const plans = { dateFrom: "2027-07-01", timeFrom: "09:30", dateTo: null, timeTo: null, location: "Plön" };
+  it("names start, end and place as changed, in the event page's order", () => {
+    expect(plansMoved(plans, { ...plans })).toEqual([]);
+    expect(plansMoved(plans, { ...plans, location: "Kiel", timeFrom: "10:00" })).toEqual(["Beginn", "Ort"]);
+    expect(plansMoved(plans, { ...plans, dateTo: "2027-07-08" })).toEqual(["Ende"]);
+    expect(plansMoved({ ...plans, dateTo: "2027-07-08", timeTo: "12:00" }, { ...plans, dateTo: "2027-07-08", timeTo: null })).toEqual(["Ende"]);
   });
 });

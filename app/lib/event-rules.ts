@@ -30,3 +30,14 @@ export function centsToInput(cents: number) {
 
 /** The characters of its description an event tile shows (the home list reads one more). */
 export const TILE_TEXT = 180;
+
+type Plans = { dateFrom: string; timeFrom: string; dateTo: string | null; timeTo: string | null; location: string };
+
+/** What families plan by that a save changed, named as the event page names it. */
+export function plansMoved(before: Plans, after: Plans) {
+  return [
+    before.dateFrom !== after.dateFrom || before.timeFrom !== after.timeFrom ? "Beginn" : "",
+    (before.dateTo ?? null) !== (after.dateTo ?? null) || (before.timeTo ?? null) !== (after.timeTo ?? null) ? "Ende" : "",
+    before.location !== after.location ? "Ort" : "",
+  ].filter(Boolean);
+}

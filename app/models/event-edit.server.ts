@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { eventHelpers, eventOwners, events, files, registrations, users } from "../../db/schema";
 import { berlinToInstant } from "~/lib/dates";
 import { displayFileName } from "~/lib/file-names";
+import { plansMoved } from "~/lib/event-rules";
 import { db, writeTransaction, type Queryable } from "~/services/db.server";
 import { removeStoredFile, type StoredFile, type UploadKind } from "~/services/uploads.server";
 import { setEventFormHelpers } from "./helper.server";
@@ -47,11 +48,8 @@ function refuseWhatSavedEventRefuses(tx: Queryable, eventId: number, value: { ca
   if (Object.keys(errors).length) throw new EventFormRefusal(errors);
 }
 
-/**
- * The capacity field's message when fewer places are asked for than are held, else null. Asked in
- * the transaction that saves, and before it when another field is refused, so that the form says
- * both in one answer.
- */
+/** The capacity field's message when fewer places are asked for than are held, else null. Asked in
+ * the transaction that saves, and before it when another field is refused (one answer says both). */
 export function fewerPlacesThanHeld(tx: Queryable, eventId: number, capacity: number | null) {
   if (capacity === null) return null;
   const held = placesTaken(eventId);
@@ -235,11 +233,11 @@ export function updateEvent(
 ) {
   return writeTransaction((tx) => {
     // The same form sent twice: the second changes nothing, and its new files are not needed.
-    if (earlierSubmission(tx, submissionKey, actor.id)) return { unused: stored.map((f) => ({ kind: f.kind, key: f.key })), offers: { shortened: 0, extended: 0, ended: 0 } };
+    if (earlierSubmission(tx, submissionKey, actor.id)) return { unused: stored.map((f) => ({ kind: f.kind, key: f.key })), offers: { shortened: 0, extended: 0, ended: 0 }, moved: [] };
     const columns = eventColumns(input);
     refuseWhatSavedEventRefuses(tx, eventId, { capacity: input.capacity, startsAt: columns.startsAt });
     recordSubmission(tx, submissionKey, actor.id, `/freizeit/${eventId}`);
-    const before = tx.select({ startsAt: events.startsAt }).from(events).where(eq(events.id, eventId)).get();
+    const before = tx.select({ startsAt: events.startsAt, dateFrom: events.dateFrom, timeFrom: events.timeFrom, dateTo: events.dateTo, timeTo: events.timeTo, location: events.location }).from(events).where(eq(events.id, eventId)).get();
     tx.update(events).set(columns).where(eq(events.id, eventId)).run();
     const offers = fitOffersToStart(tx, eventId, { from: before?.startsAt ?? columns.startsAt, to: columns.startsAt }, actor.id);
     // More places (or none any more) than before: the waiting list moves up at once.
@@ -275,7 +273,7 @@ export function updateEvent(
       .get()!.n;
     insertFiles(tx, eventId, stored, last + 1);
     const unused = gone.map((f) => ({ kind: (f.kind === "preview" ? "picture" : "attachment") as UploadKind, key: f.key }));
-    return { unused, offers };
+    return { unused, offers, moved: before ? plansMoved(before, columns) : [] };
   });
 }
 

@@ -14,6 +14,9 @@ import { db } from "~/services/db.server";
 import { requireEventCapability } from "~/services/permissions.server";
 import { randomToken } from "~/services/tokens.server";
 import { logError, requestIdOf } from "~/services/log.server";
+import { berlinToday } from "~/lib/dates";
+import { joinNames } from "~/lib/names";
+import { mailAddresses } from "~/models/event-mail.server";
 
 // JavaScript here says files that are too large together before they are sent (the server
 // refuses such a body unread, and with it everything typed; decision 0003).
@@ -82,9 +85,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     throw refusal;
   });
   let offers = { shortened: 0, extended: 0, ended: 0 };
+  let moved: string[] = [];
   try {
     const saved = updateEvent(id, form.input, user, form.stored, form.changes, form.submissionKey);
-    offers = saved.offers;
+    ({ offers, moved } = saved);
     await Promise.all(saved.unused.map((f) => removeStoredFile(f.kind, f.key)));
   } catch (error) {
     await Promise.all(form.stored.map((f) => removeStoredFile(f.kind, f.key)));
@@ -92,8 +96,19 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     logError(error, requestIdOf(context), "Freizeit nicht gespeichert");
     return failedAnswer(form.submission);
   }
-  const offersNote = offersSaid(offers);
-  return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert", ...(offersNote ? { message: offersNote } : {}) });
+  const note = [offersSaid(offers), movedSaid(id, moved, form.input)].filter(Boolean).join(" ");
+  return redirectWithFlash(`/freizeit/${id}`, { kind: "success", title: "Änderungen gespeichert", ...(note ? { message: note } : {}) });
+}
+
+/**
+ * A moved start, end or place of an event not yet over: nobody is mailed by itself (a leader
+ * decides what to write, and when), so the leaders are told whom the event mail would reach.
+ */
+function movedSaid(id: number, moved: string[], input: { dateFrom: string; dateTo: string | null }) {
+  if (!moved.length || (input.dateTo ?? input.dateFrom) < berlinToday()) return undefined;
+  const reached = mailAddresses(id, "both").length;
+  if (!reached) return undefined;
+  return `Geändert: ${joinNames(moved)}. Familien und Team bekommen dazu keine E-Mail von selbst; „E-Mail an alle“ erreicht ${reached === 1 ? "1 Adresse" : `${reached} Adressen`}.`;
 }
 
 /**

@@ -439,6 +439,50 @@ describe("editing and deleting", () => {
     expect(db.select().from(events).where(eq(events.id, id)).get()!.title).toBe("Neuer Titel");
   });
 
+  it("a moved date or place is not mailed by itself: the leaders are told whom 'E-Mail an alle' would reach", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const camp = createEvent({ title: "Zeltlager", dateFrom: daysFromToday(60), timeFrom: "09:30", location: "Hohwacht", ownerIds: [owner.id] });
+    // A family accepted (its guardian has an address too), one still open, one waiting, one helper:
+    // the event mail reaches the accepted family and the helper.
+    register(camp.id, { guardian: { email: "oma@example.org" } });
+    register(camp.id, { status: "open" });
+    register(camp.id, { status: "open", waitingListPosition: 1 });
+    addHelper(camp.id, quickUser().id);
+    const save = async (overrides: Record<string, string>) => {
+      const edit = multipartPost(`/freizeit/edit/${camp.id}`, validEventFields({ ownerIds: [String(owner.id)], ...overrides }), {}, cookie);
+      edit.params = { freizeitId: String(camp.id) };
+      const saved = await run(editAction, edit);
+      expect(saved.status).toBe(302);
+      return (await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(saved, "lf_flash")! } })))!.flash;
+    };
+    // Nothing that families plan by changed: nothing said.
+    expect((await save({ description: "Neu" })).message).toBeUndefined();
+    expect(await save({ timeFrom: "10:00", location: "Plön" })).toMatchObject({
+      title: "Änderungen gespeichert",
+      message: "Geändert: Beginn und Ort. Familien und Team bekommen dazu keine E-Mail von selbst; „E-Mail an alle“ erreicht 3 Adressen.",
+    });
+    expect((await save({ timeFrom: "10:00", location: "Plön", dateTo: daysFromToday(62) })).message).toBe(
+      "Geändert: Ende. Familien und Team bekommen dazu keine E-Mail von selbst; „E-Mail an alle“ erreicht 3 Adressen.",
+    );
+    expect(outbox().filter((m) => m.subject.includes("Zeltlager"))).toEqual([]);
+  });
+
+  it("a moved date of an event nobody is enrolled in, or of one that is over, says nothing more", async () => {
+    const { user: owner, cookie } = await person("admin");
+    const empty = createEvent({ dateFrom: daysFromToday(60), timeFrom: "09:30", ownerIds: [owner.id] });
+    const over = createEvent({ dateFrom: daysFromToday(-20), timeFrom: "09:30", ownerIds: [owner.id] });
+    register(over.id);
+    const save = async (id: number, overrides: Record<string, string>) => {
+      const edit = multipartPost(`/freizeit/edit/${id}`, validEventFields({ ownerIds: [String(owner.id)], ...overrides }), {}, cookie);
+      edit.params = { freizeitId: String(id) };
+      const saved = await run(editAction, edit);
+      expect(saved.status).toBe(302);
+      return (await takeFlash(new Request("http://localhost/", { headers: { Cookie: cookieFrom(saved, "lf_flash")! } })))!.flash;
+    };
+    expect((await save(empty.id, { timeFrom: "11:00" })).message).toBeUndefined();
+    expect((await save(over.id, { dateFrom: daysFromToday(-20), timeFrom: "09:30", dateTo: daysFromToday(-14) })).message).toBeUndefined();
+  });
+
   it("a renamed attachment gets a clean name with its type's extension, as an upload does", async () => {
     const { user: owner, cookie } = await person("admin");
     const created = await run(

@@ -324,13 +324,17 @@ describe("a freed place", () => {
     };
     expect(await save(berlinToday(Date.now() + 24 * HOUR))).toMatchObject({
       title: "Änderungen gespeichert",
-      message: "Ein offenes Platzangebot endet jetzt mit Beginn der Veranstaltung; die Familie bekommt dazu eine E-Mail.",
+      message:
+        "Ein offenes Platzangebot endet jetzt mit Beginn der Veranstaltung; die Familie bekommt dazu eine E-Mail. " +
+        "Geändert: Beginn und Ort. Familien und Team bekommen dazu keine E-Mail von selbst; „E-Mail an alle“ erreicht 1 Adresse.",
     });
     // Saved again: nothing shortened, nothing said.
     expect((await save(berlinToday(Date.now() + 24 * HOUR)))?.message).toBeUndefined();
     // Moved later again: the offer's time comes back, and the leaders are told.
     expect(await save(berlinToday(Date.now() + 5 * 24 * HOUR))).toMatchObject({
-      message: "Ein offenes Platzangebot gilt jetzt wieder länger; die Familie bekommt dazu eine E-Mail.",
+      message:
+        "Ein offenes Platzangebot gilt jetzt wieder länger; die Familie bekommt dazu eine E-Mail. " +
+        "Geändert: Beginn. Familien und Team bekommen dazu keine E-Mail von selbst; „E-Mail an alle“ erreicht 1 Adresse.",
     });
     // A second offer, and the start moved into the past: refused at its field (leaders' review: a
     // wrong year ended the offers at once); both offers stay.
