@@ -20,9 +20,14 @@ function useStepHref(href: string) {
 /** The link that opened the step now shown: the focus goes back to it when the step closes. */
 let opener: HTMLElement | null = null;
 
+/** Where the focus goes back to when the step it opens closes (a link, a form's button). */
+export function rememberOpener(element: HTMLElement) {
+  opener = element;
+}
+
 /** The props of a link to a step: its address (useStepHref) and the focus's way back. */
 export function useStepLink(href: string) {
-  return { to: useStepHref(href), onClick: (event: MouseEvent<HTMLElement>) => void (opener = event.currentTarget) };
+  return { to: useStepHref(href), onClick: (event: MouseEvent<HTMLElement>) => rememberOpener(event.currentTarget) };
 }
 
 /** Runs `cleanup` as the component leaves, before its elements are removed (client only). */

@@ -166,18 +166,53 @@ type StepProps = {
 };
 
 /** The reason or confirmation step: a section without JavaScript, a modal dialog with it. */
+/**
+ * A step's reason or note with its message and the step's other refusal. A refused step: the field
+ * with its message takes the focus, so that a screen reader says what is missing. Without
+ * JavaScript the form posts to the field's anchor: the answer opens there, and the browser focuses
+ * it (the step's own anchor took the focus).
+ */
+export function StepReason({ id, label, hint, required, error }: { id: string; label: string; hint: string | null; required: boolean; error: StepProps["error"] }) {
+  const errors = error?.reason ?? [];
+  const field = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (errors.length > 0) field.current?.focus();
+  }, [error]); // eslint-disable-line react-hooks/exhaustive-deps -- each new answer
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        {hint ? <p className="hint">{hint}</p> : null}
+        <textarea
+          ref={field}
+          id={id}
+          name="reason"
+          rows={4}
+          maxLength={REASON_MAX}
+          required={required}
+          autoFocus
+          aria-invalid={errors.length > 0 || undefined}
+          aria-describedby={errors.length ? `${id}-error` : undefined}
+        />
+        <ErrorList id={`${id}-error`} errors={errors} />
+      </div>
+      <StepRefusal error={error} />
+    </>
+  );
+}
+
+/** The step's refusal that is not the field's own message. */
+export function StepRefusal({ error }: { error: StepProps["error"] }) {
+  return error?.message && !(error.reason ?? []).includes(error.message) ? (
+    <p role="alert" className="field-errors">
+      {error.message}
+    </p>
+  ) : null;
+}
+
 export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
   const texts = STEP_TEXT[step.intent];
   const reasonId = `reason-${step.registrationId}`;
-  const errorId = `${reasonId}-error`;
-  const reasonErrors = error?.reason ?? [];
-  // A refused step (no reason given): the field with its message takes the focus, so that a
-  // screen reader says what is missing. Without JavaScript the form posts to the field's anchor:
-  // the answer opens there, and the browser focuses it (the step's own anchor took the focus).
-  const reason = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
-    if (reasonErrors.length > 0) reason.current?.focus();
-  }, [error]); // eslint-disable-line react-hooks/exhaustive-deps -- each new answer
   if (step.noPlace && !step.noPlace.addPlace) {
     // Said before anything is sent: the action would refuse it the same way.
     return (
@@ -211,28 +246,16 @@ export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
         <input type="hidden" name="registrationId" value={step.registrationId} />
         {extra ? <input type="hidden" name={ADD_PLACE} value="1" /> : null}
         {texts.reason ? (
-          <div className="field">
-            <label htmlFor={reasonId}>{texts.field?.label ?? (texts.reason === "required" ? "Begründung*" : "Begründung (optional)")}</label>
-            {texts.field || texts.reason === "required" ? <p className="hint">{texts.field?.hint ?? "Die Begründung steht in der E-Mail an die Eltern."}</p> : null}
-            <textarea
-              ref={reason}
-              id={reasonId}
-              name="reason"
-              rows={4}
-              maxLength={REASON_MAX}
-              required={texts.reason === "required"}
-              autoFocus
-              aria-invalid={reasonErrors.length > 0 || undefined}
-              aria-describedby={reasonErrors.length ? errorId : undefined}
-            />
-            <ErrorList id={errorId} errors={reasonErrors} />
-          </div>
-        ) : null}
-        {error?.message && !reasonErrors.includes(error.message) ? (
-          <p role="alert" className="field-errors">
-            {error.message}
-          </p>
-        ) : null}
+          <StepReason
+            id={reasonId}
+            label={texts.field?.label ?? (texts.reason === "required" ? "Begründung*" : "Begründung (optional)")}
+            hint={texts.field || texts.reason === "required" ? (texts.field?.hint ?? "Die Begründung steht in der E-Mail an die Eltern.") : null}
+            required={texts.reason === "required"}
+            error={error}
+          />
+        ) : (
+          <StepRefusal error={error} />
+        )}
         <ConfirmActions
           label={step.intent === "reject" ? "Ablehnen" : extra ? "Nachrücken mit zusätzlichem Platz" : DECISION_LABELS[step.intent]}
           cancelUrl={cancelUrl}

@@ -8,6 +8,7 @@ import { GroupRowsForm, GroupSelect, type GroupOption } from "./group-select";
 import { detailAddress } from "~/lib/review-filter";
 import { rowAnchor } from "~/lib/row-anchors";
 import { DecisionButtons, type DecisionRights } from "./review-decisions";
+import { BULK_FORM_ID, PICKED } from "./bulk-accept";
 
 export type Row = {
   id: number;
@@ -60,8 +61,6 @@ export function offerText(expiresAt: number) {
   return `Platz angeboten bis ${formatDate(expiresAt)}, ${formatTime(expiresAt)}`;
 }
 
-export const BULK_FORM_ID = "sammel-annahme";
-
 type GroupRights = { groups: GroupOption[]; assignGroups: boolean };
 
 /**
@@ -101,7 +100,7 @@ export function RegistrationTable({ rows, bulk, groups, assignGroups, ...shared 
                     <td className="pick-cell">
                       {row.applicationStatus === "open" ? (
                         <label className="pick">
-                          <input type="checkbox" name="registrationIds" value={row.id} form={BULK_FORM_ID} aria-label={`${name} auswählen`} />
+                          <input type="checkbox" name={PICKED} value={row.id} form={BULK_FORM_ID} aria-label={`${name} auswählen`} />
                           <span className="pick-text" aria-hidden="true">
                             Auswählen
                           </span>

@@ -222,12 +222,14 @@ export function decide(eventId: number, registrationId: number, decision: Decisi
   });
 }
 
+export const NONE_PICKED = "Bitte wähle mindestens eine offene Anmeldung aus.";
+
 /** Accepts several open registrations at once; others are left as they are and counted. */
 export function acceptMany(eventId: number, registrationIds: number[], actor: SessionUser, noteInput = "", now = new Date()): DecisionOutcome {
   const note = noteInput.trim();
   const invalid = checkReason("accept", note);
   if (invalid) return invalid;
-  if (!registrationIds.length) return { ok: false, status: 400, message: "Bitte wähle mindestens eine offene Anmeldung aus." };
+  if (!registrationIds.length) return { ok: false, status: 400, message: NONE_PICKED };
   return writeTransaction((tx) => {
     // This event's registrations, each once: other ids are no registration of this list.
     const rows = loadManyForChange(tx, eventId, [...new Set(registrationIds)]);

@@ -7,7 +7,7 @@ import { enrolments, eventGroups, germanNameOrder, groupMembers, participants, r
 import { mandateReference } from "~/lib/creditor-id";
 import { matchesFilter, pageOf, searchMatcher, sectionOf, type ListQuery } from "~/lib/review-filter";
 import { db } from "~/services/db.server";
-import { holdsPlace, placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
+import { holdsPlace, isAllowed, placesWithOneMore, stateOf, type RegistrationFacts } from "~/lib/registration-machine";
 import { hasAmountDue, placesTaken, registrationStateColumns, waitingInLine } from "./registration-change.server";
 
 const byName = [germanNameOrder(participants.lastName), germanNameOrder(participants.firstName), asc(registrations.id)];
@@ -210,6 +210,19 @@ export function decisionSubject(eventId: number, registrationId: number) {
   return row ?? null;
 }
 
+/** Of the ticked registrations, those of this event that accepting would take, by name (one query). */
+export function acceptableAmong(eventId: number, registrationIds: number[]) {
+  if (!registrationIds.length) return [];
+  return db
+    .select(registrationStateColumns)
+    .from(registrations)
+    .innerJoin(participants, eq(participants.id, registrations.participantId))
+    .where(and(eq(registrations.eventId, eventId), inArray(registrations.id, registrationIds)))
+    .orderBy(...byName)
+    .all()
+    .filter((row) => isAllowed("accept", row))
+    .map((row) => ({ id: row.id, name: `${row.firstName} ${row.lastName}` }));
+}
 
 // ---------------------------------------------------------------------------------------------
 // A SEPA mandate

@@ -3,19 +3,21 @@
 // the open SEPA direct debits; filter and name search as GET parameters.
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { json } from "~/services/json.server";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { EnrolmentPayments } from "~/components/enrolment-payment";
 import { ExportMenu } from "~/components/export-menu";
 import { STEP_ANCHOR } from "~/components/confirm-dialog";
 import { DecisionStep, parseStep, stepAllowed, type DecisionReply } from "~/components/review-decisions";
 import { rowAnchor } from "~/lib/row-anchors";
 import { ListFilterForm, ListNavigation, ListNumbers, ListPager } from "~/components/review-summary";
-import { BULK_FORM_ID, OpenSepaList, RegistrationTable, RejectedList, WaitingList } from "~/components/review-table";
+import { OpenSepaList, RegistrationTable, RejectedList, WaitingList } from "~/components/review-table";
+import { BULK_FORM_ID, BulkAcceptForm, BulkAcceptStep, bulkStepSearch, parseBulkStep, PICKED } from "~/components/bulk-accept";
 import { FormAlert } from "~/components/forms";
 import { RouteError } from "~/components/route-error";
 import { listSearch, parseListQuery } from "~/lib/review-filter";
 import { listEventGroups } from "~/models/group.server";
-import { decisionSubject, getParticipantList, nextInLineFor, noPlaceFor } from "~/models/review.server";
+import { acceptableAmong, decisionSubject, getParticipantList, nextInLineFor, noPlaceFor } from "~/models/review.server";
+import { NONE_PICKED } from "~/models/registration-decision.server";
 import { enrolmentPaymentsIn } from "~/models/enrolment-payment.server";
 import { handleDecisionForm } from "~/services/decision-form.server";
 import { readForm, LIST_MAX_FIELDS } from "~/services/form.server";
@@ -42,6 +44,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     asked && subject && stepAllowed(asked, subject, may)
       ? { intent: asked.intent, registrationId: subject.id, name: `${subject.firstName} ${subject.lastName}`, ...noPlaceFor(event, asked.intent, subject, may), ...nextInLineFor(event, asked.intent, subject) }
       : null;
+  // 'Ausgewählte annehmen': its step names the ticked children that accepting takes.
+  const picked = may.decideRegistrations ? parseBulkStep(url.searchParams) : null;
+  const acceptable = picked ? acceptableAmong(event.id, picked) : [];
+  const bulkStep = acceptable.length ? { rows: acceptable, ticked: picked!.length } : null;
+  const bulkRefusal = picked && !bulkStep ? { title: picked.length ? "Die ausgewählten Anmeldungen sind nicht mehr offen." : NONE_PICKED, attempt: Date.now() } : null;
   // The group select (spec §2.5) needs the event's groups: one query, whatever the list's length.
   const groups = may.assignGroups ? listEventGroups(event.id) : [];
   // A bank statement's line in the search: the enrolments its transfer pays, for whoever confirms
@@ -63,6 +70,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       unknownReferences,
       query,
       step,
+      bulkStep,
+      bulkRefusal,
       ...list,
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -74,6 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const url = new URL(request.url);
   url.searchParams.delete("entscheiden");
   url.searchParams.delete("anmeldung");
+  url.searchParams.delete(PICKED);
   const backTo = `/freizeit/participants/${event.id}${url.search}`;
   // Read once; the intent says whose form it is (both handlers ask the permissions module).
   const form = await readForm(request, { maxFields: LIST_MAX_FIELDS });
@@ -86,18 +96,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ParticipantList() {
-  const { event, may, groups, enrolmentPayments, unknownReferences, query: asked, step, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
+  const { event, may, groups, enrolmentPayments, unknownReferences, query: asked, step, bulkStep, bulkRefusal, counts, table, waiting, rejected, openSepa, paging } = useLoaderData<typeof loader>();
   const reply = useActionData<DecisionReply>()?.decision;
   const query = { ...asked, page: paging.page };
   const search = listSearch(query);
-  const listUrl = `/freizeit/participants/${event.id}${search}`;
+  const listPath = `/freizeit/participants/${event.id}`;
+  const listUrl = `${listPath}${search}`;
   const errorFor = (id: number) =>
     reply && reply.registrationId === id && !(step && step.registrationId === id) ? (reply.message ?? reply.fieldErrors?.reason?.[0] ?? null) : null;
   const shared = { may, actionUrl: listUrl, pageSearch: search, errorFor };
   const bulk = may.decideRegistrations && table.some((r) => r.applicationStatus === "open");
   const nothingShown = table.length + waiting.length + rejected.length === 0;
   const stepError = reply && step && reply.registrationId === step.registrationId ? { reason: reply.fieldErrors?.reason, message: reply.message } : null;
-  const generalError = reply && reply.registrationId === null ? reply.message : null;
+  const bulkError = reply && bulkStep && reply.intent === "accept-many" ? { reason: reply.fieldErrors?.reason, message: reply.message } : null;
+  const generalError = reply && reply.registrationId === null && !bulkError ? reply.message : null;
 
   return (
     <article className="review">
@@ -113,7 +125,15 @@ export default function ParticipantList() {
           error={stepError}
         />
       ) : null}
-      <FormAlert alert={generalError ? { title: generalError } : null} attempt={reply?.attempt} />
+      {bulkStep ? (
+        <BulkAcceptStep
+          step={bulkStep}
+          actionUrl={`${listPath}${bulkStepSearch(search, bulkStep.rows.map((r) => r.id))}#${STEP_ANCHOR}`}
+          cancelUrl={`${listUrl}#${BULK_FORM_ID}`}
+          error={bulkError}
+        />
+      ) : null}
+      <FormAlert alert={generalError ? { title: generalError } : bulkRefusal} attempt={generalError ? reply?.attempt : bulkRefusal?.attempt} />
 
       {counts.total === 0 ? (
         <p className="empty">Noch keine Anmeldungen vorhanden</p>
@@ -125,13 +145,7 @@ export default function ParticipantList() {
           {table.length > 0 ? (
             <section aria-labelledby="anmeldungen-titel" className="review-section">
               <h2 id="anmeldungen-titel">Anmeldungen</h2>
-              {bulk ? (
-                <Form method="post" action={listUrl} id={BULK_FORM_ID} className="bulk-accept">
-                  <input type="hidden" name="intent" value="accept-many" />
-                  <button type="submit">Ausgewählte annehmen</button>
-                  <span className="hint"> Offene Anmeldungen dafür ankreuzen.</span>
-                </Form>
-              ) : null}
+              {bulk ? <BulkAcceptForm listPath={listPath} pageSearch={search} /> : null}
               <RegistrationTable rows={table} bulk={bulk} groups={groups} assignGroups={may.assignGroups} {...shared} />
             </section>
           ) : null}

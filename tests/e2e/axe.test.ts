@@ -21,16 +21,16 @@ async function filledCamp() {
   const waiting = register(event.id, { status: "open", waitingListPosition: 1, child: { firstName: "Ben" } });
   // A second enrolment of the family: a statement's line may name both.
   const second = db.insert(enrolments).values({ eventId: event.id, userId: people.parent.id, submissionKey: `axe-${event.id}-fedcba9876543210`, reference: `AXE-${event.id}-2`, paymentMethod: "transfer" }).returning().get();
-  register(event.id, { status: "open", child: { firstName: "Ole" }, userId: people.parent.id, answers: { enrolmentId: second.id } });
+  const open = register(event.id, { status: "open", child: { firstName: "Ole" }, userId: people.parent.id, answers: { enrolmentId: second.id } });
   addGroup(event.id, "Füchse", { registrationIds: [placed.registration.id], helperIds: [people.team.id] });
   db.insert(comments).values({ participantId: waiting.child.id, eventId: event.id, authorId: people.lead.id, text: "Ruft am Montag zurück." }).run();
   const mandate = mandateFor(event.id, people.parent.id);
-  return { event, people, placed, enrolment, second, mandate };
+  return { event, people, placed, open, enrolment, second, mandate };
 }
 
 describe.each(JS_MODES)("axe at 360 px, $name", ({ javaScriptEnabled }) => {
   it("finds nothing on any page, any decision step, any refused form", async () => {
-    const { event, people, placed, enrolment, second, mandate } = await filledCamp();
+    const { event, people, placed, open, enrolment, second, mandate } = await filledCamp();
     const pages: [string, number | null][] = [
       ["/", null],
       ["/login", null],
@@ -54,6 +54,9 @@ describe.each(JS_MODES)("axe at 360 px, $name", ({ javaScriptEnabled }) => {
       [`/freizeit/participants/${event.id}?suche=LF-${event.id}-A${enrolment.id}`, people.lead.id],
       // Two references and a mistyped one in one line: two panels, their sum and a note.
       [`/freizeit/participants/${event.id}?suche=LF-${event.id}-A${enrolment.id}+LF-${event.id}-A${second.id}+LF-${event.id}-A999999`, people.lead.id],
+      // 'Ausgewählte annehmen': its step, and its answer when nothing was ticked.
+      [`/freizeit/participants/${event.id}?entscheiden=accept-many&auswahl=${open.registration.id}`, people.lead.id],
+      [`/freizeit/participants/${event.id}?entscheiden=accept-many`, people.lead.id],
       [`/freizeit/participants/${event.id}/notfall`, people.lead.id],
       [`/freizeit/participants/participant-details/${placed.registration.id}`, people.lead.id],
       [`/freizeit/helper/${event.id}`, people.lead.id],

@@ -186,6 +186,12 @@ describe.each(JS_MODES)("decisions $name", ({ javaScriptEnabled }) => {
     await page.getByRole("checkbox", { name: "Bea Bulk auswählen" }).check();
     await page.getByRole("checkbox", { name: "Bo Bulk auswählen" }).check();
     await page.getByRole("button", { name: "Ausgewählte annehmen" }).click();
+    // It asks first, naming the children, and takes a note as accepting one does.
+    const many = page.getByRole("dialog", { name: "Anmeldungen annehmen" });
+    await many.getByRole("listitem").filter({ hasText: "Bea Bulk" }).waitFor();
+    await many.getByRole("listitem").filter({ hasText: "Bo Bulk" }).waitFor();
+    await many.getByLabel("Notiz an die Eltern (optional)").fill("Wir freuen uns auf euch.");
+    await many.getByRole("button", { name: "2 annehmen" }).click();
     await page.getByRole("status").getByText("Anmeldungen bestätigt", { exact: true }).waitFor();
     await table.getByRole("row", { name: /Bulk, Bea/ }).getByText("Bestätigt").waitFor();
     await table.getByRole("row", { name: /Bulk, Bo/ }).getByText("Bestätigt").waitFor();

@@ -22,6 +22,8 @@ type ListData = {
   openSepa: { id: number; children: number; amountCents: number }[];
   step: { intent: string; registrationId: number; name: string; nextInLine?: string; noPlace?: { places: number; placesThen: number; addPlace: boolean } } | null;
   paging: { page: number; pageCount: number; matching: number };
+  bulkStep: { rows: { id: number; name: string }[]; ticked: number } | null;
+  bulkRefusal: { title: string; attempt: number } | null;
 };
 
 let camp: Awaited<ReturnType<typeof campWithPeople>>;
@@ -271,6 +273,54 @@ describe("decision steps (reason or confirmation, without JavaScript)", () => {
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe(`/freizeit/participants/${camp.event.id}?filter=offen#anmeldung-${ids.open}`);
     expect(db.select().from(registrations).where(eq(registrations.id, ids.open)).get()!.applicationStatus).toBe("rejected");
+  });
+});
+
+describe("'Ausgewählte annehmen' asks first (a stray tap mailed every ticked family at once)", () => {
+  const picks: Record<string, number> = {};
+  beforeAll(() => {
+    picks.anna = register(camp.event.id, { status: "open", child: { firstName: "Anna", lastName: "Auswahl" } }).registration.id;
+    picks.ben = register(camp.event.id, { status: "open", child: { firstName: "Ben", lastName: "Ärmel" } }).registration.id;
+  });
+  const bulk = (person: Person, ...picked: number[]) => list(person, `?filter=offen&entscheiden=accept-many${picked.map((id) => `&auswahl=${id}`).join("")}`);
+
+  it("its step names the ticked children accepting takes, by name; others ticked are counted apart", async () => {
+    const data = await body<ListData>(await bulk("lead", picks.anna, picks.ben, ids.accepted, ids.waiting, picks.anna));
+    // By name as the list sorts them (Ä as A).
+    expect(data.bulkStep).toEqual({
+      rows: [
+        { id: picks.ben, name: "Ben Ärmel" },
+        { id: picks.anna, name: "Anna Auswahl" },
+      ],
+      ticked: 4,
+    });
+    expect(data.bulkRefusal).toBeNull();
+    // Asking changes nothing.
+    expect(db.select().from(registrations).where(eq(registrations.id, picks.anna)).get()!.applicationStatus).toBe("open");
+  });
+
+  it("nothing ticked, or nothing open any more, is said at the page's top", async () => {
+    expect(await body<ListData>(await bulk("lead"))).toMatchObject({ bulkStep: null, bulkRefusal: { title: "Bitte wähle mindestens eine offene Anmeldung aus." } });
+    const other = register(createEvent().id, { status: "open" }).registration.id;
+    expect(await body<ListData>(await bulk("lead", ids.accepted, other))).toMatchObject({ bulkStep: null, bulkRefusal: { title: "Die ausgewählten Anmeldungen sind nicht mehr offen." } });
+  });
+
+  it("the team, who do not decide, get no step", async () => {
+    expect(await body<ListData>(await bulk("team", picks.anna))).toMatchObject({ bulkStep: null, bulkRefusal: null });
+  });
+
+  it("the step's note is refused next to its field when too long; accepted, the list keeps its filter and drops the step", async () => {
+    const url = `/freizeit/participants/${camp.event.id}?filter=offen&entscheiden=accept-many&auswahl=${picks.anna}`;
+    const params = { id: String(camp.event.id) };
+    const form = (reason: string) => ({ intent: "accept-many", registrationIds: String(picks.anna), reason });
+    const refused = await run(action, post(url, form("x".repeat(1001)), { cookie: camp.people.lead.cookie, params }));
+    expect(refused.status).toBe(400);
+    expect((await body<{ decision: { fieldErrors: { reason: string[] } } }>(refused)).decision.fieldErrors.reason).toHaveLength(1);
+    expect(db.select().from(registrations).where(eq(registrations.id, picks.anna)).get()!.applicationStatus).toBe("open");
+    const done = await run(action, post(url, form("Bis bald!"), { cookie: camp.people.lead.cookie, params }));
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe(`/freizeit/participants/${camp.event.id}?filter=offen`);
+    expect(db.select().from(registrations).where(eq(registrations.id, picks.anna)).get()!.applicationStatus).toBe("accepted");
   });
 });
 
