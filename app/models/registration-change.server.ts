@@ -260,8 +260,13 @@ export function parentMailSubject(row: Pick<ChangeRow, "childFirstName" | "child
   return `${subject}: ${row.childFirstName} ${row.childLastName} – ${row.eventTitle}`;
 }
 
+/** Who decided what a mail says: answers go to them (the family's questions reach a person). */
+export type AnsweredBy = { email: string; firstName: string; lastName: string };
+
+type ParentMailOptions = { notBefore?: Date; attachments?: MailAttachment[]; answeredBy?: AnsweredBy };
+
 /** A mail to the account that enrolled the child, in the form of the enrolment boxes ('du'). */
-export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: string[], options: { notBefore?: Date; attachments?: MailAttachment[] } = {}) {
+export function tellParent(tx: Tx, row: ChangeRow, subject: string, lines: string[], options: ParentMailOptions = {}) {
   mailParent(tx, row, parentMailSubject(row, subject), lines, options);
 }
 
@@ -271,7 +276,7 @@ export function mailParent(
   to: Pick<ChangeRow, "parentEmail" | "parentFirstName" | "eventTitle" | "eventDateFrom">,
   subject: string,
   lines: string[],
-  { notBefore, attachments }: { notBefore?: Date; attachments?: MailAttachment[] } = {},
+  { notBefore, attachments, answeredBy }: ParentMailOptions = {},
 ) {
   queueMail(tx, {
     to: to.parentEmail,
@@ -283,9 +288,11 @@ export function mailParent(
       "",
       `Veranstaltung: ${to.eventTitle} (ab ${formatIsoDate(to.eventDateFrom)})`,
       `Alle Anmeldungen findest du in deinem Konto: ${link("/account?tab=teilnehmer")}`,
+      ...(answeredBy ? [`Bei Fragen antworte einfach auf diese E-Mail; sie geht an ${answeredBy.firstName} ${answeredBy.lastName}.`] : []),
       "",
       GREETING.du,
     ].join("\n"),
     attachments,
+    replyTo: answeredBy?.email,
   }, { notBefore });
 }

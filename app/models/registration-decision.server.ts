@@ -124,7 +124,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
         // Accepting takes a note, not a reason (DECISIONS.md).
         ...(reason ? ["", `Notiz der Leitung: ${reason}`] : []),
         ...withBlankLine(pointer.lines),
-      ], { attachments: pointer.attachments });
+      ], { attachments: pointer.attachments, answeredBy: actor });
       break;
     }
     case "reject":
@@ -140,7 +140,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
         ...because,
         ...(row.paid ? ["", `Deine Zahlung für ${row.childFirstName} ist bei uns eingegangen; wegen der Rückzahlung melden wir uns bei dir.`] : []),
         ...withBlankLine(paymentDropped(row)),
-      ]);
+      ], { answeredBy: actor });
       break;
     case "revoke-rejection": {
       // Back to the leaders' decision with a place, or at the end of the waiting list.
@@ -156,7 +156,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
           ? `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; die Anmeldung wird neu geprüft.`
           : `die Ablehnung der Anmeldung von ${row.childFirstName} ist aufgehoben; ${row.childFirstName} steht jetzt auf der Warteliste.`,
         ...withBlankLine(payment.lines),
-      ], { attachments: payment.attachments });
+      ], { attachments: payment.attachments, answeredBy: actor });
       break;
     }
     case "move-up": {
@@ -172,7 +172,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
         `${row.childFirstName} ist von der Warteliste nachgerückt und hat jetzt einen Platz. Die Leitung bestätigt die Anmeldung noch.`,
         ...because,
         ...withBlankLine(payment.lines),
-      ], { attachments: payment.attachments });
+      ], { attachments: payment.attachments, answeredBy: actor });
       break;
     }
     case "confirm-payment":
@@ -190,7 +190,7 @@ function apply(tx: Tx, row: ChangeRow, decision: Decision, actor: SessionUser, r
           `die Zahlung für ${row.childFirstName} ist bei uns doch noch nicht verbucht; die Bestätigung ist zurückgenommen. Bitte entschuldige das Hin und Her.`,
           ...because,
           ...withBlankLine(payment.lines),
-        ], { attachments: payment.attachments });
+        ], { attachments: payment.attachments, answeredBy: actor });
       }
       break;
   }

@@ -67,6 +67,26 @@ describe("a single decision", () => {
     expect(outbox()[0].text).toContain("Begründung: Leider zu jung.");
   });
 
+  // Walkthrough: a family answering a rejection wrote to MAIL_FROM (noreply by default), and the
+  // mail said nothing of whom to ask.
+  it("a decision's mail answers to the person who decided, and says so; a mail nobody decided answers to no one", () => {
+    const rejected = createRegistration(eventId, parent.id, { firstName: "Rudi" });
+    const accepted = createRegistration(eventId, parent.id, { firstName: "Anni" });
+    decide(eventId, rejected.id, "reject", lead, "Leider zu jung.");
+    acceptMany(eventId, [accepted.id], lead);
+    for (const child of ["Rudi", "Anni"]) {
+      const mail = outbox().find((m) => m.subject.includes(child))!;
+      expect(mail.replyTo).toBe(lead.email);
+      expect(mail.text).toContain(`Bei Fragen antworte einfach auf diese E-Mail; sie geht an ${lead.firstName} ${lead.lastName}.`);
+    }
+    decide(eventId, accepted.id, "confirm-payment", lead);
+    expect(sendPaymentMails(later(10))).toBe(1);
+    const paid = outbox()[0];
+    expect(paid.subject).toMatch(/^Zahlung eingegangen/);
+    expect(paid.replyTo).toBeNull();
+    expect(paid.text).not.toContain("Bei Fragen antworte");
+  });
+
   it("cancel an accepted one with a reason; a rejected one can be revoked", () => {
     const accepted = createRegistration(eventId, parent.id, { status: "accepted" });
     expect(decide(eventId, accepted.id, "cancel", lead, "")).toMatchObject({ ok: false, status: 400 });
