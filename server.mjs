@@ -264,8 +264,9 @@ function serveRequests() {
   app.use((req, res, next) => (publicFiles.has(req.path.slice(1)) ? servePublic(req, res, next) : next()));
 
   const makeHandler = (currentBuild) => {
-    // Which pages ship scripts, for the redirects of forms sent by Remix's browser code.
-    currentBuild.entry.module.knowRoutes(currentBuild.routes);
+    // Which pages ship scripts (the redirects of forms sent by Remix's browser code), and each
+    // request's route pattern for its log line.
+    currentBuild.entry.module.knowRoutes(currentBuild.routes, [...publicFiles].map((name) => `/${name}`));
     return createRequestHandler(currentBuild, currentBuild.mode);
   };
   let remixHandler = makeHandler(build);

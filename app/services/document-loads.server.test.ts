@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { type BuildRoute, hasScripts, knowRoutes, loadDocumentUnlessScripts } from "./document-loads.server";
+import { describe, expect, it, vi } from "vitest";
+import { type BuildRoute, hasScripts, knowRoutes, loadDocumentUnlessScripts, routePatternOf } from "./document-loads.server";
 
 const scripts = { handle: { hydrate: true } };
 const none = {};
@@ -49,5 +49,24 @@ describe("redirects of Remix's browser code", () => {
     const headers = new Headers();
     loadDocumentUnlessScripts(headers);
     expect([...headers]).toEqual([]);
+  });
+});
+
+describe("the route pattern of a request's log line", () => {
+  it("is the matched route's own pattern, nested routes joined; an address of no route is '/*', a public file itself", () => {
+    knowRoutes({ ...routes, "routes/$": { id: "routes/$", parentId: "root", path: "*", module: none } }, ["/favicon.ico"]);
+    expect(routePatternOf("/")).toBe("/");
+    expect(routePatternOf("/enroll/12")).toBe("/enroll/:eventId");
+    expect(routePatternOf("/Freizeit/participants/3/")).toBe("/freizeit/participants/:id");
+    // Operations probe: a name typed as an address was logged as typed.
+    expect(routePatternOf("/Anna-Schmidt")).toBe("/*");
+    expect(routePatternOf("/Emma.Schulz")).toBe("/*");
+    expect(routePatternOf("/enroll/12/Anna")).toBe("/*");
+    // A broken encoding: no route, and nothing said on stderr (every log line is JSON).
+    const warn = vi.spyOn(console, "warn");
+    expect(routePatternOf("/enroll/%E0%A4%A")).toBe("/*");
+    expect(warn).not.toHaveBeenCalled();
+    expect(routePatternOf("/favicon.ico")).toBe("/favicon.ico");
+    expect(routePatternOf("/build/entry.client-AB12CD.js")).toBe("/build/*");
   });
 });

@@ -20,7 +20,7 @@ export type BuildRoute = {
 
 type RouteTree = Parameters<typeof matchRoutes>[0];
 
-let known: { routes: Record<string, BuildRoute>; tree: RouteTree } | null = null;
+let known: { routes: Record<string, BuildRoute>; tree: RouteTree; publicPaths: Set<string> } | null = null;
 
 function treeOf(routes: Record<string, BuildRoute>, parentId: string | undefined): RouteTree {
   return Object.values(routes)
@@ -32,9 +32,29 @@ function treeOf(routes: Record<string, BuildRoute>, parentId: string | undefined
     });
 }
 
-/** The build's routes (server.mjs, at start and after a rebuild in development). */
-export function knowRoutes(routes: Record<string, BuildRoute>) {
-  known = { routes, tree: treeOf(routes, undefined) };
+/** The build's routes and the public files' addresses (server.mjs, at start and after a rebuild in development). */
+export function knowRoutes(routes: Record<string, BuildRoute>, publicPaths: string[] = []) {
+  known = { routes, tree: treeOf(routes, undefined), publicPaths: new Set(publicPaths) };
+}
+
+/**
+ * The pattern of the route that answers `pathname`, for the log line ("/freizeit/:id"): an address
+ * of no route is "/*", whatever was typed (operations probe: a name typed as an address was logged
+ * as typed). Null while the build's routes are not known (the log then masks ids and tokens).
+ */
+export function routePatternOf(pathname: string): string | null {
+  if (!known) return null;
+  if (/^\/build\//i.test(pathname)) return "/build/*";
+  if (known.publicPaths.has(pathname)) return pathname;
+  // A broken percent-encoding matches no route; React Router would say so in English on stderr.
+  try {
+    decodeURI(pathname);
+  } catch {
+    return "/*";
+  }
+  const matches = matchRoutes(known.tree, pathname) ?? [];
+  const paths = matches.map((match) => match.route.path).filter((path): path is string => Boolean(path));
+  return `/${paths.join("/")}`;
 }
 
 /** Whether the page at `pathname` ships scripts: a matched route has `handle = { hydrate: true }`. */

@@ -18,3 +18,16 @@ describe("routePattern", () => {
     expect(routePattern(url)).toBe(pattern);
   });
 });
+
+describe("routePattern with the build's routes known", () => {
+  it("logs the route's pattern, never an address of no route as typed", async () => {
+    const { knowRoutes } = await import("./document-loads.server");
+    knowRoutes({
+      root: { id: "root", path: "", module: {} },
+      "routes/freizeit.$id": { id: "routes/freizeit.$id", parentId: "root", path: "freizeit/:id", module: {} },
+      "routes/$": { id: "routes/$", parentId: "root", path: "*", module: {} },
+    });
+    expect(routePattern("/freizeit/12?x=1")).toBe("/freizeit/:id");
+    expect(routePattern("/Anna-Schmidt")).toBe("/*");
+  });
+});

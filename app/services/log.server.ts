@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type pino from "pino";
 import { createJsonLog, LOG_LEVELS } from "../../scripts/json-log.mjs";
+import { routePatternOf } from "./document-loads.server";
 
 
 export { LOG_LEVELS };
@@ -21,9 +22,15 @@ export function newRequestId() {
   return randomUUID();
 }
 
-/** A path as a pattern: numbers become :id, e-mail addresses :email, long random-looking segments :token. */
+/**
+ * A path as its route's pattern ("/freizeit/:id", "/*" for an address of no route). Before the
+ * build's routes are known: numbers become :id, e-mail addresses :email, long random-looking
+ * segments :token.
+ */
 export function routePattern(url: string) {
   const path = url.split(/[?#]/)[0];
+  const known = routePatternOf(path);
+  if (known !== null) return known;
   return (
     path
       .split("/")

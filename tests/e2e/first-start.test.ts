@@ -56,6 +56,18 @@ describe("the first start", () => {
     expect(mail).toContain(`http://localhost:${app.port}/resetPassword/`);
   });
 
+  // Operations probe: an address of no route was logged as typed ("/Anna-Schmidt").
+  it("logs each request with its route's pattern, an address of no route as '/*'", async () => {
+    const requestLines = () => logLines(app.stdout()).filter((line) => line.msg === "request");
+    const before = requestLines().length;
+    for (const address of ["/Anna-Schmidt", "/Emma.Schulz?x=1", "/freizeit/4711", "/legal/%E0%A4%A", "/favicon.ico"]) await rawRequest(`${app.baseUrl}${address}`);
+    // Each line is written once its answer is done.
+    await expect.poll(() => requestLines().length).toBe(before + 5);
+    const routes = requestLines().slice(before).map((line) => `${line.route} ${line.status}`);
+    expect(routes.sort()).toEqual(["/* 400", "/* 404", "/* 404", "/favicon.ico 200", "/freizeit/:id 404"]);
+    expect(app.stdout() + app.stderr()).not.toMatch(/Anna|Emma|Schulz|Schmidt|could not be decoded/);
+  });
+
   it("shows a generated first password once, as a line of the log, even when LOG_LEVEL leaves out the rest", async () => {
     const quiet = await startOwnServer({ ADMIN_PASSWORD: "", LOG_LEVEL: "error" });
     try {
