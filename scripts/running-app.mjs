@@ -1,6 +1,6 @@
 // Is the app running on this database? One answer for the server's start (a second server on the
 // same database is refused: app/services/boot.server.ts) and for `npm run restore` (refuses while
-// the app holds the database, and holds it itself while it restores: scripts/backup-lib.mjs).
+// the app holds the database, and holds it itself while it restores: scripts/restore-lib.mjs).
 // Plain JavaScript, so that the scripts, which node runs as they are, and the app's build share it.
 //
 // The answer is a lock, not the pid file. The server that does the start-up work holds SQLite's

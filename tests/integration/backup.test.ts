@@ -287,3 +287,134 @@ describe("npm run backup and restore", () => {
     expect(readFileSync(path.join(later, "uploads", "pictures", "neu.jpg"), "utf8")).toBe("neu");
   });
 });
+
+// Operations probe of the restore: a full disk half-way left half the uploads moved aside, and
+// the retry deleted them; a backup lying in the app's folders was emptied by its own restore.
+describe("a restore that cannot finish", () => {
+  /** A backup with two files, and a place whose app has a database, a file and an earlier restore's kept file. */
+  async function backupAndUsedPlace() {
+    const attachments = path.join(settings().uploadsDir, "attachments");
+    rmSync(attachments, { recursive: true, force: true });
+    mkdirSync(attachments, { recursive: true });
+    writeFileSync(path.join(attachments, "a.pdf"), "A");
+    writeFileSync(path.join(attachments, "b.pdf"), "B");
+    const { target, env } = await backupAndEmptyPlace();
+    const app = new Database(env.DATABASE_PATH);
+    app.exec("CREATE TABLE app (x); INSERT INTO app VALUES ('lebt')");
+    app.close();
+    mkdirSync(path.join(env.UPLOADS_DIR, "attachments"), { recursive: true });
+    writeFileSync(path.join(env.UPLOADS_DIR, "attachments", "alt.pdf"), "alt");
+    mkdirSync(path.join(env.UPLOADS_DIR, ".vor-wiederherstellung"));
+    writeFileSync(path.join(env.UPLOADS_DIR, ".vor-wiederherstellung", "frueher.pdf"), "früher");
+    return { target, env };
+  }
+
+  function expectAppAsItWas(env: { DATABASE_PATH: string; UPLOADS_DIR: string }) {
+    const app = new Database(env.DATABASE_PATH, { readonly: true });
+    expect(app.prepare("SELECT x FROM app").pluck().get()).toBe("lebt");
+    app.close();
+    expect(readdirSync(env.UPLOADS_DIR).sort()).toEqual([".vor-wiederherstellung", "attachments"]);
+    expect(readdirSync(path.join(env.UPLOADS_DIR, "attachments"))).toEqual(["alt.pdf"]);
+    expect(readFileSync(path.join(env.UPLOADS_DIR, ".vor-wiederherstellung", "frueher.pdf"), "utf8")).toBe("früher");
+    expect(readdirSync(path.dirname(env.DATABASE_PATH)).filter((f) => f.endsWith(".restore") || f.includes("vor-wiederherstellung"))).toEqual([]);
+  }
+
+  const full = () => Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+
+  it("a full disk while copying the backup's files leaves the app as it was, and a retry then restores", async () => {
+    const { restore } = await import("../../scripts/restore-lib.mjs");
+    const { target, env } = await backupAndUsedPlace();
+    let copied = 0;
+    expect(() => restore(target, { ...process.env, ...env }, { copied: () => { if (++copied === 2) throw full(); } })).toThrow("ENOSPC");
+    expectAppAsItWas(env);
+    const restored = await npmScript("restore", target, env);
+    expect(restored.code, restored.output).toBe(0);
+    expect(readdirSync(path.join(env.UPLOADS_DIR, "attachments")).sort()).toEqual(["a.pdf", "b.pdf"]);
+    expect(readdirSync(path.join(env.UPLOADS_DIR, ".vor-wiederherstellung", "attachments"))).toEqual(["alt.pdf"]);
+  });
+
+  it("a failure after the files were swapped puts the app's files and database back", async () => {
+    const { restore } = await import("../../scripts/restore-lib.mjs");
+    const { target, env } = await backupAndUsedPlace();
+    expect(() => restore(target, { ...process.env, ...env }, { swapped: () => { throw full(); } })).toThrow("ENOSPC");
+    expectAppAsItWas(env);
+  });
+
+  it("refuses a backup that holds the app's database or uploads, or lies in them, and changes nothing", async () => {
+    const { target, env } = await backupAndUsedPlace();
+    const before = readdirSync(target).sort();
+    for (const place of [
+      { DATABASE_PATH: path.join(target, "lagerfeuer.db"), UPLOADS_DIR: path.join(target, "uploads") },
+      { ...env, UPLOADS_DIR: path.dirname(target) },
+    ]) {
+      const refused = await npmScript("restore", target, place);
+      expect(refused.code).toBe(1);
+      expect(refused.output).toContain("enthält die Datenbank oder den Upload-Ordner der App, oder liegt darin");
+      expect(readdirSync(target).sort()).toEqual(before);
+    }
+    expectAppAsItWas(env);
+  });
+
+  it("after a restore cut off (a power cut), the app's files moved aside are never deleted: said, and nothing done", async () => {
+    const { target, env } = await backupAndUsedPlace();
+    const aside = path.join(env.UPLOADS_DIR, ".vor-wiederherstellung-neu");
+    mkdirSync(path.join(aside, "pictures"), { recursive: true });
+    writeFileSync(path.join(aside, "pictures", "einzig.webp"), "einzig");
+    const refused = await npmScript("restore", target, env);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Eine frühere Wiederherstellung wurde unterbrochen: Die Dateien der App von davor liegen in ${aside}.`);
+    expect(readFileSync(path.join(aside, "pictures", "einzig.webp"), "utf8")).toBe("einzig");
+    rmSync(aside, { recursive: true });
+    expectAppAsItWas(env);
+  });
+
+  it("a damaged database whose checksum fits is said in German", async () => {
+    const { target, env } = await backupAndEmptyPlace();
+    const file = path.join(target, "lagerfeuer.db");
+    writeFileSync(file, readFileSync(file).subarray(0, 4096));
+    const manifestFile = path.join(target, "manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+    const sha = (await import("node:crypto")).createHash("sha256").update(readFileSync(file)).digest("hex");
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, files: manifest.files.map((f: { file: string }) => (f.file === "lagerfeuer.db" ? { ...f, sha256: sha } : f)) }));
+    const refused = await npmScript("restore", target, env);
+    expect(refused.code).toBe(1);
+    expect(refused.output.trim()).toMatch(/^Die gesicherte Datenbank ist nicht in Ordnung/);
+    expect(existsSync(env.DATABASE_PATH)).toBe(false);
+  });
+});
+
+describe("backup: where and what", () => {
+  it("a relative folder is the caller's, and the answer names it in full", async () => {
+    mkdirSync(settings().uploadsDir, { recursive: true });
+    const caller = mkdtempSync(path.join(tmpdir(), "lf-aufruf-"));
+    const made = await npmScript("backup", "sicherung", { INIT_CWD: caller });
+    expect(made.code, made.output).toBe(0);
+    expect(existsSync(path.join(caller, "sicherung", "manifest.json"))).toBe(true);
+    expect(made.output).toContain(`nach ${path.join(caller, "sicherung")} `);
+  });
+
+  it("a folder of the uploads linked from another disk is backed up as a folder", async () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "lf-andere-platte-"));
+    writeFileSync(path.join(elsewhere, "bild.webp"), "bild");
+    mkdirSync(settings().uploadsDir, { recursive: true });
+    rmSync(path.join(settings().uploadsDir, "pictures"), { recursive: true, force: true });
+    (await import("node:fs")).symlinkSync(elsewhere, path.join(settings().uploadsDir, "pictures"));
+    try {
+      const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+      const made = await npmScript("backup", target);
+      expect(made.code, made.output).toBe(0);
+      expect(readFileSync(path.join(target, "uploads", "pictures", "bild.webp"), "utf8")).toBe("bild");
+    } finally {
+      rmSync(path.join(settings().uploadsDir, "pictures"));
+    }
+  });
+
+  it("a database path that names a folder is said so", async () => {
+    mkdirSync(settings().uploadsDir, { recursive: true });
+    const folder = mkdtempSync(path.join(tmpdir(), "lf-keine-db-"));
+    const target = path.join(mkdtempSync(path.join(tmpdir(), "lf-backup-")), "sicherung");
+    const refused = await npmScript("backup", target, { DATABASE_PATH: folder });
+    expect(refused.code).toBe(1);
+    expect(refused.output.trim()).toBe(`Keine Datenbank unter ${folder}. Bitte DATABASE_PATH so setzen wie für die App.`);
+  });
+});
