@@ -1,8 +1,10 @@
 // Jobs that run on their own in the server process: offers that run out, the hourly tidy-up,
 // and what later issues add (helper-check reminders, data minimisation). Every deadline lives in
 // the database; a job only asks "what is due now?", so a restart or a missed minute loses
-// nothing. A failing job is logged and tried again at its next turn.
+// nothing, and each job's turn comes from its last run, noted there. A failing job is logged and
+// tried again at its next turn.
 
+import { eq } from "drizzle-orm";
 import { jobRuns } from "../../db/schema";
 import { db } from "./db.server";
 import { logError } from "./log.server";
@@ -21,7 +23,7 @@ function noteRun(name: string, at: Date, error: unknown) {
     .run();
 }
 
-/** Adds a job; it runs at start and then every `everyMs`. */
+/** Adds a job; it runs every `everyMs`, the first time when its last run says it is due. */
 export function registerJob(job: Job) {
   if (jobs.some((j) => j.name === job.name)) return;
   jobs.push(job);
@@ -44,11 +46,34 @@ function runJob(job: Job) {
   }
 }
 
+/**
+ * How long until the job's turn, by its last run in the database: a restart does not run a daily
+ * job again before its day is over (operations probe: each start of the jobs process wrote the
+ * minimisation's protocol entry again). A job that never ran, or whose turn has passed, runs now.
+ */
+function waitFor(job: Job, now: number) {
+  const last = db.select({ at: jobRuns.lastRunAt }).from(jobRuns).where(eq(jobRuns.name, job.name)).get();
+  return last ? Math.max(0, Math.min(job.everyMs, last.at.getTime() + job.everyMs - now)) : 0;
+}
+
 function start(job: Job) {
-  runJob(job);
-  const timer = setInterval(() => runJob(job), job.everyMs);
-  timer.unref();
-  timers.set(job.name, timer);
+  const every = () => {
+    const timer = setInterval(() => runJob(job), job.everyMs);
+    timer.unref();
+    timers.set(job.name, timer);
+  };
+  const wait = waitFor(job, Date.now());
+  if (wait === 0) {
+    runJob(job);
+    every();
+    return;
+  }
+  const first = setTimeout(() => {
+    runJob(job);
+    every();
+  }, wait);
+  first.unref();
+  timers.set(job.name, first);
 }
 
 export function startScheduler() {

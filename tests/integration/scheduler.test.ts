@@ -40,6 +40,30 @@ describe("the scheduler", () => {
   });
 });
 
+// Operations probe: every start of the jobs process ran the daily minimisation again, a protocol
+// entry each time. When a job is due next is read from its last run in the database.
+describe("a restart", () => {
+  it("runs at start only the jobs whose turn has come by their last run; the others wait for it", async () => {
+    resetDatabase();
+    allowConsoleErrors(); // the failing job of the test before is still registered
+    const now = Date.now();
+    db.insert(jobRuns).values([
+      { name: "test-taeglich", lastRunAt: new Date(now - 3600_000), lastError: null },
+      { name: "test-ueberfaellig", lastRunAt: new Date(now - 25 * 3600_000), lastError: null },
+      { name: "test-minute", lastRunAt: new Date(now - 59_900), lastError: null },
+    ]).run();
+    const ran: string[] = [];
+    for (const [name, everyMs] of [["test-taeglich", 24 * 3600_000], ["test-ueberfaellig", 24 * 3600_000], ["test-minute", 60_000], ["test-neu", 24 * 3600_000]] as const) {
+      registerJob({ name, everyMs, run: () => ran.push(name) });
+    }
+    startScheduler();
+    expect(ran.sort()).toEqual(["test-neu", "test-ueberfaellig"]);
+    // The minute job's turn comes a moment later, not a whole minute after the start.
+    await expect.poll(() => ran.includes("test-minute"), { timeout: 2000 }).toBe(true);
+    expect(ran.filter((name) => name === "test-taeglich")).toEqual([]);
+  });
+});
+
 describe("the app's jobs", () => {
   // Review: every test called sendPaymentMails itself; none failed with the job left out.
   it("include the payment mails every minute, which write a confirmed payment's mail once its ten minutes are over", async () => {
