@@ -103,6 +103,30 @@ export function takeOverChildAnswers(payload: Payload, children: Defaults[], gua
   }
 }
 
+/**
+ * Boxes sent with another child chosen than the one whose answers they showed (without
+ * JavaScript, 'Auswahl übernehmen' not pressed): an answer still as the shown child's becomes the
+ * chosen child's saved one, an answer the parent changed stays. Returns each such box's index with
+ * both children, so that the form asks to check before anyone is enrolled (parents' walkthrough:
+ * a brother was enrolled with his sister's allergy).
+ */
+export function switchedChildAnswers<T extends Defaults & { firstName: string }>(payload: Payload, children: T[]) {
+  const switched: { index: number; shown: T | undefined; chosen: T | undefined }[] = [];
+  payload.boxes.forEach((box, index) => {
+    const participant = typeof box.participant === "string" ? box.participant : "";
+    if (typeof box.answersFor !== "string" || box.answersFor === participant) return;
+    const shown = children.find((c) => String(c.id) === box.answersFor);
+    const chosen = children.find((c) => String(c.id) === participant);
+    const before = childAnswers(shown);
+    for (const [field, value] of Object.entries(childAnswers(chosen))) {
+      if ((typeof box[field] === "string" ? box[field] : "") === before[field]) box[field] = value;
+    }
+    box.answersFor = participant;
+    switched.push({ index, shown, chosen });
+  });
+  return switched;
+}
+
 /** The guardians typed into boxes (not saved yet), offered to the other boxes: index → name. */
 export function typedGuardians(boxes: RawBox[]) {
   const typed: Record<number, string> = {};

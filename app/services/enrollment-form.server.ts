@@ -5,7 +5,7 @@ import type { Submission as Submission_ } from "@conform-to/react";
 import { parseWithZod } from "~/services/parse-form.server";
 import type { z } from "zod";
 import { birthDateProblem, checkBoxes, filledFields, mergeProblems, type Problems } from "~/lib/enrollment-rules";
-import { addBox, defaultGuardian, MAX_BOXES, nextSavedChild, removeBox, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
+import { addBox, defaultGuardian, MAX_BOXES, nextSavedChild, removeBox, switchedChildAnswers, takeOverChildAnswers, type Payload } from "~/lib/enrollment-payload";
 import { isIsoDate } from "~/lib/dates";
 import { earlierEnrolment, enrol, EnrolmentError, lateProblem, type getEnrolmentContext } from "~/models/enrollment.server";
 import { saveFromEnrolmentBox } from "~/models/family.server";
@@ -72,6 +72,16 @@ function saveBox(payload: Payload, index: number, user: SessionUser, context: Co
   return { problems: {}, names };
 }
 
+/** A name's genitive as German writes it: Tims, Max’. */
+const genitive = (name: string) => (/[sxzß]$/.test(name) ? `${name}’` : `${name}s`);
+
+/** The message at a box whose child was changed without its answers (switchedChildAnswers). */
+function switchedSaid(shown: { firstName: string } | undefined, chosen: { firstName: string } | undefined) {
+  const before = shown ? `Die Angaben unten waren noch die von ${shown.firstName}.` : "Die Angaben unten waren noch die für ein neues Kind.";
+  const now = chosen ? `${genitive(chosen.firstName)} gespeicherte Angaben` : "leere Felder für das neue Kind";
+  return `${before} Jetzt stehen dort ${now}, und was du geändert hast, ist geblieben: Bitte prüfe sie und melde dann an.`;
+}
+
 type Submission = Submission_<z.input<typeof enrollmentSchema>, string[], z.output<typeof enrollmentSchema>>;
 
 async function submit(submission: Submission, payload: Payload, eventId: number, user: SessionUser, context: Context): Promise<FormAnswer> {
@@ -79,6 +89,11 @@ async function submit(submission: Submission, payload: Payload, eventId: number,
   const key = String(payload.submissionKey ?? "");
   const earlier = KEY.test(key) ? earlierEnrolment(eventId, user.id, key) : null;
   if (earlier) return { redirectTo: `/anmeldung/${earlier.id}` };
+  const switched = switchedChildAnswers(payload, context.children);
+  if (switched.length) {
+    const errors = Object.fromEntries(switched.map(({ index, shown, chosen }) => [`boxes[${index}].participant`, [switchedSaid(shown, chosen)]]));
+    return { state: { payload, errors, stamp: Date.now() }, status: 400 };
+  }
   const schemaErrors: Problems = {};
   if (submission.status !== "success") {
     for (const [path, messages] of Object.entries(submission.error ?? {})) if (messages?.length && !path.startsWith("sepa")) schemaErrors[path] = messages;

@@ -108,6 +108,43 @@ describe("the child an added box starts with", () => {
   });
 });
 
+// Parents' walkthrough without JavaScript: Lena's answers stood in the box, Tim was picked and the
+// form sent without 'Auswahl übernehmen'; Tim was enrolled with Lena's allergy, and his own note
+// in the account was overwritten.
+describe("a child picked without 'Auswahl übernehmen', then sent", () => {
+  it("is not enrolled with the other child's answers: what was still theirs becomes the picked child's saved answers, what was typed stays, and the parent is asked to check", async () => {
+    const camp = createEvent({ tshirtSizeRequired: true, swimBadgeRequired: true });
+    const { user, cookie } = await parent();
+    const lena = child(user.id, "Lena");
+    const tim = child(user.id, "Tim");
+    db.update(participants).set({ specialNeeds: "Bienenstichallergie", tshirtSize: "XL", swimBadge: "Silber" }).where(eq(participants.id, lena.id)).run();
+    db.update(participants).set({ specialNeeds: "Laktoseintoleranz", tshirtSize: "S", swimBadge: "Bronze" }).where(eq(participants.id, tim.id)).run();
+    const eva = guardian(user.id, "Eva");
+    const sent = form({
+      "boxes[0].participant": String(tim.id),
+      "boxes[0].answersFor": String(lena.id),
+      "boxes[0].guardian": String(eva.id),
+      "boxes[0].specialNeeds": "Bienenstichallergie",
+      "boxes[0].tshirtSize": "XL",
+      // Changed by the parent: stays.
+      "boxes[0].swimBadge": "Gold",
+    });
+    const refused = await submit(camp.id, cookie, sent);
+    expect(refused.status).toBe(400);
+    const answer = await body<Answer>(refused);
+    expect(answer.errors["boxes[0].participant"]).toEqual([
+      "Die Angaben unten waren noch die von Lena. Jetzt stehen dort Tims gespeicherte Angaben, und was du geändert hast, ist geblieben: Bitte prüfe sie und melde dann an.",
+    ]);
+    expect(answer.payload.boxes[0]).toMatchObject({ participant: String(tim.id), answersFor: String(tim.id), specialNeeds: "Laktoseintoleranz", tshirtSize: "S", swimBadge: "Gold" });
+    expect(db.select().from(registrations).all()).toEqual([]);
+    expect(db.select().from(participants).where(eq(participants.id, tim.id)).get()!.specialNeeds).toBe("Laktoseintoleranz");
+    // Sent again as shown: enrolled with Tim's answers.
+    const again = await submit(camp.id, cookie, { ...sent, submissionKey: `${sent.submissionKey}-2`, ...Object.fromEntries(Object.entries(answer.payload.boxes[0]).filter(([, v]) => typeof v === "string").map(([k, v]) => [`boxes[0].${k}`, v])) });
+    expect(again.status).toBe(302);
+    expect(db.select().from(registrations).get()).toMatchObject({ participantId: tim.id, specialNeeds: "Laktoseintoleranz", swimBadge: "Gold" });
+  });
+});
+
 describe("'Keine (ab 18 Jahren)'", () => {
   it("enrols an adult without a guardian and refuses it for a minor", async () => {
     const camp = createEvent();
