@@ -80,6 +80,13 @@ export const participantSchema = z.object({
   specialNeeds: optionalLines(300),
 });
 
+/**
+ * The same, for a child whose stored special needs are sent back as they are: the enrolment takes
+ * 500 characters into the child's record (spec), and a parent correcting the address must not have
+ * to shorten them (parents' walkthrough).
+ */
+export const participantKeepingNotesSchema = participantSchema.extend({ specialNeeds: optionalLines(500) });
+
 export const guardianSchema = z.object({
   intent: z.literal("guardian"),
   id: recordId,

@@ -12,13 +12,14 @@ import {
 } from "~/models/user.server";
 import { deleteAccount } from "~/models/account-deletion.server";
 import { setOwnPhone } from "~/models/user-phone.server";
-import { saveGuardian, saveParticipant, type GuardianInput, type ParticipantInput } from "~/models/family.server";
+import { saveGuardian, saveParticipant, storedSpecialNeeds, type GuardianInput, type ParticipantInput } from "~/models/family.server";
 import { submissionKeyOf } from "~/models/form-submission.server";
 import {
   deleteSchema,
   emailSchema,
   guardianSchema,
   namesSchema,
+  participantKeepingNotesSchema,
   participantSchema,
   PASSWORD_RULES,
   passwordSchema,
@@ -31,6 +32,7 @@ import { redirectWithFlash } from "./flash.server";
 import { currentSessionHash, endSession, requireUser } from "./session.server";
 import { deviceKeyFor, readDeviceMarks } from "./device.server";
 import { readForm } from "./form.server";
+import { idFrom } from "~/lib/ids";
 import { brokenRules, type ServerCheck } from "~/lib/password-rules";
 
 const CHANGED = "Erfolgreiche Änderung";
@@ -153,8 +155,13 @@ export async function handleAccountForm(
 
   if (intent === "participant" || intent === "guardian") {
     const formId = String(formData.get("formId") ?? "").slice(0, 40);
-    const submission = parseWithZod(formData, { schema: intent === "participant" ? participantSchema : guardianSchema });
     const isNew = !formData.get("id");
+    const childId = intent === "participant" && !isNew ? idFrom(formData.get("id")) : null;
+    const stored = childId ? storedSpecialNeeds(target.id, childId) : null;
+    const asStored = (text: unknown) => String(text ?? "").replace(/\r\n/g, "\n").trim();
+    const keepsNotes = stored !== null && asStored(formData.get("specialNeeds")) === asStored(stored);
+    const schema = intent === "guardian" ? guardianSchema : keepsNotes ? participantKeepingNotesSchema : participantSchema;
+    const submission = parseWithZod(formData, { schema });
     const title = isNew ? "Fehler beim Erstellen" : "Fehler beim Updaten";
     const values = Object.fromEntries([...formData].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v).slice(0, 500)]));
     if (submission.status !== "success") {

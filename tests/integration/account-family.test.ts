@@ -51,6 +51,25 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     expect(page.family.guardians.map((g) => g.firstName)).toEqual(["Eva"]);
   });
 
+  // Parents' walkthrough: the enrolment takes 500 characters of special needs into the child's
+  // record, the account form 300 (spec); the parent could then not correct the postcode without
+  // shortening an epilepsy note.
+  it("saves a child whose stored special needs are longer than the account form takes, when they are left as they are", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const note = `Epilepsie: ${"Notfallmedikament im Rucksack, ".repeat(12)}`.trim();
+    expect(note.length).toBeGreaterThan(300);
+    const mia = db.insert(participants).values({ userId: user.id, firstName: "Mia", lastName: "Muster", street: "Hauptstr. 1", city: "Kiel", birthDate: "2015-05-01", specialNeeds: note }).returning().get();
+    const edit = { ...child, formId: `child-${mia.id}`, id: String(mia.id) };
+    // As the browser sends the textarea: its line breaks as CRLF.
+    expect((await run(accountAction, post("/account", { ...edit, postalCode: "24105", specialNeeds: note }, { cookie }))).status).toBe(302);
+    expect(db.select().from(participants).where(eq(participants.id, mia.id)).get()).toMatchObject({ postalCode: "24105", specialNeeds: note });
+    // Changed, the note keeps to the account form's limit.
+    const longer = await run(accountAction, post("/account", { ...edit, specialNeeds: `${note} Neu` }, { cookie }));
+    expect(longer.status).toBe(400);
+    expect((await body<{ errors: Record<string, string[]> }>(longer)).errors.specialNeeds).toEqual(["Höchstens 300 Zeichen"]);
+  });
+
   it("takes a birth date typed the German way, as a browser without a date picker sends it", async () => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);
