@@ -139,6 +139,8 @@ export function getEnrolmentContext(eventId: number, user: SessionUser, now = ne
     guardians: family,
     mandate,
     registered: [...rules.registeredIds],
+    /** Each registered child's state here: the form names them, and why one cannot be chosen again. */
+    registeredStates: registered.map((r) => ({ participantId: r.participantId, applicationStatus: r.applicationStatus })),
     /** The account's children already holding a place here: the sibling discount counts on from them. */
     placesHeld: registered.filter(paysNow).length,
     placesLeft,

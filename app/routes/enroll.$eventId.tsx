@@ -10,6 +10,7 @@ import { ErrorSummary } from "~/components/enrollment/error-summary";
 import { TextArea, type Errors } from "~/components/enrollment/fields";
 import { PaymentChoice, SepaSection, TermsConsent } from "~/components/enrollment/payment";
 import { RouteError } from "~/components/route-error";
+import { joinNames } from "~/lib/names";
 import { useHydrated } from "~/components/forms";
 import { formatIsoDate } from "~/lib/dates";
 import { childAnswers, defaultGuardian, nextSavedChild, typedGuardians, valueAt, type Payload } from "~/lib/enrollment-payload";
@@ -87,8 +88,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ],
       paymentMethod: context.mandate ? "sepa" : undefined,
     } as Payload,
+    // Said above the form (parents' walkthrough: Back after enrolling showed the form for the next
+    // child with nothing saying the first was enrolled).
+    alreadyEnrolled: enrolledHere(context),
     restored: parked?.state ?? null,
   }, parked ? { headers: { "Set-Cookie": parked.clearCookie } } : {});
+}
+
+/**
+ * The account's children registered here, by name: those still in (placed, open, waiting) and
+ * those no longer, with why (the form does not offer them again; parents' walkthrough: a child
+ * whose offer ran out was missing from the choice without a word, and was typed in again as new).
+ */
+function enrolledHere({ children, registeredStates }: { children: { id: number; firstName: string; lastName: string }[]; registeredStates: { participantId: number; applicationStatus: string }[] }) {
+  const named = (states: string[]) =>
+    children.flatMap((child) => {
+      const r = registeredStates.find((state) => state.participantId === child.id);
+      if (!r || !states.includes(r.applicationStatus)) return [];
+      const why = r.applicationStatus === "rejected" ? " (abgelehnt)" : r.applicationStatus === "cancelled" ? " (storniert)" : "";
+      return [`${child.firstName} ${child.lastName}${why}`];
+    });
+  return { in: named(["open", "accepted"]), out: named(["rejected", "cancelled"]) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -201,12 +221,24 @@ export default function Enroll() {
           „Verbindlich Anmelden“.
         </p>
       ) : null}
+      {data.alreadyEnrolled.in.length || data.alreadyEnrolled.out.length ? (
+        <p className="flash flash-info" role="note">
+          {data.alreadyEnrolled.in.length ? `Schon angemeldet: ${joinNames(data.alreadyEnrolled.in)}. ` : ""}
+          {data.alreadyEnrolled.out.length
+            ? `Nicht noch einmal anmelden lässt sich hier: ${joinNames(data.alreadyEnrolled.out)}; bei Fragen wende dich an die Leitung. `
+            : ""}
+          Hier meldest du weitere Kinder an.
+        </p>
+      ) : null}
       {data.placesLeft !== null && data.placesLeft < boxes.length ? (
         <p className="flash flash-info" role="note">
           {placesNote(data.placesLeft, event.late)}
         </p>
       ) : null}
-      <Form method="post" action={action} key={answer?.stamp ?? "enroll"} noValidate className="enroll-form" onInput={onInput} onChange={onInput} onClickCapture={onClickCapture}>
+      {/* autoComplete off: a page opened again with Back starts from the server's answer, not with the
+          browser's copy of the last form (parents' walkthrough: the consent and the payment came back
+          ticked under the next child, and one tap enrolled it). Fields with their own token keep it. */}
+      <Form method="post" action={action} key={answer?.stamp ?? "enroll"} noValidate autoComplete="off" className="enroll-form" onInput={onInput} onChange={onInput} onClickCapture={onClickCapture}>
         {/* The form's default button comes first: Enter in any field enrols (or shows the messages), never another button. */}
         <button type="submit" name="intent" value="submit" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={submitting}>
           Verbindlich Anmelden
