@@ -195,6 +195,8 @@ export function getEventPage(eventId: number, user: SessionUser | null, now = ne
             ...registrationStateColumns,
             // As milliseconds: the page's data travels as JSON.
             offerExpiresAt: sql<number | null>`${registrations.offerExpiresAt}`,
+            // The enrolment it came with: each confirmation's link names its children.
+            enrolmentId: registrations.enrolmentId,
           })
           .from(registrations)
           .innerJoin(participants, eq(participants.id, registrations.participantId))

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { EventPicture } from "~/components/event-tile";
 import { HelperButton } from "~/components/helper-apply-button";
 import { RegistrationStatus } from "~/components/registration-status";
-import { berlinToday, formatClock, formatDate, formatIsoDate } from "~/lib/dates";
+import { berlinToday, formatClock, formatIsoDate } from "~/lib/dates";
 import { formatEuro } from "~/lib/event-rules";
 import { enrolmentLinks } from "~/models/enrollment-confirmation.server";
 import { applyAsHelper, deleteEvent, getEventAccess, getEventPage } from "~/models/event.server";
@@ -15,6 +15,7 @@ import { redirectWithFlash } from "~/services/flash.server";
 import { getUser, requireUser } from "~/services/session.server";
 import { readForm } from "~/services/form.server";
 import { idFrom } from "~/lib/ids";
+import { confirmationLinkText } from "~/lib/names";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.event.title} – Lagerfeuer` : "Veranstaltung – Lagerfeuer" },
@@ -172,7 +173,7 @@ export default function EventDetail() {
           {enrolments.map((e) => (
             <p key={e.id}>
               <a href={`/anmeldung/${e.id}`}>
-                {enrolments.length === 1 ? "Anmeldebestätigung ansehen" : `Anmeldebestätigung vom ${formatDate(new Date(e.createdAt))}`}
+                {enrolments.length === 1 ? "Anmeldebestätigung ansehen" : confirmationLinkText(e, event.myRegistrations)}
               </a>
             </p>
           ))}
