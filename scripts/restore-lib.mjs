@@ -81,7 +81,10 @@ function restoreHolding(dir, databasePath, uploadsDir, steps = {}) {
   mkdirSync(uploadsDir, { recursive: true });
   const moved = path.join(uploadsDir, MOVED);
   if (existsSync(moved)) {
-    throw new Error(`Eine frühere Wiederherstellung wurde unterbrochen: Die Dateien der App von davor liegen in ${moved}. Bitte sie zurück in ${uploadsDir} schieben (oder den Ordner löschen, wenn sie nicht mehr gebraucht werden) und dann noch einmal wiederherstellen.`);
+    throw new Error(
+      `Eine frühere Wiederherstellung wurde unterbrochen: Die Dateien der App von vor ihr liegen in ${moved}. ` +
+        "Eine neue Wiederherstellung setzt alles aus der Sicherung ein; sie beginnt, sobald dieser Ordner weg ist. Bitte die Dateien darin an einen anderen Ort verschieben, wenn sie noch gebraucht werden, dann den Ordner löschen.",
+    );
   }
   // Checked as a copy beside the app's database: opening the backup itself would write into it.
   mkdirSync(path.dirname(databasePath), { recursive: true });
@@ -132,13 +135,22 @@ function restoreHolding(dir, databasePath, uploadsDir, steps = {}) {
     }
     renameSync(copy, databasePath);
   } catch (error) {
-    // Back as it was: the app's database and files in their places, the backup's copies gone.
-    for (const suffix of swapped.database) renameSync(`${kept}${suffix}`, `${databasePath}${suffix}`);
-    for (const entry of swapped.backup) rmSync(path.join(uploadsDir, entry), { recursive: true, force: true });
-    for (const entry of swapped.app) renameSync(path.join(moved, entry), path.join(uploadsDir, entry));
-    rmSync(moved, { recursive: true, force: true });
-    rmSync(staged, { recursive: true, force: true });
-    rmSync(copy, { force: true });
+    // Back as it was: the app's database and files in their places, the backup's copies gone. Each
+    // step on its own, so that one that fails does not leave the others undone; the error said is
+    // the one that stopped the restore. The app's files folder goes only once it is empty.
+    const undo = (step) => {
+      try {
+        step();
+      } catch {
+        // what could not be undone stays where the message below names it
+      }
+    };
+    for (const suffix of swapped.database) undo(() => renameSync(`${kept}${suffix}`, `${databasePath}${suffix}`));
+    for (const entry of swapped.backup) undo(() => rmSync(path.join(uploadsDir, entry), { recursive: true, force: true }));
+    for (const entry of swapped.app) undo(() => renameSync(path.join(moved, entry), path.join(uploadsDir, entry)));
+    undo(() => existsSync(moved) && !readdirSync(moved).length && rmSync(moved, { recursive: true }));
+    undo(() => rmSync(staged, { recursive: true, force: true }));
+    undo(() => rmSync(copy, { force: true }));
     throw error;
   }
   // Done: the app's files become the kept ones, in place of what an earlier restore kept.

@@ -165,7 +165,6 @@ type StepProps = {
   error?: { reason?: string[]; message?: string } | null;
 };
 
-/** The reason or confirmation step: a section without JavaScript, a modal dialog with it. */
 /**
  * A step's reason or note with its message and the step's other refusal. A refused step: the field
  * with its message takes the focus, so that a screen reader says what is missing. Without
@@ -210,6 +209,7 @@ export function StepRefusal({ error }: { error: StepProps["error"] }) {
   ) : null;
 }
 
+/** The reason or confirmation step: a section without JavaScript, a modal dialog with it. */
 export function DecisionStep({ step, actionUrl, cancelUrl, error }: StepProps) {
   const texts = STEP_TEXT[step.intent];
   const reasonId = `reason-${step.registrationId}`;

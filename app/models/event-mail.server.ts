@@ -1,7 +1,7 @@
 // The event e-mail (spec §2.9; DECISIONS.md 'Who gets the event e-mail', 'Event e-mail log'):
 // the recipients, the send (one outbox mail per address, written in one transaction with the
 // log), the log with each address's state, and 'Erneut senden' for the failed ones.
-import { and, desc, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import {
   eventHelpers,
   eventMailRecipients,
@@ -69,6 +69,11 @@ export function mailAddresses(eventId: number, audience: EventMailAudience, data
     if (isValidEmail(clean)) unique.add(clean);
   }
   return [...unique].sort();
+}
+
+/** How many registrations are open (with a place or waiting): no audience of the event mail reaches their families. */
+export function openRegistrations(eventId: number, database: Queryable = db) {
+  return database.select({ n: sql<number>`count(*)` }).from(registrations).where(and(eq(registrations.eventId, eventId), eq(registrations.applicationStatus, "open"))).get()?.n ?? 0;
 }
 
 /** How many addresses each choice reaches, for the form. */

@@ -94,14 +94,15 @@ export function getFamily(userId: number) {
   };
 }
 
-/**
- * Creates (id null) or updates a child of `userId`; false when the id is not one of theirs.
- * A creation repeated with the same submission key creates nothing more.
- */
 /** A child's stored special needs, of this account's children only (null: no such child). */
 export function storedSpecialNeeds(userId: number, participantId: number) {
   return db.select({ text: participants.specialNeeds }).from(participants).where(and(eq(participants.id, participantId), eq(participants.userId, userId))).get()?.text ?? null;
 }
+
+/**
+ * Creates (id null) or updates a child of `userId`; false when the id is not one of theirs.
+ * A creation repeated with the same submission key creates nothing more.
+ */
 
 export function saveParticipant(userId: number, id: number | null, input: ParticipantInput, submissionKey: string | null = null) {
   if (id === null) {

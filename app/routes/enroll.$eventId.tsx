@@ -225,7 +225,7 @@ export default function Enroll() {
         <p className="flash flash-info" role="note">
           {data.alreadyEnrolled.in.length ? `Schon angemeldet: ${joinNames(data.alreadyEnrolled.in)}. ` : ""}
           {data.alreadyEnrolled.out.length
-            ? `Nicht noch einmal anmelden lässt sich hier: ${joinNames(data.alreadyEnrolled.out)}; bei Fragen wende dich an die Leitung. `
+            ? `Nicht noch einmal anmelden kannst du hier: ${joinNames(data.alreadyEnrolled.out)}; bei Fragen wende dich an die Leitung. `
             : ""}
           Hier meldest du weitere Kinder an.
         </p>

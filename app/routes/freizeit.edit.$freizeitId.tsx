@@ -16,7 +16,7 @@ import { randomToken } from "~/services/tokens.server";
 import { logError, requestIdOf } from "~/services/log.server";
 import { berlinToday } from "~/lib/dates";
 import { joinNames } from "~/lib/names";
-import { mailAddresses } from "~/models/event-mail.server";
+import { mailAddresses, openRegistrations } from "~/models/event-mail.server";
 
 // JavaScript here says files that are too large together before they are sent (the server
 // refuses such a body unread, and with it everything typed; decision 0003).
@@ -102,13 +102,24 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 /**
  * A moved start, end or place of an event not yet over: nobody is mailed by itself (a leader
- * decides what to write, and when), so the leaders are told whom the event mail would reach.
+ * decides what to write, and when), so the leaders are told whom the event mail would reach, and
+ * that families still open or waiting are not among them (review: an event with only open
+ * registrations, the usual case before a camp, said nothing).
  */
 function movedSaid(id: number, moved: string[], input: { dateFrom: string; dateTo: string | null }) {
   if (!moved.length || (input.dateTo ?? input.dateFrom) < berlinToday()) return undefined;
   const reached = mailAddresses(id, "both").length;
-  if (!reached) return undefined;
-  return `Geändert: ${joinNames(moved)}. Familien und Team bekommen dazu keine E-Mail von selbst; „E-Mail an alle“ erreicht ${reached === 1 ? "1 Adresse" : `${reached} Adressen`}.`;
+  const notReached = openRegistrations(id);
+  if (!reached && !notReached) return undefined;
+  const open =
+    notReached === 1
+      ? "Die Familie einer Anmeldung, die noch offen ist oder auf der Warteliste steht, erreicht"
+      : `Die Familien von ${notReached} Anmeldungen, die noch offen sind oder auf der Warteliste stehen, erreicht`;
+  return [
+    `Geändert: ${joinNames(moved)}. Familien und Team bekommen dazu keine E-Mail von selbst.`,
+    reached ? `„E-Mail an alle“ erreicht ${reached === 1 ? "1 Adresse" : `${reached} Adressen`}.` : "",
+    notReached ? `${open} „E-Mail an alle“ nicht.` : "",
+  ].filter(Boolean).join(" ");
 }
 
 /**

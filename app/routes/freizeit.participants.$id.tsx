@@ -48,7 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const picked = may.decideRegistrations ? parseBulkStep(url.searchParams) : null;
   const acceptable = picked ? acceptableAmong(event.id, picked) : [];
   const bulkStep = acceptable.length ? { rows: acceptable, ticked: picked!.length } : null;
-  const bulkRefusal = picked && !bulkStep ? { title: picked.length ? "Die ausgewählten Anmeldungen sind nicht mehr offen." : NONE_PICKED, attempt: Date.now() } : null;
+  const bulkRefusal = picked && !bulkStep ? { title: picked.length === 1 ? "Die ausgewählte Anmeldung ist nicht mehr offen." : picked.length ? "Die ausgewählten Anmeldungen sind nicht mehr offen." : NONE_PICKED, attempt: Date.now() } : null;
   // The group select (spec §2.5) needs the event's groups: one query, whatever the list's length.
   const groups = may.assignGroups ? listEventGroups(event.id) : [];
   // A bank statement's line in the search: the enrolments its transfer pays, for whoever confirms

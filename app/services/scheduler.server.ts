@@ -49,11 +49,12 @@ function runJob(job: Job) {
 /**
  * How long until the job's turn, by its last run in the database: a restart does not run a daily
  * job again before its day is over (operations probe: each start of the jobs process wrote the
- * minimisation's protocol entry again). A job that never ran, or whose turn has passed, runs now.
+ * minimisation's protocol entry again). A job that never ran, failed last, or whose turn has passed, runs now.
  */
 function waitFor(job: Job, now: number) {
-  const last = db.select({ at: jobRuns.lastRunAt }).from(jobRuns).where(eq(jobRuns.name, job.name)).get();
-  return last ? Math.max(0, Math.min(job.everyMs, last.at.getTime() + job.everyMs - now)) : 0;
+  const last = db.select({ at: jobRuns.lastRunAt, error: jobRuns.lastError }).from(jobRuns).where(eq(jobRuns.name, job.name)).get();
+  // A run that failed is tried again at the start (its cause may be what the restart fixed).
+  return last && last.error === null ? Math.max(0, Math.min(job.everyMs, last.at.getTime() + job.everyMs - now)) : 0;
 }
 
 function start(job: Job) {

@@ -362,7 +362,7 @@ describe("a restore that cannot finish", () => {
     writeFileSync(path.join(aside, "pictures", "einzig.webp"), "einzig");
     const refused = await npmScript("restore", target, env);
     expect(refused.code).toBe(1);
-    expect(refused.output).toContain(`Eine frühere Wiederherstellung wurde unterbrochen: Die Dateien der App von davor liegen in ${aside}.`);
+    expect(refused.output).toContain(`Eine frühere Wiederherstellung wurde unterbrochen: Die Dateien der App von vor ihr liegen in ${aside}. `);
     expect(readFileSync(path.join(aside, "pictures", "einzig.webp"), "utf8")).toBe("einzig");
     rmSync(aside, { recursive: true });
     expectAppAsItWas(env);

@@ -51,13 +51,15 @@ describe("a restart", () => {
       { name: "test-taeglich", lastRunAt: new Date(now - 3600_000), lastError: null },
       { name: "test-ueberfaellig", lastRunAt: new Date(now - 25 * 3600_000), lastError: null },
       { name: "test-minute", lastRunAt: new Date(now - 59_900), lastError: null },
+      // Failed an hour ago (a full disk, say): the restart that follows a fix runs it again.
+      { name: "test-gescheitert", lastRunAt: new Date(now - 3600_000), lastError: "Platte voll" },
     ]).run();
     const ran: string[] = [];
-    for (const [name, everyMs] of [["test-taeglich", 24 * 3600_000], ["test-ueberfaellig", 24 * 3600_000], ["test-minute", 60_000], ["test-neu", 24 * 3600_000]] as const) {
+    for (const [name, everyMs] of [["test-taeglich", 24 * 3600_000], ["test-ueberfaellig", 24 * 3600_000], ["test-minute", 60_000], ["test-neu", 24 * 3600_000], ["test-gescheitert", 24 * 3600_000]] as const) {
       registerJob({ name, everyMs, run: () => ran.push(name) });
     }
     startScheduler();
-    expect(ran.sort()).toEqual(["test-neu", "test-ueberfaellig"]);
+    expect(ran.sort()).toEqual(["test-gescheitert", "test-neu", "test-ueberfaellig"]);
     // The minute job's turn comes a moment later, not a whole minute after the start.
     await expect.poll(() => ran.includes("test-minute"), { timeout: 2000 }).toBe(true);
     expect(ran.filter((name) => name === "test-taeglich")).toEqual([]);

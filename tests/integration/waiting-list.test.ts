@@ -326,7 +326,8 @@ describe("a freed place", () => {
       title: "Änderungen gespeichert",
       message:
         "Ein offenes Platzangebot endet jetzt mit Beginn der Veranstaltung; die Familie bekommt dazu eine E-Mail. " +
-        "Geändert: Beginn und Ort. Familien und Team bekommen dazu keine E-Mail von selbst; „E-Mail an alle“ erreicht 1 Adresse.",
+        "Geändert: Beginn und Ort. Familien und Team bekommen dazu keine E-Mail von selbst. „E-Mail an alle“ erreicht 1 Adresse. " +
+        "Die Familien von 3 Anmeldungen, die noch offen sind oder auf der Warteliste stehen, erreicht „E-Mail an alle“ nicht.",
     });
     // Saved again: nothing shortened, nothing said.
     expect((await save(berlinToday(Date.now() + 24 * HOUR)))?.message).toBeUndefined();
@@ -334,7 +335,8 @@ describe("a freed place", () => {
     expect(await save(berlinToday(Date.now() + 5 * 24 * HOUR))).toMatchObject({
       message:
         "Ein offenes Platzangebot gilt jetzt wieder länger; die Familie bekommt dazu eine E-Mail. " +
-        "Geändert: Beginn. Familien und Team bekommen dazu keine E-Mail von selbst; „E-Mail an alle“ erreicht 1 Adresse.",
+        "Geändert: Beginn. Familien und Team bekommen dazu keine E-Mail von selbst. „E-Mail an alle“ erreicht 1 Adresse. " +
+        "Die Familien von 3 Anmeldungen, die noch offen sind oder auf der Warteliste stehen, erreicht „E-Mail an alle“ nicht.",
     });
     // A second offer, and the start moved into the past: refused at its field (leaders' review: a
     // wrong year ended the offers at once); both offers stay.

@@ -27,7 +27,7 @@ describe("EnrolmentTotal", () => {
     );
     // One: singular throughout (parents' walkthrough: "1 kommt …; für sie …, wenn sie … bekommen").
     expect(text(renderToString(<EnrolmentTotal event={event} placesHeld={0} boxes={2} placesLeft={1} />))).toBe(
-      "Zu zahlen: 249,00 € für 1 Teilnehmer*in. 1 Kind kommt voraussichtlich auf die Warteliste; für es ist erst etwas zu zahlen, wenn es einen Platz bekommt.",
+      "Zu zahlen: 249,00 € für 1 Teilnehmer*in. 1 Kind kommt voraussichtlich auf die Warteliste; für dieses Kind ist erst etwas zu zahlen, wenn es einen Platz bekommt.",
     );
     expect(text(renderToString(<EnrolmentTotal event={event} placesHeld={0} boxes={1} placesLeft={0} />))).toBe(
       "Jetzt ist nichts zu zahlen: Die Anmeldung kommt voraussichtlich auf die Warteliste; zu zahlen ist erst, wenn ein Platz frei wird.",

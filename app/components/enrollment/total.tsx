@@ -23,7 +23,7 @@ export function EnrolmentTotal({ event, placesHeld, boxes, placesLeft }: Props) 
     <p className="enroll-total">
       <strong>Zu zahlen: {formatEuro(total.totalCents)}</strong> für {who}
       {total.discounted ? ", mit Geschwisterrabatt." : "."}
-      {total.waiting === 1 ? " 1 Kind kommt voraussichtlich auf die Warteliste; für es ist erst etwas zu zahlen, wenn es einen Platz bekommt." : ""}
+      {total.waiting === 1 ? " 1 Kind kommt voraussichtlich auf die Warteliste; für dieses Kind ist erst etwas zu zahlen, wenn es einen Platz bekommt." : ""}
       {total.waiting > 1 ? ` ${total.waiting} Kinder kommen voraussichtlich auf die Warteliste; für sie ist erst etwas zu zahlen, wenn sie einen Platz bekommen.` : ""}
     </p>
   );
