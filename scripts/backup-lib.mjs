@@ -5,7 +5,7 @@
 // `npm run restore -- DIR` puts it back (restore-lib.mjs). A backup is readable by the app's user
 // only (0700/0600), as the data folder is.
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
@@ -20,6 +20,14 @@ export const MOVED = ".vor-wiederherstellung-neu";
 export function paths(env = process.env) {
   const databasePath = path.resolve(env.DATABASE_PATH || "data/lagerfeuer.db");
   return { databasePath, uploadsDir: path.resolve(env.UPLOADS_DIR || "uploads") };
+}
+
+/** Is `inner` the folder `outer` or inside it (links followed where the paths exist)? */
+export function within(inner, outer) {
+  const real = (p) => (existsSync(p) ? realpathSync(p) : path.resolve(p));
+  const a = real(inner);
+  const b = real(outer);
+  return a === b || a.startsWith(`${b}${path.sep}`);
 }
 
 export function sha256(file) {
@@ -47,7 +55,7 @@ export async function backup(target, env = process.env, steps = {}) {
   if (!existsSync(uploadsDir)) throw new Error(`Kein Upload-Ordner unter ${uploadsDir}. Bitte UPLOADS_DIR so setzen wie für die App.`);
   const dir = path.resolve(target);
   // Inside the uploads, each backup would copy the ones before it (operations review).
-  if (`${dir}${path.sep}`.startsWith(`${uploadsDir}${path.sep}`)) {
+  if (within(dir, uploadsDir)) {
     throw new Error(`Die Sicherung darf nicht im Upload-Ordner ${uploadsDir} liegen: Jede weitere Sicherung enthielte sonst die früheren. Bitte einen Ordner außerhalb wählen.`);
   }
   if (existsSync(dir) && readdirSync(dir).length) throw new Error(`Der Ordner ${dir} ist nicht leer.`);

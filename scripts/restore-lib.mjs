@@ -2,10 +2,10 @@
 // backup), refuses while the app runs, checks the database's integrity and that it is
 // Lagerfeuer's, copies everything beside the app's files first, then swaps them by renames, the
 // database last; any failure on the way leaves the app's database and files as they were.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { DATABASE_FILE, KEPT_UPLOADS, MANIFEST, MOVED, paths, PRIVATE_DIR, sha256, STAGED } from "./backup-lib.mjs";
+import { DATABASE_FILE, KEPT_UPLOADS, MANIFEST, MOVED, paths, PRIVATE_DIR, sha256, STAGED, within } from "./backup-lib.mjs";
 import { processNote, realDatabasePath, takeAppLock } from "./running-app.mjs";
 
 /** A manifest's file: the database or a file below `uploads/`, never a path out of the backup. */
@@ -64,14 +64,6 @@ export function restore(source, env = process.env, steps = {}) {
 
 /** Tables every Lagerfeuer database has: a SQLite file of another app is never put in place of ours. */
 const OUR_TABLES = ["users", "events", "registrations"];
-
-/** Is `inner` the folder `outer` or inside it (links followed where the paths exist)? */
-function within(inner, outer) {
-  const real = (p) => (existsSync(p) ? realpathSync(p) : path.resolve(p));
-  const a = real(inner);
-  const b = real(outer);
-  return a === b || a.startsWith(`${b}${path.sep}`);
-}
 
 /**
  * @param {{ copied?: (file: string) => void, swapped?: () => void }} [steps] what happens meanwhile (tests: a full disk)
@@ -142,7 +134,7 @@ function restoreHolding(dir, databasePath, uploadsDir, steps = {}) {
       try {
         step();
       } catch {
-        // what could not be undone stays where the message below names it
+        // what cannot be undone stays where it is; the error said is the one that stopped the restore
       }
     };
     for (const suffix of swapped.database) undo(() => renameSync(`${kept}${suffix}`, `${databasePath}${suffix}`));

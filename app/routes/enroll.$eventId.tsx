@@ -62,7 +62,8 @@ async function parkedAnswer(request: Request, user: SessionUser, id: number, con
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, id, context } = await contextFor(request, params.eventId);
   const parked = await parkedAnswer(request, user, id, context);
-  const { rules: _rules, ...shown } = context;
+  // The registrations' states are said as names (alreadyEnrolled), not sent as they are.
+  const { rules: _rules, registeredStates: _states, ...shown } = context;
   const firstChild = nextSavedChild(context.children, context.registered);
   const first = firstChild ? String(firstChild.id) : "neu";
   const { links, bank } = settings();

@@ -61,7 +61,7 @@ describe("tab 'Deine Teilnehmer*innen'", () => {
     expect(note.length).toBeGreaterThan(300);
     const mia = db.insert(participants).values({ userId: user.id, firstName: "Mia", lastName: "Muster", street: "Hauptstr. 1", city: "Kiel", birthDate: "2015-05-01", specialNeeds: note }).returning().get();
     const edit = { ...child, formId: `child-${mia.id}`, id: String(mia.id) };
-    // As the browser sends the textarea: its line breaks as CRLF.
+    // Sent back as the form shows it, only the postcode changed.
     expect((await run(accountAction, post("/account", { ...edit, postalCode: "24105", specialNeeds: note }, { cookie }))).status).toBe(302);
     expect(db.select().from(participants).where(eq(participants.id, mia.id)).get()).toMatchObject({ postalCode: "24105", specialNeeds: note });
     // Changed, the note keeps to the account form's limit.
